@@ -1,0 +1,3 @@
+"""hippocampus: a brain-shaped memory for OpenClaw agents (shared core)."""
+
+__version__ = "1.0.0"

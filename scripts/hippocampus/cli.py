@@ -1,0 +1,88 @@
+"""Argument parsing shared by the scripts, and the one place where errors become exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Callable
+
+from .errors import HippocampusError
+from .workspace import Workspace, resolve_now, resolve_workspace
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_BUSY = 75
+
+
+def parser(doc: str, cron: bool = False) -> argparse.ArgumentParser:
+    """A parser whose help is the script's docstring, with the flags every script takes."""
+    summary, _, rest = (doc or "").strip().partition("\n")
+    p = argparse.ArgumentParser(description=summary, epilog=rest.strip() or None,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--workspace", metavar="DIR", help="the OpenClaw workspace (default: $WORKSPACE, "
+                   "$OPENCLAW_WORKSPACE_DIR, then ~/.openclaw/workspace)")
+    p.add_argument("--now", metavar="ISO", help="run as if it were this time (default: $HIPPOCAMPUS_NOW, then now)")
+    if cron:
+        p.add_argument("--cron", action="store_true",
+                       help="a scheduled run: skip with exit 75 if another run holds the lock, print only problems")
+    p.add_argument("-v", "--verbose", action="store_true", help="say more")
+    return p
+
+
+@dataclass
+class Context:
+    args: argparse.Namespace
+    ws: Workspace
+    now: datetime
+
+    @property
+    def wait(self) -> bool:
+        """Interactive runs wait for the lock; cron runs skip."""
+        return not getattr(self.args, "cron", False)
+
+    def require_workspace(self) -> None:
+        """A workspace that does not exist is a typo or a missing install, never something to create silently."""
+        if not self.ws.root.is_dir():
+            raise HippocampusError(f"workspace {self.ws.root} does not exist (set --workspace or WORKSPACE, "
+                                   "or run install.py)")
+
+    @property
+    def quiet(self) -> bool:
+        return getattr(self.args, "cron", False) and not self.args.verbose
+
+
+def context(p: argparse.ArgumentParser, argv: list[str] | None = None) -> Context:
+    args = p.parse_args(argv)
+    return Context(args=args, ws=Workspace(resolve_workspace(args.workspace)), now=resolve_now(args.now))
+
+
+def run(main: Callable[[], int | None]) -> None:
+    """Call a script's main and exit: user errors as one line `error: …` (1, 2 or 75); bugs keep their traceback."""
+    try:
+        code = main() or EXIT_OK
+    except HippocampusError as exc:
+        message = " ".join(str(exc).split())
+        print(f"error: {message}", file=sys.stderr)
+        code = exc.exit_code
+    except KeyboardInterrupt:
+        code = 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); nothing more to say.
+        sys.stderr.close()
+        code = EXIT_OK
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    sys.exit(code)
+
+
+def emit(text: str) -> None:
+    """Print for people; never fails on a terminal that cannot show some characters."""
+    try:
+        print(text)
+    except UnicodeEncodeError:
+        sys.stdout.buffer.write((text + "\n").encode("utf-8", "replace"))

@@ -1,0 +1,66 @@
+"""brain-events.jsonl: one JSON object a line, shared with sibling brain skills."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from datetime import datetime
+
+from .store import append_line
+from .timeutil import iso
+from .workspace import Workspace
+
+_INTEGER = re.compile(r"^[+-]?\d{1,18}$")
+_DECIMAL = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
+RESERVED = ("ts", "event")
+
+
+def coerce(value: str):
+    """A command-line value as JSON: numbers as numbers, everything else as the string it is."""
+    if _INTEGER.match(value):
+        return int(value)
+    if _DECIMAL.match(value):
+        number = float(value)
+        if math.isfinite(number):
+            return number
+    return value
+
+
+def record(event: str, now: datetime, fields: dict, kind: str = "hippocampus") -> dict:
+    out = {"ts": iso(now), "type": kind, "event": event}
+    for key, value in fields.items():
+        if key not in RESERVED:
+            out[key] = value
+    return out
+
+
+def log_event(ws: Workspace, event: str, now: datetime, kind: str = "hippocampus", **fields) -> dict:
+    """Append one event; the line is valid JSON whatever characters the values hold."""
+    entry = record(event, now, fields, kind)
+    append_line(ws.events, json.dumps(entry, ensure_ascii=False, allow_nan=False, default=str))
+    return entry
+
+
+def read_events(ws: Workspace) -> tuple[list[dict], int]:
+    """Every readable event and the number of lines skipped as unreadable."""
+    events: list[dict] = []
+    skipped = 0
+    try:
+        handle = open(ws.events, encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return events, 0
+    with handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                skipped += 1
+                continue
+            if isinstance(entry, dict):
+                events.append(entry)
+            else:
+                skipped += 1
+    return events, skipped

@@ -1,0 +1,27 @@
+"""One Jinja2 environment for every template: the core file, load_core's text, the dashboard, the AGENTS block."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    # HTML templates are autoescaped by name; Markdown and text ones are not (their values are flattened first).
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=jinja2.select_autoescape(["html", "htm", "xml"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def render(name: str, **values) -> str:
+    return environment().get_template(name).render(**values)

@@ -1,0 +1,97 @@
+"""Decay, reinforcement and access: how importance changes with time. Pure: `now` is passed in.
+
+Each memory carries a decay anchor {base, from, last}: the importance it had on day `from`, and the value last
+written to `importance`. Today's importance is always base × 0.99^(days since from), computed afresh, so running
+decay once, daily, twice a day or after a missed week gives the same number (the old skill compounded).
+A memory whose `importance` no longer equals `last` was edited by hand (or comes from the old skill): its
+`importance` is taken as the new base, dated from the last decay run or its last access, whichever is later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from .model import BACKGROUND_THRESHOLD, Index, Memory
+from .timeutil import days_between, iso, parse_day, parse_instant
+
+DECAY_RATE = 0.99
+REINFORCE_STEP = 0.10
+PRECISION = 4
+
+
+def _anchor(memory: Memory, meta: dict, today: date) -> tuple[float, date]:
+    decay = memory.decay
+    if decay is not None and abs(decay["last"] - memory.importance) < 1e-9:
+        day = parse_day(decay["from"])
+        if day is not None:
+            return float(decay["base"]), day
+    candidates = [d for d in (parse_day(meta.get("decayLastRun")), parse_day(memory.lastAccessed)) if d]
+    if not candidates and memory.created:
+        candidates = [d for d in (parse_day(memory.created),) if d]
+    return memory.importance, max(candidates) if candidates else today
+
+
+def importance_on(memory: Memory, today: date, meta: dict) -> float:
+    """The memory's importance on `today`, from its anchor (pinned memories do not fade)."""
+    if memory.pinned:
+        return memory.importance
+    base, since = _anchor(memory, meta, today)
+    return base * DECAY_RATE ** days_between(since, today)
+
+
+def _set(memory: Memory, value: float, day: date) -> None:
+    value = round(min(1.0, max(0.0, value)), 6)
+    memory.importance = round(value, PRECISION)
+    memory.decay = {"base": value, "from": day.isoformat(), "last": memory.importance}
+
+
+def touch(memory: Memory, when: datetime, meta: dict) -> bool:
+    """Mark the memory accessed at `when`: decay restarts from there. False if it was already accessed since."""
+    last = parse_instant(memory.lastAccessed)
+    if last is not None and last >= when:
+        return False
+    _set(memory, importance_on(memory, when.date(), meta), when.date())
+    memory.lastAccessed = iso(when)
+    return True
+
+
+def reinforce(memory: Memory, when: datetime, meta: dict, source: dict | None = None) -> None:
+    """Same topic again: importance += (1 - importance) × 0.10, accessed now, one more reinforcement, new source."""
+    current = importance_on(memory, when.date(), meta)
+    _set(memory, current + (1 - current) * REINFORCE_STEP, when.date())
+    last = parse_instant(memory.lastAccessed)
+    if last is None or when > last:
+        memory.lastAccessed = iso(when)
+    memory.timesReinforced += 1
+    if source and source not in memory.sources:
+        memory.sources.append(source)
+
+
+@dataclass
+class DecayReport:
+    day: str
+    already_ran: bool = False
+    changed: int = 0
+    total: int = 0
+    archive_candidates: list[Memory] = field(default_factory=list)
+
+
+def decay_index(index: Index, now: datetime) -> DecayReport:
+    """Bring every memory's importance to today's value and record the run. Deletes nothing."""
+    today = now.date()
+    report = DecayReport(day=today.isoformat(), total=len(index.memories))
+    already = index.meta.get("decayLastRun") == report.day
+    for memory in index.memories:
+        before = (memory.importance, memory.decay)
+        if not memory.pinned:
+            base, since = _anchor(memory, index.meta, today)
+            memory.importance = round(min(1.0, base * DECAY_RATE ** days_between(since, today)), PRECISION)
+            memory.decay = {"base": base, "from": since.isoformat(), "last": memory.importance}
+        if (memory.importance, memory.decay) != before:
+            report.changed += 1
+        if memory.importance < BACKGROUND_THRESHOLD and not (memory.archived or memory.superseded):
+            report.archive_candidates.append(memory)
+    report.already_ran = already and report.changed == 0
+    index.meta["decayLastRun"] = report.day
+    return report

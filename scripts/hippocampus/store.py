@@ -1,0 +1,293 @@
+"""The store on disk: one lock per workspace, atomic writes, schema versions and migrations, backups, touches."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import shutil
+import tempfile
+import time
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+from . import retention
+from .errors import BusyError, HippocampusError
+from .model import SCHEMA_VERSION, Index
+from .timeutil import iso, parse_instant
+from .workspace import Workspace
+
+BACKUPS_KEPT = 7
+LOCK_WAIT_SECONDS = 120.0
+
+
+# --- the lock -------------------------------------------------------------------------------------------------
+
+@contextmanager
+def workspace_lock(ws: Workspace, wait: bool = True, timeout: float = LOCK_WAIT_SECONDS):
+    """Hold the workspace's one lock. wait=False (cron runs) raises BusyError at once when it is taken."""
+    ws.memory.mkdir(parents=True, exist_ok=True)
+    handle = open(ws.lock, "a+")
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not wait:
+                    raise BusyError("another hippocampus run holds the workspace lock; skipping this run") from None
+                if time.monotonic() > deadline:
+                    raise HippocampusError(
+                        f"another hippocampus run has held {ws.lock} for over {timeout:.0f} s; try again later"
+                    ) from None
+                time.sleep(0.02)
+        yield
+    finally:
+        handle.close()
+
+
+# --- atomic files ---------------------------------------------------------------------------------------------
+
+def atomic_write(path: Path, data: bytes | str) -> None:
+    """Write a file so that readers see the old one or the new one, never half; the old stays if anything fails."""
+    path = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    try:
+        with os.fdopen(fd, "wb") as tmp:
+            tmp.write(payload)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        if path.exists():
+            shutil.copymode(path, tmp_name)
+        else:
+            os.chmod(tmp_name, 0o644)
+        os.replace(tmp_name, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp_name)
+        except OSError:
+            pass
+        raise _write_error(path, exc) from None
+    _fsync_dir(path.parent)
+
+
+def _write_error(path: Path, exc: OSError) -> HippocampusError:
+    reason = os.strerror(exc.errno) if exc.errno else str(exc)
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        reason = "the disk is full"
+    elif exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        reason = "the folder is read-only or not writable"
+    return HippocampusError(f"could not write {path}: {reason}; the previous file is unchanged")
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line in a single write under an exclusive lock of that file, so lines never interleave."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = (line.rstrip("\n") + "\n").encode("utf-8")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        written = os.write(fd, payload)
+        if written != len(payload):
+            raise HippocampusError(f"could not write all of a line to {path}")
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    finally:
+        os.close(fd)
+
+
+# --- versions -------------------------------------------------------------------------------------------------
+
+def _v1_to_v2(raw: dict) -> dict:
+    """Version 2 adds optional per-memory fields (sources, decay anchor, history); a v1 file only needs the number."""
+    raw["version"] = 2
+    return raw
+
+
+MIGRATIONS = {1: _v1_to_v2}  # from-version -> function returning the next version
+
+
+def migrate(raw: dict, where: str) -> dict:
+    version = raw.get("version", 1)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise HippocampusError(f"{where}: `version` must be a whole number, not {version!r}")
+    if version > SCHEMA_VERSION:
+        raise HippocampusError(
+            f"{where} is version {version}, newer than this hippocampus understands ({SCHEMA_VERSION}); "
+            "update the skill, or restore an older copy from memory/backups/"
+        )
+    while raw.get("version", 1) < SCHEMA_VERSION:
+        raw = MIGRATIONS[raw.get("version", 1)](raw)
+    return raw
+
+
+# --- load and save --------------------------------------------------------------------------------------------
+
+def read_raw(ws: Workspace) -> dict | None:
+    """The index file as parsed JSON, or None when there is none yet. Corrupt files are an error naming the file."""
+    try:
+        text = ws.index.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise HippocampusError(f"cannot read {ws.index}: {exc.strerror}") from None
+    try:
+        raw = json.loads(text)
+    except UnicodeDecodeError:
+        raise HippocampusError(f"{ws.index} is not UTF-8 text; restore a copy from {ws.backups}/") from None
+    except json.JSONDecodeError as exc:
+        raise HippocampusError(
+            f"{ws.index} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+            f"fix it or restore a copy from {ws.backups}/"
+        ) from None
+    if not isinstance(raw, dict):
+        raise HippocampusError(f"{ws.index}: expected a JSON object with `memories`, found {type(raw).__name__}")
+    return raw
+
+
+def load_index(ws: Workspace) -> Index:
+    """The index as it is on disk (no touches applied). A missing file is an empty index."""
+    raw = read_raw(ws)
+    if raw is None:
+        return Index(memories=[], meta={})
+    disk_version = raw.get("version", 1)
+    index = Index.from_dict(migrate(raw, str(ws.index)), str(ws.index))
+    index.meta["_diskVersion"] = disk_version
+    return index
+
+
+def save_index(ws: Workspace, index: Index, now: datetime) -> None:
+    """Write the index atomically. A v1 file is copied to memory/backups/ once before it is first rewritten."""
+    disk_version = index.meta.pop("_diskVersion", SCHEMA_VERSION)
+    if disk_version < SCHEMA_VERSION and ws.index.exists():
+        keep = ws.backups / f"index.v{disk_version}.original.json"
+        if not keep.exists():
+            ws.backups.mkdir(parents=True, exist_ok=True)
+            atomic_write(keep, ws.index.read_bytes())
+    index.version = SCHEMA_VERSION
+    index.meta["lastUpdated"] = iso(now)
+    atomic_write(ws.index, dump_index(index))
+    index.meta["_diskVersion"] = SCHEMA_VERSION
+
+
+def dump_index(index: Index) -> str:
+    """The file's text: the bookkeeping keys, then one memory a line (readable, diffable and fast to write)."""
+    data = index.to_dict()
+    memories = data.pop("memories")
+    head = json.dumps(data, ensure_ascii=False)[:-1]
+    lines = ",\n".join(json.dumps(m, ensure_ascii=False) for m in memories)
+    return f'{head}, "memories": [\n{lines}\n]}}\n' if memories else f'{head}, "memories": []}}\n'
+
+
+def backup_index(ws: Workspace, now: datetime, keep: int = BACKUPS_KEPT) -> Path | None:
+    """A dated copy of the current index (one a day), keeping the newest `keep` of them."""
+    if not ws.index.exists():
+        return None
+    ws.backups.mkdir(parents=True, exist_ok=True)
+    target = ws.backups / f"index-{now.date().isoformat()}.json"
+    if not target.exists():
+        atomic_write(target, ws.index.read_bytes())
+    dated = sorted(p for p in ws.backups.glob("index-????-??-??.json"))
+    for old in dated[:-keep] if keep > 0 else dated:
+        try:
+            old.unlink()
+        except OSError:
+            pass
+    return target
+
+
+# --- touches: recall marks memories accessed without rewriting the whole index ----------------------------------
+
+def record_touches(ws: Workspace, ids: list[str], now: datetime) -> None:
+    """Note that these memories were accessed now. Applied to the index by the next write (or `read`)."""
+    if ids:
+        append_line(ws.touches, json.dumps({"ts": iso(now), "ids": ids}, ensure_ascii=False))
+
+
+def read_touches(ws: Workspace) -> list[tuple[datetime, list[str]]]:
+    try:
+        lines = ws.touches.read_text(encoding="utf-8", errors="replace").splitlines()
+    except FileNotFoundError:
+        return []
+    out = []
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a torn last line from a crash: the touch is lost, the memory is not
+        when = parse_instant(entry.get("ts")) if isinstance(entry, dict) else None
+        ids = entry.get("ids") if isinstance(entry, dict) else None
+        if when and isinstance(ids, list):
+            out.append((when, [i for i in ids if isinstance(i, str)]))
+    return out
+
+
+def apply_touches(index: Index, touches) -> int:
+    """Apply recorded touches in time order; returns how many memories were touched. Idempotent."""
+    if not touches:
+        return 0
+    by_id = index.by_id()
+    count = 0
+    for when, ids in sorted(touches, key=lambda t: t[0]):
+        for memory_id in ids:
+            memory = by_id.get(memory_id)
+            if memory is not None and retention.touch(memory, when, index.meta):
+                count += 1
+    return count
+
+
+# --- the two ways in ------------------------------------------------------------------------------------------
+
+def read(ws: Workspace) -> Index:
+    """The index with every recorded touch applied, for readers (recall, load_core, dashboard). Takes no lock."""
+    index = load_index(ws)
+    apply_touches(index, read_touches(ws))
+    return index
+
+
+class Transaction:
+    """A locked read-modify-write of the index. Set `dirty` when the body changed something."""
+
+    def __init__(self, ws: Workspace, index: Index, touched: int):
+        self.ws = ws
+        self.index = index
+        self.dirty = touched > 0
+
+
+@contextmanager
+def transaction(ws: Workspace, now: datetime, wait: bool = True):
+    """Lock, load, apply touches; yield; save atomically if dirty and clear the applied touches."""
+    with workspace_lock(ws, wait=wait):
+        index = load_index(ws)
+        touched = apply_touches(index, read_touches(ws))
+        txn = Transaction(ws, index, touched)
+        yield txn
+        if txn.dirty:
+            save_index(ws, txn.index, now)
+        if ws.touches.exists():
+            # Every touch is now in the saved index (or was a no-op); replaying them would change nothing.
+            atomic_write(ws.touches, b"")

@@ -1,0 +1,99 @@
+"""Words: tokenising (word boundaries, every script), light English stemming, stop words, token estimates."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# A word is a run of letters/digits, with inner apostrophes ("don't"); `_` and punctuation split words.
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+# Scripts written without spaces: each run becomes overlapping two-character pieces.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u31f0-\u31ff]+")
+
+STOP_WORDS = frozenset("""
+a about above after again against all am an and any are aren't as at be because been before being below between
+both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each few for from
+further had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him himself his
+how how's i i'd i'll i'm i've if in into is isn't it it's its itself let's me more most mustn't my myself no nor
+not of off on once only or other ought our ours ourselves out over own same shan't she she'd she'll she's should
+shouldn't so some such than that that's the their theirs them themselves then there there's these they they'd
+they'll they're they've this those through to too under until up very was wasn't we we'd we'll we're we've were
+weren't what what's when when's where where's which while who who's whom why why's will with won't would wouldn't
+you you'd you'll you're you've your yours yourself yourselves also just yes ok okay oh um uh yeah really
+""".split())
+
+_VOWEL = re.compile(r"[aeiouy]")
+# (suffix, replacement), longest first; applied once, only when a stem of 3+ letters with a vowel stays.
+_SUFFIXES = (
+    ("ational", "ate"), ("ization", "ize"), ("fulness", "ful"), ("iveness", "ive"), ("ousness", "ous"),
+    ("ations", "ate"), ("ation", "ate"), ("ments", ""), ("ment", ""), ("nesses", ""), ("ness", ""),
+    ("ingly", ""), ("ings", ""), ("ing", ""), ("edly", ""), ("ied", "y"), ("ies", "y"), ("sses", "ss"),
+    ("ed", ""), ("ly", ""), ("s", ""),
+)
+_UNDOUBLE = frozenset("bdfgkmnprt")
+
+
+def stem(word: str) -> str:
+    """A light English stem: plural, -ing/-ed/-ly, -ation → -ate, final e. "migration" and "migrate" meet."""
+    if len(word) <= 3 or not word.isascii() or not word.isalpha():
+        return word
+    if word.endswith(("ss", "us", "is")) and not word.endswith(("sses",)):
+        return word
+    for suffix, replacement in _SUFFIXES:
+        if word.endswith(suffix):
+            root = word[: -len(suffix)]
+            minimum = 4 if suffix == "ly" else 3
+            if suffix in ("ed", "edly") and root.endswith("e"):
+                break  # "speed", "need", "agreed": the e belongs to the word
+            if len(root) >= minimum and _VOWEL.search(root):
+                word = root + replacement
+                if suffix in ("ing", "ings", "ed", "edly") and len(word) > 3 and word[-1] == word[-2] \
+                        and word[-1] in _UNDOUBLE:
+                    word = word[:-1]
+            break
+    if word.endswith("e") and not word.endswith("ee") and len(word) >= 4:
+        word = word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words of any script, split at word boundaries (no stemming, stop words kept)."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    out: list[str] = []
+    for match in _WORD.finditer(text):
+        word = match.group(0).replace("’", "'")
+        if word.endswith("'s"):
+            word = word[:-2]
+        if not _CJK.search(word):
+            out.append(word)
+            continue
+        # Split mixed runs into CJK and non-CJK parts; CJK parts become bigrams (or a single character).
+        position = 0
+        for cjk in _CJK.finditer(word):
+            if cjk.start() > position:
+                out.append(word[position:cjk.start()])
+            run = cjk.group(0)
+            out.extend([run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)])
+            position = cjk.end()
+        if position < len(word):
+            out.append(word[position:])
+    return out
+
+
+def terms(text: str, keep_stop_words: bool = False) -> list[str]:
+    """Index terms: words minus stop words, stemmed."""
+    return [stem(w) for w in words(text) if keep_stop_words or w not in STOP_WORDS]
+
+
+def estimate_tokens(text: str) -> int:
+    """A model-token estimate: about four characters each, one per CJK character."""
+    cjk = sum(len(run) for run in _CJK.findall(text))
+    return cjk + (len(text) - cjk + 3) // 4
+
+
+def one_line(text: str, limit: int | None = None) -> str:
+    """Collapse whitespace and newlines, so a memory cannot add headings or list items to a Markdown file."""
+    flat = " ".join(text.split())
+    if limit is not None and len(flat) > limit:
+        flat = flat[: limit - 1].rstrip() + "…"
+    return flat

@@ -1,0 +1,112 @@
+"""Where things live: the workspace, the OpenClaw state dir and the clock.
+
+This is the only module that reads the environment; everything else is handed paths and a `now`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .errors import UsageError
+from .timeutil import parse_instant
+
+DOMAINS = ("user", "self", "relationship", "world")
+
+
+def _profile_home(env) -> Path:
+    profile = env.get("OPENCLAW_PROFILE", "").strip()
+    home = Path(env.get("HOME") or Path.home())
+    if profile and profile != "default":
+        return home / f".openclaw-{profile}"
+    return home / ".openclaw"
+
+
+def resolve_workspace(flag: str | None = None, env=None) -> Path:
+    """The workspace folder: --workspace, WORKSPACE, OPENCLAW_WORKSPACE_DIR, profile default, ~/.openclaw/workspace."""
+    env = os.environ if env is None else env
+    for candidate in (flag, env.get("WORKSPACE"), env.get("OPENCLAW_WORKSPACE_DIR")):
+        if candidate:
+            return Path(candidate).expanduser().resolve()
+    return (_profile_home(env) / "workspace").resolve()
+
+
+def resolve_state_dir(flag: str | None = None, env=None) -> Path:
+    """OpenClaw's state dir (transcripts): --state-dir, OPENCLAW_STATE_DIR, profile default, ~/.openclaw."""
+    env = os.environ if env is None else env
+    for candidate in (flag, env.get("OPENCLAW_STATE_DIR")):
+        if candidate:
+            return Path(candidate).expanduser().resolve()
+    return _profile_home(env).resolve()
+
+
+def resolve_now(flag: str | None = None, env=None) -> datetime:
+    """The clock for the whole run: --now, HIPPOCAMPUS_NOW, else the real time (always aware, UTC)."""
+    env = os.environ if env is None else env
+    text = flag or env.get("HIPPOCAMPUS_NOW")
+    if not text:
+        return datetime.now(timezone.utc)
+    instant = parse_instant(text)
+    if instant is None:
+        raise UsageError(f"--now: cannot read {text!r} as an ISO-8601 date or time")
+    return instant
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """The paths of one workspace."""
+
+    root: Path
+
+    @property
+    def memory(self) -> Path:
+        return self.root / "memory"
+
+    @property
+    def index(self) -> Path:
+        return self.memory / "index.json"
+
+    @property
+    def touches(self) -> Path:
+        return self.memory / "touches.jsonl"
+
+    @property
+    def lock(self) -> Path:
+        return self.memory / ".hippocampus.lock"
+
+    @property
+    def backups(self) -> Path:
+        return self.memory / "backups"
+
+    @property
+    def events(self) -> Path:
+        return self.memory / "brain-events.jsonl"
+
+    @property
+    def signals(self) -> Path:
+        return self.memory / "signals.jsonl"
+
+    @property
+    def pending(self) -> Path:
+        return self.memory / "pending-memories.json"
+
+    @property
+    def cache(self) -> Path:
+        return self.memory / ".cache"
+
+    @property
+    def core_file(self) -> Path:
+        return self.root / "HIPPOCAMPUS_CORE.md"
+
+    @property
+    def dashboard(self) -> Path:
+        return self.root / "brain-dashboard.html"
+
+    @property
+    def identity(self) -> Path:
+        return self.root / "IDENTITY.md"
+
+    def domain_dir(self, domain: str) -> Path:
+        return self.memory / domain

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Print the core memories for the start of a session, grouped by domain, highest first, within a token budget.
+
+Core means importance ≥ 0.70 today (explicit "remember this" items come first). The output stays within the
+budget (about 1,500 tokens by default) and says how many core memories were left out; recall.py finds those.
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+
+from hippocampus import cli, store  # noqa: E402
+from hippocampus.model import CORE_THRESHOLD  # noqa: E402
+from hippocampus.render import render  # noqa: E402
+from hippocampus.selection import LOAD_CORE_BUDGET, select_core  # noqa: E402
+
+
+def main() -> int:
+    p = cli.parser(__doc__)
+    p.add_argument("--threshold", type=float, default=CORE_THRESHOLD, metavar="X",
+                   help=f"lowest importance shown (default {CORE_THRESHOLD})")
+    p.add_argument("--budget", type=int, default=LOAD_CORE_BUDGET, metavar="TOKENS",
+                   help=f"about how many tokens the output may take (default {LOAD_CORE_BUDGET})")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    ctx = cli.context(p)
+    ctx.require_workspace()
+    selection = select_core(store.read(ctx.ws), ctx.now, ctx.args.threshold, ctx.args.budget)
+    if ctx.args.json:
+        cli.emit(json.dumps({
+            "threshold": selection.threshold, "budget": selection.budget, "total": selection.total,
+            "shown": selection.shown, "leftOut": selection.left_out,
+            "domains": {d: [i.to_dict() for i in items] for d, _, items in selection.sections()},
+        }, ensure_ascii=False))
+    else:
+        cli.emit(render("load_core.txt", selection=selection).rstrip("\n"))
+    return 0
+
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Find the memories that matter for a question: word matches weighted by rarity (BM25), blended with importance and recency.
+
+Words match whole words in any script ("projector" is not "project"), with light stemming ("migration" finds
+"migrate"). Each hit shows its parts: relevance, importance, recency (--why explains them). A recalled memory
+counts as accessed, so its decay restarts today (--no-touch leaves it as it was). The query is only ever data.
+
+Examples:
+  recall.py "coffee order"
+  recall.py "what did we decide about the database" --top 3 --why
+  recall.py "dentist" --json --no-touch
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+
+from hippocampus import cli, search, store  # noqa: E402
+from hippocampus.model import DOMAINS  # noqa: E402
+from hippocampus.text import estimate_tokens  # noqa: E402
+
+
+def within_budget(hits: list, budget: int | None) -> list:
+    """As many hits as fit in `budget` tokens, best first (the best one always, cut to fit if need be)."""
+    if not budget:
+        return hits
+    kept, spent = [], 0
+    for hit in hits:
+        cost = estimate_tokens(hit.memory.content) + 12
+        if spent + cost > budget:
+            if not kept:
+                kept.append(hit)
+            break
+        kept.append(hit)
+        spent += cost
+    return kept
+
+
+def as_json(hit) -> dict:
+    m = hit.memory
+    return {"id": m.id, "content": m.content, "domain": m.domain, "category": m.category,
+            "importance": round(hit.importance, 4), "score": hit.score, "parts": hit.parts,
+            "keywords": m.keywords, "sources": m.sources}
+
+
+def main() -> int:
+    p = cli.parser(__doc__)
+    p.add_argument("query", nargs="+", help="what to look for (any text)")
+    p.add_argument("--top", type=int, default=5, metavar="N", help="at most N memories (default 5)")
+    p.add_argument("--min-score", type=float, default=0.0, metavar="X", help="leave out hits scoring below X (0-1)")
+    p.add_argument("--domain", choices=DOMAINS, help="only memories of this domain")
+    p.add_argument("--json", action="store_true", help="print JSON: {query, results: [...]}")
+    p.add_argument("--why", action="store_true", help="explain each score")
+    p.add_argument("--budget", type=int, metavar="TOKENS", help="keep the answer within about this many tokens")
+    p.add_argument("--no-touch", action="store_true", help="do not count this recall as an access")
+    p.add_argument("--all", action="store_true", help="include superseded and archived memories")
+    ctx = cli.context(p)
+    if ctx.args.top < 1:
+        p.error("--top must be at least 1")
+    ctx.require_workspace()
+    query = " ".join(ctx.args.query)
+    index = store.read(ctx.ws)
+    hits = search.rank(index.memories, query, ctx.now, index.meta, top=ctx.args.top,
+                       min_score=ctx.args.min_score, domain=ctx.args.domain, include_all=ctx.args.all)
+    hits = within_budget(hits, ctx.args.budget)
+    if hits and not ctx.args.no_touch:
+        with store.workspace_lock(ctx.ws):
+            store.record_touches(ctx.ws, [h.memory.id for h in hits], ctx.now)
+    if ctx.args.json:
+        cli.emit(json.dumps({"query": query, "results": [as_json(h) for h in hits]}, ensure_ascii=False))
+        return 0
+    if not hits:
+        cli.emit("no memory matches that")
+        return 0
+    for rank, hit in enumerate(hits, 1):
+        m = hit.memory
+        cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {' '.join(m.content.split())}  · {m.id}")
+        if ctx.args.why:
+            parts = " · ".join(f"{name} {value:.2f}×{search.WEIGHTS[name]:.2f}" for name, value in hit.parts.items())
+            cli.emit(f"   why: {parts}; matched: {', '.join(hit.matched)}")
+    return 0
+
+
+if __name__ == "__main__":
+    cli.run(main)
