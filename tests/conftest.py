@@ -50,11 +50,14 @@ def run_script(name: str, *args: str, ws: Path | None = None, now: str | None = 
                cwd: Path | None = None, python_flags: tuple = (), stdin: str | None = None,
                timeout: float = 120) -> subprocess.CompletedProcess:
     """Run scripts/<name>.py in a subprocess as a user would; returns the finished process (never raises)."""
-    command = [sys.executable, *python_flags, str(SCRIPTS / f"{name}.py"), *args]
+    options = []
     if ws is not None:
-        command += ["--workspace", str(ws)]
+        options += ["--workspace", str(ws)]
     if now is not None:
-        command += ["--now", now]
+        options += ["--now", now]
+    args = list(args)
+    split = args.index("--") if "--" in args else len(args)  # options must come before a `--`
+    command = [sys.executable, *python_flags, str(SCRIPTS / f"{name}.py"), *args[:split], *options, *args[split:]]
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("WORKSPACE", "OPENCLAW", "HIPPOCAMPUS"))}
     environment.update(env or {})
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd or ROOT, env=environment,

@@ -11,8 +11,9 @@ from .store import append_line
 from .timeutil import iso
 from .workspace import Workspace
 
-_INTEGER = re.compile(r"^[+-]?\d{1,18}$")
-_DECIMAL = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
+# Leading zeros ("007", a postcode) stay text: turning them into numbers would change the value.
+_INTEGER = re.compile(r"^-?(0|[1-9]\d{0,17})$")
+_DECIMAL = re.compile(r"^-?(0|[1-9]\d*)\.\d+([eE][+-]?\d{1,3})?$")
 RESERVED = ("ts", "event")
 
 

@@ -37,9 +37,8 @@ def document_terms(memory: Memory) -> Counter:
 
 
 def query_terms(query: str) -> list[str]:
-    """Distinct terms of a query; a query made only of stop words ("who is it") keeps them."""
-    found = terms(query) or terms(query, keep_stop_words=True)
-    return list(dict.fromkeys(found))
+    """Distinct terms of a query (a query of only stop words, like "who is it", has none)."""
+    return list(dict.fromkeys(terms(query)))
 
 
 def recency(memory: Memory, now: datetime) -> float:

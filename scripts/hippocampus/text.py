@@ -80,9 +80,9 @@ def words(text: str) -> list[str]:
     return out
 
 
-def terms(text: str, keep_stop_words: bool = False) -> list[str]:
+def terms(text: str) -> list[str]:
     """Index terms: words minus stop words, stemmed."""
-    return [stem(w) for w in words(text) if keep_stop_words or w not in STOP_WORDS]
+    return [stem(w) for w in words(text) if w not in STOP_WORDS]
 
 
 def estimate_tokens(text: str) -> int:

@@ -1,0 +1,109 @@
+"""Decay without compounding, reinforcement and access."""
+
+from datetime import datetime, timedelta, timezone
+
+from hippocampus import retention
+from hippocampus.model import Index, Memory
+
+
+def at(day: str) -> datetime:
+    return datetime.fromisoformat(day).replace(tzinfo=timezone.utc)
+
+
+def fresh(importance=0.8, last="2026-01-01") -> Index:
+    m = Memory(id="mem_001", content="User likes tea", importance=importance, created=last, lastAccessed=last)
+    return Index(memories=[m], meta={})
+
+
+def run_decay(index: Index, days: list[datetime]) -> float:
+    for day in days:
+        retention.decay_index(index, day)
+    return index.memories[0].importance
+
+
+def test_thirty_days_of_decay_give_the_same_importance_run_once_daily_or_twice_a_day():
+    start = at("2026-01-01")
+    once = run_decay(fresh(), [start + timedelta(days=30)])
+    daily = run_decay(fresh(), [start + timedelta(days=d) for d in range(1, 31)])
+    twice = run_decay(fresh(), [start + timedelta(days=d, hours=h) for d in range(1, 31) for h in (1, 13)])
+    assert abs(once - 0.8 * 0.99 ** 30) < 0.001
+    assert abs(daily - once) < 0.001
+    assert abs(twice - once) < 0.001
+
+
+def test_a_missed_week_catches_up_to_the_same_value():
+    start = at("2026-01-01")
+    gappy = [start + timedelta(days=d) for d in (1, 2, 3, 11, 12, 30)]
+    assert abs(run_decay(fresh(), gappy) - run_decay(fresh(), [start + timedelta(days=30)])) < 0.001
+
+
+def test_a_second_decay_on_the_same_day_changes_nothing():
+    index = fresh()
+    first = retention.decay_index(index, at("2026-01-10"))
+    snapshot = index.to_dict()
+    second = retention.decay_index(index, at("2026-01-10") + timedelta(hours=5))
+    assert first.changed == 1 and not first.already_ran
+    assert second.already_ran and second.changed == 0
+    assert index.to_dict() == snapshot
+
+
+def test_decay_reports_archive_candidates_below_point_two_and_deletes_nothing():
+    index = Index(memories=[
+        Memory(id="mem_001", content="old trivia", importance=0.25, lastAccessed="2025-01-01"),
+        Memory(id="mem_002", content="fresh fact", importance=0.9, lastAccessed="2026-01-09"),
+    ], meta={})
+    report = retention.decay_index(index, at("2026-01-10"))
+    assert [m.id for m in report.archive_candidates] == ["mem_001"]
+    assert len(index.memories) == 2
+
+
+def test_a_hand_edited_importance_becomes_the_new_anchor():
+    index = fresh()
+    retention.decay_index(index, at("2026-01-11"))
+    index.memories[0].importance = 0.95  # the user raised it by hand
+    retention.decay_index(index, at("2026-01-21"))
+    assert abs(index.memories[0].importance - 0.95 * 0.99 ** 10) < 0.001
+
+
+def test_old_skill_memories_decay_from_the_later_of_last_decay_run_and_last_access():
+    index = Index(memories=[
+        Memory(id="mem_001", content="a", importance=0.8, lastAccessed="2026-01-05"),
+        Memory(id="mem_002", content="b", importance=0.8, lastAccessed="2026-01-15"),
+    ], meta={"decayLastRun": "2026-01-10"})
+    retention.decay_index(index, at("2026-01-20"))
+    a, b = index.memories
+    assert abs(a.importance - 0.8 * 0.99 ** 10) < 0.001
+    assert abs(b.importance - 0.8 * 0.99 ** 5) < 0.001
+
+
+def test_pinned_memories_do_not_fade():
+    index = fresh()
+    index.memories[0].extra["pinned"] = True
+    retention.decay_index(index, at("2026-06-01"))
+    assert index.memories[0].importance == 0.8
+
+
+def test_reinforcement_adds_a_tenth_of_the_distance_to_one_and_restarts_decay():
+    index = fresh(importance=0.6, last="2026-01-01")
+    memory = index.memories[0]
+    when = at("2026-01-01") + timedelta(hours=3)
+    retention.reinforce(memory, when, index.meta, {"session": "s1", "message": "m1", "ts": "2026-01-01T03:00:00Z"})
+    assert abs(memory.importance - 0.64) < 1e-9
+    assert memory.timesReinforced == 1
+    assert memory.sources == [{"session": "s1", "message": "m1", "ts": "2026-01-01T03:00:00Z"}]
+    retention.decay_index(index, at("2026-01-11"))
+    assert abs(memory.importance - 0.64 * 0.99 ** 10) < 0.001
+
+
+def test_a_touch_restarts_decay_from_the_access_and_is_idempotent():
+    index = fresh(importance=0.8, last="2026-01-01")
+    memory = index.memories[0]
+    when = at("2026-01-11")
+    assert retention.touch(memory, when, index.meta)
+    assert abs(memory.importance - 0.8 * 0.99 ** 10) < 0.001
+    assert memory.lastAccessed == "2026-01-11T00:00:00Z"
+    snapshot = memory.to_dict()
+    assert not retention.touch(memory, when, index.meta)
+    assert memory.to_dict() == snapshot
+    retention.decay_index(index, at("2026-01-21"))
+    assert abs(memory.importance - 0.8 * 0.99 ** 20) < 0.001

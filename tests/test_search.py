@@ -1,0 +1,71 @@
+"""Ranking: word boundaries, stemming, IDF, and the named parts of a score."""
+
+from datetime import datetime, timezone
+
+from hippocampus.model import Memory
+from hippocampus.search import WEIGHTS, rank
+
+NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
+
+
+def mem(mid, content, importance=0.5, last="2026-03-01", **extra):
+    return Memory(id=mid, content=content, importance=importance, lastAccessed=last, created=last, extra=extra)
+
+
+def test_projector_does_not_match_project():
+    memories = [mem("mem_001", "The projector in room 4 is broken"), mem("mem_002", "Working on the garden project")]
+    assert [h.memory.id for h in rank(memories, "project", NOW, {})] == ["mem_002"]
+
+
+def test_migration_finds_a_memory_about_migrating():
+    memories = [mem("mem_001", "We decided to migrate billing to Postgres"), mem("mem_002", "Lunch was good")]
+    hits = rank(memories, "database migration", NOW, {})
+    assert [h.memory.id for h in hits] == ["mem_001"]
+
+
+def test_rare_words_outweigh_common_ones():
+    memories = [mem(f"mem_{i:03d}", f"meeting notes number {i}") for i in range(20)]
+    memories.append(mem("mem_100", "meeting with the dentist"))
+    hits = rank(memories, "dentist meeting", NOW, {}, top=3)
+    assert hits[0].memory.id == "mem_100"
+
+
+def test_each_hit_carries_named_parts_that_add_up_to_its_score():
+    hits = rank([mem("mem_001", "User prefers green tea", importance=0.9)], "tea", NOW, {})
+    hit = hits[0]
+    assert set(hit.parts) == {"relevance", "importance", "recency"}
+    assert abs(hit.score - sum(WEIGHTS[k] * v for k, v in hit.parts.items())) < 0.001
+    assert hit.parts["importance"] == 0.9 and hit.parts["recency"] == 1.0
+
+
+def test_importance_and_recency_break_ties_between_equally_relevant_memories():
+    memories = [mem("mem_001", "likes jazz", importance=0.3, last="2025-01-01"),
+                mem("mem_002", "likes jazz", importance=0.9)]
+    assert [h.memory.id for h in rank(memories, "jazz", NOW, {})] == ["mem_002", "mem_001"]
+
+
+def test_top_min_score_and_domain_filter_results():
+    memories = [mem("mem_001", "tea time"), mem("mem_002", "tea party"), mem("mem_003", "tea leaves")]
+    memories[2].domain = "world"
+    assert len(rank(memories, "tea", NOW, {}, top=2)) == 2
+    assert rank(memories, "tea", NOW, {}, min_score=0.99) == []
+    assert [h.memory.id for h in rank(memories, "tea", NOW, {}, domain="world")] == ["mem_003"]
+
+
+def test_superseded_and_archived_memories_are_left_out_unless_asked_for():
+    memories = [mem("mem_001", "office in Berlin", supersededBy="mem_002"), mem("mem_002", "office in Lisbon"),
+                mem("mem_003", "office party", archived=True)]
+    assert [h.memory.id for h in rank(memories, "office", NOW, {})] == ["mem_002"]
+    assert len(rank(memories, "office", NOW, {}, include_all=True)) == 3
+
+
+def test_a_hostile_query_is_just_words():
+    memories = [mem("mem_001", "rm is a command"), mem("mem_002", "東京に行った")]
+    assert [h.memory.id for h in rank(memories, '"; rm -rf ~; "', NOW, {})] == ["mem_001"]
+    assert rank(memories, "</script><img onerror=alert(1)>", NOW, {}) == []
+    assert [h.memory.id for h in rank(memories, "東京", NOW, {})] == ["mem_002"]
+    assert rank(memories, "🎉🎉", NOW, {}) == []
+
+
+def test_a_query_of_only_stop_words_matches_nothing_rather_than_everything():
+    assert rank([mem("mem_001", "who is there")], "who is", NOW, {}) == []
