@@ -1,0 +1,234 @@
+"""The two scheduled jobs (encoding every 3 hours, decay daily at another minute) and their two homes: OpenClaw's
+scheduler (`openclaw cron`, an isolated agent turn per run) or the user's crontab (a marked block).
+
+Planning is pure; the few functions that run `openclaw` or `crontab` take the executable's path.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import HippocampusError
+from .render import render
+
+ENCODING = "hippocampus-encoding"
+DECAY = "hippocampus-decay"
+NAMES = (ENCODING, DECAY)
+# Off the hour and at different minutes: the old skill ran both at 03:00, so they fought over the index.
+ENCODING_SCHEDULE = "17 */3 * * *"
+DECAY_SCHEDULE = "43 4 * * *"
+
+BLOCK_START = "# hippocampus:start"
+BLOCK_END = "# hippocampus:end"
+BLOCK_NOTE = "(managed by hippocampus install.py; `install.py --uninstall` removes it)"
+OK_WHEN_BUSY = "|| [ $? -eq 75 ]"  # exit 75: another run holds the lock, the job skipped on purpose
+_OLD_SCRIPTS = ("encode-pipeline.sh", "decay.sh", "preprocess.sh", "sync-core.sh", "load-core.sh")
+TIMEOUT = 60
+
+
+@dataclass(frozen=True)
+class Job:
+    """One scheduled job: a name, a 5-field cron expression, the command, and the agent-turn prompt for OpenClaw."""
+
+    name: str
+    schedule: str
+    argv: tuple[str, ...]
+    message: str
+
+    @property
+    def minute(self) -> str:
+        return self.schedule.split()[0]
+
+
+def quoted(argv) -> str:
+    return " ".join(shlex.quote(str(a)) for a in argv)
+
+
+def jobs(skill: Path, workspace: Path, python: str, agent: str | None = None) -> list[Job]:
+    """The encoding and decay jobs for this skill folder and workspace."""
+    agent_args = ("--agent", agent) if agent else ()
+    encode = (python, str(skill / "scripts" / "encode.py"), "--cron", *agent_args)
+    decay = (python, str(skill / "scripts" / "decay.py"), "--cron")
+    out = []
+    for name, schedule, argv, template in ((ENCODING, ENCODING_SCHEDULE, encode, "cron_encoding.txt"),
+                                           (DECAY, DECAY_SCHEDULE, decay, "cron_decay.txt")):
+        command = quoted([*argv, "--workspace", str(workspace)])
+        message = render(template, command=command, workspace=str(workspace), skill=str(skill)).strip()
+        out.append(Job(name, schedule, argv, message))
+    if len({job.minute for job in out}) != len(out):
+        raise AssertionError("the jobs must not start at the same minute")
+    return out
+
+
+# --- crontab ------------------------------------------------------------------------------------------------
+
+def crontab_line(job: Job, workspace: Path) -> str:
+    """`MIN HOUR … WORKSPACE=… python3 …/script.py --cron || [ $? -eq 75 ]` (cron treats % as a newline: escaped)."""
+    command = f"WORKSPACE={shlex.quote(str(workspace))} {quoted(job.argv)} {OK_WHEN_BUSY}"
+    return f"{job.schedule} {command.replace('%', chr(92) + '%')}"
+
+
+def crontab_block(job_list: list[Job], workspace: Path) -> str:
+    lines = [f"{BLOCK_START} {BLOCK_NOTE}", *(crontab_line(j, workspace) for j in job_list), BLOCK_END]
+    return "\n".join(lines) + "\n"
+
+
+def _is_old_line(line: str) -> bool:
+    return not line.lstrip().startswith("#") and "hippocampus" in line and any(s in line for s in _OLD_SCRIPTS)
+
+
+def _split(text: str) -> tuple[list[str], int | None, int | None]:
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.startswith(BLOCK_START)), None)
+    if start is None:
+        return lines, None, None
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].strip() == BLOCK_END), None)
+    if end is None:
+        raise HippocampusError(f"your crontab has `{BLOCK_START}` but no `{BLOCK_END}`; fix it with `crontab -e`")
+    return lines, start, end
+
+
+def apply_crontab_block(text: str, block: str) -> str:
+    """The crontab with our block inserted or replaced, and the old bash skill's lines taken over."""
+    lines, start, end = _split(text)
+    if start is None:
+        kept = [line for line in lines if not _is_old_line(line)]
+        body = "".join(kept)
+        if body and not body.endswith("\n"):
+            body += "\n"
+        return body + block
+    before = [line for line in lines[:start] if not _is_old_line(line)]
+    after = [line for line in lines[end + 1:] if not _is_old_line(line)]
+    return "".join(before) + block + "".join(after)
+
+
+def remove_crontab_block(text: str) -> str:
+    lines, start, end = _split(text)
+    if start is None:
+        return text
+    return "".join(lines[:start]) + "".join(lines[end + 1:])
+
+
+def read_crontab(crontab: str) -> str:
+    """The user's crontab ('' when there is none)."""
+    done = subprocess.run([crontab, "-l"], capture_output=True, text=True, timeout=TIMEOUT)
+    if done.returncode == 0:
+        return done.stdout
+    if "no crontab" in (done.stderr + done.stdout).lower():
+        return ""
+    raise HippocampusError(f"`{crontab} -l` failed: {(done.stderr or done.stdout).strip() or done.returncode}")
+
+
+def write_crontab(crontab: str, text: str) -> None:
+    done = subprocess.run([crontab, "-"], input=text, capture_output=True, text=True, timeout=TIMEOUT)
+    if done.returncode != 0:
+        raise HippocampusError(f"`{crontab} -` failed: {(done.stderr or done.stdout).strip() or done.returncode}")
+
+
+# --- OpenClaw's scheduler -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Action:
+    """One call of the openclaw CLI, or a job left as it is (argv None)."""
+
+    kind: str  # "add", "remove" or "keep"
+    name: str
+    argv: tuple[str, ...] | None = None
+
+    def shell(self) -> str:
+        return quoted(self.argv) if self.argv else ""
+
+
+def add_argv(openclaw: str, job: Job, agent: str | None = None) -> tuple[str, ...]:
+    argv = [openclaw, "cron", "add", "--name", job.name, "--cron", job.schedule, "--session", "isolated",
+            "--message", job.message, "--no-deliver", "--light-context"]
+    if agent:
+        argv += ["--agent", agent]
+    return tuple(argv)
+
+
+def remove_argv(openclaw: str, job_id: str) -> tuple[str, ...]:
+    return (openclaw, "cron", "rm", job_id)
+
+
+def list_argv(openclaw: str) -> tuple[str, ...]:
+    return (openclaw, "cron", "list", "--json")
+
+
+def parse_job_list(text: str) -> list[dict]:
+    """The jobs of `openclaw cron list --json`: a list, or an object holding one under jobs/items/data."""
+    data = json.loads(text)
+    if isinstance(data, dict):
+        data = next((data[k] for k in ("jobs", "items", "data") if isinstance(data.get(k), list)), None)
+    if not isinstance(data, list):
+        raise ValueError("no list of jobs in the output")
+    return [job for job in data if isinstance(job, dict)]
+
+
+def list_jobs(openclaw: str) -> list[dict]:
+    try:
+        done = subprocess.run(list_argv(openclaw), capture_output=True, text=True, timeout=TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise HippocampusError(f"`openclaw cron list --json` could not run: {exc}") from None
+    if done.returncode != 0:
+        reason = (done.stderr or done.stdout).strip().splitlines()
+        raise HippocampusError(f"`openclaw cron list --json` failed ({reason[-1] if reason else done.returncode}); "
+                               "is the gateway running?")
+    try:
+        return parse_job_list(done.stdout)
+    except ValueError as exc:
+        raise HippocampusError(f"cannot read the output of `openclaw cron list --json`: {exc}") from None
+
+
+def _strings(value) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_strings(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_strings(v) for v in value)) if value else set()
+    return set()
+
+
+def job_id(job: dict) -> str | None:
+    for key in ("id", "jobId"):
+        if isinstance(job.get(key), str) and job[key]:
+            return job[key]
+    return None
+
+
+def plan_openclaw(existing: list[dict], wanted: list[Job], openclaw: str, agent: str | None = None) -> list[Action]:
+    """Keep a job that already has our schedule and prompt; otherwise remove every job of that name and add ours."""
+    actions = []
+    for job in wanted:
+        same_name = [j for j in existing if j.get("name") == job.name]
+        if len(same_name) == 1 and {job.schedule, job.message} <= _strings(same_name[0]):
+            actions.append(Action("keep", job.name))
+            continue
+        for old in same_name:
+            if job_id(old):
+                actions.append(Action("remove", job.name, remove_argv(openclaw, job_id(old))))
+        actions.append(Action("add", job.name, add_argv(openclaw, job, agent)))
+    return actions
+
+
+def plan_openclaw_removal(existing: list[dict], openclaw: str) -> list[Action]:
+    return [Action("remove", j["name"], remove_argv(openclaw, job_id(j)))
+            for j in existing if j.get("name") in NAMES and job_id(j)]
+
+
+def run_action(action: Action) -> None:
+    if action.argv is None:
+        return
+    try:
+        done = subprocess.run(action.argv, capture_output=True, text=True, timeout=TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise HippocampusError(f"`openclaw cron {action.argv[2]}` could not run: {exc}") from None
+    if done.returncode != 0:
+        reason = (done.stderr or done.stdout).strip().splitlines()
+        raise HippocampusError(f"`openclaw cron {action.argv[2]}` for {action.name} failed: "
+                               f"{reason[-1] if reason else done.returncode}")
