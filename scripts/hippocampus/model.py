@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import math
 import re
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,118 +53,199 @@ def format_id(number: int) -> str:
     return f"mem_{number:03d}"
 
 
-@dataclass(slots=True)
-class Memory:
-    """One memory. `extra` holds keys this version does not know, so nothing a user or a sibling wrote is dropped."""
+class _Extra(MutableMapping):
+    """The keys of a memory that this version does not model itself (pinned, kind, trust, a sibling's own…)."""
 
-    id: str
-    content: str
-    domain: str = "user"
-    category: str = "general"
-    importance: float = 0.5
-    created: str | None = None
-    lastAccessed: str | None = None
-    timesReinforced: int = 0
-    keywords: list[str] = field(default_factory=list)
-    sources: list[dict] = field(default_factory=list)
-    decay: dict | None = None
-    history: list[dict] = field(default_factory=list)
-    extra: dict = field(default_factory=dict)
+    __slots__ = ("_raw",)
+
+    def __init__(self, raw: dict):
+        self._raw = raw
+
+    def __getitem__(self, key):
+        if key in _KNOWN:
+            raise KeyError(key)
+        return self._raw[key]
+
+    def __setitem__(self, key, value):
+        if key in _KNOWN:
+            raise KeyError(f"{key} is a field of Memory, not an extra")
+        self._raw[key] = value
+
+    def __delitem__(self, key):
+        if key in _KNOWN:
+            raise KeyError(key)
+        del self._raw[key]
+
+    def __iter__(self):
+        return (k for k in self._raw if k not in _KNOWN)
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+    def __repr__(self):
+        return repr(dict(self))
+
+
+def _field(name: str, default=None):
+    def get(self):
+        return self.raw.get(name, default)
+
+    def set(self, value):
+        self.raw[name] = value
+
+    return property(get, set, doc=f"The memory's `{name}`.")
+
+
+def _list_field(name: str):
+    def get(self):
+        value = self.raw.get(name)
+        if value is None:
+            value = self.raw[name] = []
+        return value
+
+    def set(self, value):
+        self.raw[name] = value
+
+    return property(get, set, doc=f"The memory's `{name}` (a list, created on first use).")
+
+
+class Memory:
+    """One memory: a validated view over its stored object, so every key a user or a sibling wrote is kept as it
+    was and loading 100k memories copies nothing (the store's speed at scale depends on it)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, id: str, content: str, domain: str = "user", category: str = "general",
+                 importance: float = 0.5, created: str | None = None, lastAccessed: str | None = None,
+                 timesReinforced: int = 0, keywords: list | None = None, sources: list | None = None,
+                 decay: dict | None = None, history: list | None = None, extra: dict | None = None):
+        raw = {"id": id, "domain": domain, "category": category, "content": content, "importance": importance,
+               "created": created, "lastAccessed": lastAccessed, "timesReinforced": timesReinforced,
+               "keywords": list(keywords or [])}
+        if sources:
+            raw["sources"] = list(sources)
+        if decay is not None:
+            raw["decay"] = decay
+        if history:
+            raw["history"] = list(history)
+        raw.update(extra or {})
+        self.raw = {k: v for k, v in raw.items() if v is not None}
+
+    id = _field("id")
+    content = _field("content")
+    domain = _field("domain", "user")
+    category = _field("category", "general")
+    importance = _field("importance", 0.5)
+    created = _field("created")
+    lastAccessed = _field("lastAccessed")
+    timesReinforced = _field("timesReinforced", 0)
+    decay = _field("decay")
+    keywords = _list_field("keywords")
+    sources = _list_field("sources")
+    history = _list_field("history")
+
+    @property
+    def extra(self) -> MutableMapping:
+        return _Extra(self.raw)
 
     @property
     def pinned(self) -> bool:
-        return self.extra.get("pinned") is True
+        return self.raw.get("pinned") is True
 
     @property
     def superseded(self) -> bool:
-        return bool(self.extra.get("supersededBy"))
+        return bool(self.raw.get("supersededBy"))
 
     @property
     def archived(self) -> bool:
-        return self.extra.get("archived") is True
+        return self.raw.get("archived") is True
 
     @property
     def untrusted(self) -> bool:
-        return self.extra.get("trust") == "untrusted"
+        return self.raw.get("trust") == "untrusted"
+
+    def __repr__(self):
+        return f"Memory({self.raw!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Memory) and self.to_dict() == other.to_dict()
+
+    __hash__ = None
 
     @classmethod
     def from_dict(cls, raw: Any, where: str) -> "Memory":
-        """Validate one stored memory; `where` names it in error messages."""
-        if not isinstance(raw, dict):
+        """Validate one stored memory in place (a numeric string importance becomes a number; an invalid decay
+        anchor is dropped and re-derived); `where` names it in error messages."""
+        if type(raw) is not dict:
             raise HippocampusError(f"{where}: a memory must be an object, not {type(raw).__name__}")
         memory_id = raw.get("id")
-        if not isinstance(memory_id, str) or not memory_id.strip():
+        if type(memory_id) is not str or not memory_id.strip():
             raise HippocampusError(f"{where}: the memory has no string `id`")
-        where = f"{where} ({memory_id})"
-        content = raw.get("content")
-        if not isinstance(content, str):
-            raise HippocampusError(f"{where}: `content` must be a string")
+        if type(raw.get("content")) is not str:
+            raise HippocampusError(f"{where} ({memory_id}): `content` must be a string")
         importance = raw.get("importance", 0.5)
-        if isinstance(importance, str):
-            try:
-                importance = float(importance)
-            except ValueError:
-                pass
-        if (isinstance(importance, bool) or not isinstance(importance, (int, float))
-                or not math.isfinite(importance) or not 0 <= importance <= 1):
-            raise HippocampusError(f"{where}: `importance` must be a number from 0 to 1, not {importance!r}")
+        if type(importance) is not float:
+            importance = _number(importance)
+            if importance is None:
+                raise HippocampusError(f"{where} ({memory_id}): `importance` must be a number from 0 to 1, "
+                                       f"not {raw.get('importance')!r}")
+            if "importance" in raw:
+                raw["importance"] = importance
+        if not 0.0 <= importance <= 1.0:  # also false for NaN
+            raise HippocampusError(f"{where} ({memory_id}): `importance` must be a number from 0 to 1, "
+                                   f"not {importance!r}")
         reinforced = raw.get("timesReinforced", 0)
-        if isinstance(reinforced, bool) or not isinstance(reinforced, (int, float)) or reinforced < 0:
-            raise HippocampusError(f"{where}: `timesReinforced` must be a whole number, not {reinforced!r}")
-        keywords = raw.get("keywords") or []
-        if not isinstance(keywords, list):
-            raise HippocampusError(f"{where}: `keywords` must be a list")
-        sources = raw.get("sources") or []
-        if not isinstance(sources, list) or not all(isinstance(s, dict) for s in sources):
-            raise HippocampusError(f"{where}: `sources` must be a list of objects")
-        history = raw.get("history") or []
-        if not isinstance(history, list):
-            raise HippocampusError(f"{where}: `history` must be a list")
+        if type(reinforced) is not int or reinforced < 0:
+            if type(reinforced) is float and reinforced.is_integer() and reinforced >= 0:
+                raw["timesReinforced"] = int(reinforced)
+            else:
+                raise HippocampusError(f"{where} ({memory_id}): `timesReinforced` must be a whole number, "
+                                       f"not {reinforced!r}")
+        keywords = raw.get("keywords")
+        if keywords is not None:
+            if type(keywords) is not list:
+                raise HippocampusError(f"{where} ({memory_id}): `keywords` must be a list")
+            for i, keyword in enumerate(keywords):
+                if type(keyword) is not str:
+                    if isinstance(keyword, bool) or not isinstance(keyword, (int, float)):
+                        raise HippocampusError(f"{where} ({memory_id}): `keywords` must be words, "
+                                               f"not {keyword!r}")
+                    keywords[i] = str(keyword)
+        for name in ("sources", "history"):
+            value = raw.get(name)
+            if value is not None and (type(value) is not list or any(type(v) is not dict for v in value)):
+                raise HippocampusError(f"{where} ({memory_id}): `{name}` must be a list of objects")
+        for name in ("domain", "category", "created", "lastAccessed"):
+            value = raw.get(name)
+            if value is not None and type(value) is not str:
+                raise HippocampusError(f"{where} ({memory_id}): `{name}` must be text, not {value!r}")
         decay = raw.get("decay")
         if decay is not None and not _valid_anchor(decay):
-            decay = None  # a hand-edited anchor is re-derived from `importance`, never trusted half-way
-        domain = raw.get("domain")
-        category = raw.get("category")
-        return cls(
-            id=memory_id,
-            content=content,
-            domain=domain if isinstance(domain, str) and domain else "user",
-            category=category if isinstance(category, str) and category else "general",
-            importance=float(importance),
-            created=_date_text(raw.get("created")),
-            lastAccessed=_date_text(raw.get("lastAccessed")),
-            timesReinforced=int(reinforced),
-            keywords=[str(k) for k in keywords if isinstance(k, (str, int, float)) and not isinstance(k, bool)],
-            sources=sources,
-            decay=decay,
-            history=history,
-            extra={k: v for k, v in raw.items() if k not in _KNOWN},
-        )
+            del raw["decay"]  # a hand-edited anchor is re-derived from `importance`, never trusted half-way
+        memory = cls.__new__(cls)
+        memory.raw = raw
+        return memory
 
     def to_dict(self) -> dict:
-        out: dict[str, Any] = {
-            "id": self.id,
-            "domain": self.domain,
-            "category": self.category,
-            "content": self.content,
-            "importance": self.importance,
-            "created": self.created,
-            "lastAccessed": self.lastAccessed,
-            "timesReinforced": self.timesReinforced,
-            "keywords": self.keywords,
-        }
-        if self.created is None:
-            del out["created"]
-        if self.lastAccessed is None:
-            del out["lastAccessed"]
-        if self.sources:
-            out["sources"] = self.sources
-        if self.decay is not None:
-            out["decay"] = self.decay
-        if self.history:
-            out["history"] = self.history
-        out.update(self.extra)
-        return out
+        """The stored object (the same dict, kept in the order it was read)."""
+        raw = self.raw
+        for name in ("sources", "history"):
+            if name in raw and not raw[name]:
+                del raw[name]
+        return raw
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
 
 
 def _valid_anchor(decay: Any) -> bool:
@@ -175,10 +256,6 @@ def _valid_anchor(decay: Any) -> bool:
         and isinstance(decay.get("from"), str)
         and isinstance(decay.get("last"), (int, float))
     )
-
-
-def _date_text(value: Any) -> str | None:
-    return value if isinstance(value, str) and value.strip() else None
 
 
 @dataclass

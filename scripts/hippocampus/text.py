@@ -33,8 +33,18 @@ _SUFFIXES = (
 _UNDOUBLE = frozenset("bdfgkmnprt")
 
 
+_STEMS: dict[str, str] = {}
+
+
 def stem(word: str) -> str:
     """A light English stem: plural, -ing/-ed/-ly, -ation → -ate, final e. "migration" and "migrate" meet."""
+    found = _STEMS.get(word)
+    if found is None:
+        found = _STEMS[word] = _stem(word) if len(_STEMS) < 200_000 else word
+    return found
+
+
+def _stem(word: str) -> str:
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
         return word
     if word.endswith(("ss", "us", "is")) and not word.endswith(("sses",)):
@@ -59,6 +69,8 @@ def stem(word: str) -> str:
 def words(text: str) -> list[str]:
     """Lower-cased words of any script, split at word boundaries (no stemming, stop words kept)."""
     text = unicodedata.normalize("NFKC", text).casefold()
+    if not _CJK.search(text):
+        return [w[:-2] if w.endswith("'s") else w for w in _WORD.findall(text.replace("’", "'"))]
     out: list[str] = []
     for match in _WORD.finditer(text):
         word = match.group(0).replace("’", "'")
@@ -82,7 +94,8 @@ def words(text: str) -> list[str]:
 
 def terms(text: str) -> list[str]:
     """Index terms: words minus stop words, stemmed."""
-    return [stem(w) for w in words(text) if w not in STOP_WORDS]
+    cache = _STEMS
+    return [cache.get(w) or stem(w) for w in words(text) if w not in STOP_WORDS]
 
 
 def estimate_tokens(text: str) -> int:

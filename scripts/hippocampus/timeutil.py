@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, timezone
+from functools import lru_cache
 
 from dateutil import parser as _dateparser
 
@@ -17,9 +18,17 @@ def parse_instant(value) -> datetime | None:
             return datetime.fromtimestamp(seconds, tz=timezone.utc)
         except (OverflowError, OSError, ValueError):
             return None
-    if not isinstance(value, str) or not value.strip() or len(value) > 64:
+    if not isinstance(value, str) or len(value) > 64:
         return None
+    return _parse_text(value)
+
+
+@lru_cache(maxsize=8192)
+def _parse_text(value: str) -> datetime | None:
+    # Stores repeat the same few thousand dates; parsing each once keeps 100k-memory passes fast.
     text = value.strip()
+    if not text:
+        return None
     try:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00") if text.endswith("Z") else text)
     except ValueError:
@@ -34,7 +43,15 @@ def parse_instant(value) -> datetime | None:
 
 def parse_day(value) -> date | None:
     """The UTC calendar day of a date or datetime value; None if unreadable."""
+    if isinstance(value, str):
+        return _parse_day_text(value) if len(value) <= 64 else None
     instant = parse_instant(value)
+    return instant.date() if instant else None
+
+
+@lru_cache(maxsize=8192)
+def _parse_day_text(value: str) -> date | None:
+    instant = _parse_text(value)
     return instant.date() if instant else None
 
 
