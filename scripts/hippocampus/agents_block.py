@@ -15,6 +15,7 @@ END = "<!-- hippocampus:end -->"
 
 _LEGACY = re.compile(r"(load-core\.sh|recall\.sh)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_HEADING = re.compile(r"^#{1,6}\s")
 
 
 def _lines(text: str) -> list[str]:
@@ -33,7 +34,7 @@ def find_block(text: str) -> tuple[int, int] | None:
     return start, end
 
 
-def _drop_legacy(lines: list[str]) -> tuple[list[str], int | None]:
+def _drop_in(lines: list[str]) -> tuple[list[str], int | None]:
     """Lines without the old skill's calls (and code fences or lead-in lines left empty by their removal).
 
     Returns the new lines and the position where the first removed line was (None when nothing was removed)."""
@@ -61,6 +62,39 @@ def _drop_legacy(lines: list[str]) -> tuple[list[str], int | None]:
     return out, first
 
 
+def _sections(lines: list[str]) -> list[list[str]]:
+    """The lines cut before each Markdown heading (outside code fences)."""
+    sections: list[list[str]] = [[]]
+    fenced = False
+    for line in lines:
+        if _FENCE.match(line):
+            fenced = not fenced
+        if not fenced and _HEADING.match(line) and sections[-1]:
+            sections.append([])
+        sections[-1].append(line)
+    return sections
+
+
+def _drop_legacy(lines: list[str]) -> tuple[list[str], int | None]:
+    """The lines without the old skill's calls; a section they leave empty goes with its heading.
+
+    Returns the new lines and where the first removed line was (None when nothing was removed)."""
+    out: list[str] = []
+    first = None
+    for section in _sections(lines):
+        kept, where = _drop_in(section)
+        if where is None:
+            out += section
+            continue
+        headed = bool(kept) and bool(_HEADING.match(kept[0]))
+        if headed and not any(line.strip() for line in kept[1:]):
+            first = len(out) if first is None else first
+            continue
+        first = len(out) + where if first is None else first
+        out += kept
+    return out, first
+
+
 def has_legacy(text: str) -> bool:
     return any(_LEGACY.search(line) for line in _lines(text))
 
@@ -79,7 +113,9 @@ def apply_block(text: str, block: str) -> str:
         return "".join(before) + body + "".join(after)
     kept, where = _drop_legacy(lines)
     if where is not None:
-        return "".join(kept[:where]) + body + "".join(kept[where:])
+        rest = kept[where:]
+        gap = "\n" if rest and rest[0].strip() else ""
+        return "".join(kept[:where]) + body + gap + "".join(rest)
     if not text:
         return body
     separator = "\n" if text.endswith("\n") else "\n\n"

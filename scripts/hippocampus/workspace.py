@@ -93,6 +93,11 @@ class Workspace:
         return self.memory / "pending-memories.json"
 
     @property
+    def config(self) -> Path:
+        """Settings written by install.py, e.g. {"firstRun": {"signals": 200}} or {"firstRun": {"whole": true}}."""
+        return self.memory / "hippocampus-config.json"
+
+    @property
     def cache(self) -> Path:
         return self.memory / ".cache"
 
@@ -110,3 +115,9 @@ class Workspace:
 
     def domain_dir(self, domain: str) -> Path:
         return self.memory / domain
+
+
+def resolve_crontab(env=None) -> str:
+    """The crontab program: $HIPPOCAMPUS_CRONTAB (tests point it at a stand-in), else `crontab`."""
+    env = os.environ if env is None else env
+    return env.get("HIPPOCAMPUS_CRONTAB") or "crontab"
