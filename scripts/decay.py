@@ -27,6 +27,7 @@ def main() -> int:
         return 0
     with store.transaction(ctx.ws, ctx.now, wait=ctx.wait) as txn:
         report = retention.decay_index(txn.index, ctx.now)
+        txn.changed([])  # decay moves importance along each memory's anchor: nothing the search cache holds
         if not report.already_ran:
             store.backup_index(ctx.ws, ctx.now)
             txn.dirty = True

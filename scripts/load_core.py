@@ -11,7 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import cli, store  # noqa: E402
+from hippocampus import cli, searchindex  # noqa: E402
 from hippocampus.model import CORE_THRESHOLD  # noqa: E402
 from hippocampus.render import render  # noqa: E402
 from hippocampus.selection import LOAD_CORE_BUDGET, select_core  # noqa: E402
@@ -26,7 +26,8 @@ def main() -> int:
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     ctx = cli.context(p)
     ctx.require_workspace()
-    selection = select_core(store.read(ctx.ws), ctx.now, ctx.args.threshold, ctx.args.budget)
+    selection = select_core(None, ctx.now, ctx.args.threshold, ctx.args.budget,
+                            candidates=searchindex.core_candidates(ctx.ws, ctx.now.date(), ctx.args.threshold))
     if ctx.args.json:
         cli.emit(json.dumps({
             "threshold": selection.threshold, "budget": selection.budget, "total": selection.total,

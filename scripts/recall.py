@@ -17,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import cli, search, store  # noqa: E402
+from hippocampus import cli, search, searchindex, store  # noqa: E402
 from hippocampus.model import DOMAINS  # noqa: E402
 from hippocampus.text import estimate_tokens  # noqa: E402
 
@@ -61,9 +61,9 @@ def main() -> int:
         p.error("--top must be at least 1")
     ctx.require_workspace()
     query = " ".join(ctx.args.query)
-    index = store.read(ctx.ws)
-    hits = search.rank(index.memories, query, ctx.now, index.meta, top=ctx.args.top,
-                       min_score=ctx.args.min_score, domain=ctx.args.domain, include_all=ctx.args.all)
+    corpus, meta = searchindex.open_corpus(ctx.ws, ctx.now.date())
+    hits = search.rank(corpus, query, ctx.now, meta, top=ctx.args.top, min_score=ctx.args.min_score,
+                       domain=ctx.args.domain, include_all=ctx.args.all)
     hits = within_budget(hits, ctx.args.budget)
     if hits and not ctx.args.no_touch:
         with store.workspace_lock(ctx.ws):

@@ -10,7 +10,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import cli, publish, store  # noqa: E402
+from hippocampus import cli, publish, searchindex, store  # noqa: E402
 from hippocampus.model import CORE_THRESHOLD  # noqa: E402
 from hippocampus.selection import CORE_FILE_BUDGET  # noqa: E402
 
@@ -24,8 +24,9 @@ def main() -> int:
     ctx = cli.context(p)
     ctx.require_workspace()
     with store.workspace_lock(ctx.ws, wait=ctx.wait):
-        selection = publish.write_core_file(ctx.ws, store.read(ctx.ws), ctx.now, ctx.args.threshold,
-                                            ctx.args.budget)
+        candidates = searchindex.core_candidates(ctx.ws, ctx.now.date(), ctx.args.threshold, locked=True)
+        selection = publish.write_core_file(ctx.ws, None, ctx.now, ctx.args.threshold, ctx.args.budget,
+                                            candidates=candidates)
     if not ctx.quiet:
         extra = f" ({selection.left_out} left out for the budget)" if selection.left_out else ""
         cli.emit(f"wrote {ctx.ws.core_file}: {selection.shown} core memories{extra}")

@@ -173,6 +173,13 @@ class Memory:
     __hash__ = None
 
     @classmethod
+    def wrap(cls, raw: dict) -> "Memory":
+        """A view over an object that was validated before (the search cache's copies)."""
+        memory = cls.__new__(cls)
+        memory.raw = raw
+        return memory
+
+    @classmethod
     def from_dict(cls, raw: Any, where: str) -> "Memory":
         """Validate one stored memory in place (a numeric string importance becomes a number; an invalid decay
         anchor is dropped and re-derived); `where` names it in error messages."""

@@ -13,8 +13,9 @@ from .timeutil import iso
 from .workspace import Workspace
 
 
-def write_core_file(ws: Workspace, index: Index, now: datetime, threshold: float = CORE_THRESHOLD,
-                    budget: int = CORE_FILE_BUDGET) -> CoreSelection:
-    selection = select_core(index, now, threshold, budget)
+def write_core_file(ws: Workspace, index: Index | None, now: datetime, threshold: float = CORE_THRESHOLD,
+                    budget: int = CORE_FILE_BUDGET, candidates=None) -> CoreSelection:
+    """Write HIPPOCAMPUS_CORE.md from an index, or from (total, ordered core candidates) given."""
+    selection = select_core(index, now, threshold, budget, candidates=candidates)
     atomic_write(ws.core_file, render("HIPPOCAMPUS_CORE.md", selection=selection, synced=iso(now)))
     return selection

@@ -20,7 +20,9 @@ REINFORCE_STEP = 0.10
 PRECISION = 4
 
 
-def _anchor(memory: Memory, meta: dict, today: date) -> tuple[float, date]:
+def anchor(memory: Memory, meta: dict, today: date) -> tuple[float, date]:
+    """(base importance, the day it held): the memory's own anchor while `importance` is the value last written
+    from it, else its `importance` dated from the last decay run or last access (today when it has no dates)."""
     decay = memory.decay
     if decay is not None and abs(decay["last"] - memory.importance) < 1e-9:
         day = parse_day(decay["from"])
@@ -36,7 +38,7 @@ def importance_on(memory: Memory, today: date, meta: dict) -> float:
     """The memory's importance on `today`, from its anchor (pinned memories do not fade)."""
     if memory.pinned:
         return memory.importance
-    base, since = _anchor(memory, meta, today)
+    base, since = anchor(memory, meta, today)
     return base * DECAY_RATE ** days_between(since, today)
 
 
@@ -85,7 +87,7 @@ def decay_index(index: Index, now: datetime) -> DecayReport:
     for memory in index.memories:
         before = (memory.importance, memory.decay)
         if not memory.pinned:
-            base, since = _anchor(memory, index.meta, today)
+            base, since = anchor(memory, index.meta, today)
             memory.importance = round(min(1.0, base * DECAY_RATE ** days_between(since, today)), PRECISION)
             memory.decay = {"base": base, "from": since.isoformat(), "last": memory.importance}
         if (memory.importance, memory.decay) != before:

@@ -59,25 +59,32 @@ def framed(memory: Memory) -> str:
     return text
 
 
-def select_core(index: Index, now: datetime, threshold: float = CORE_THRESHOLD,
-                budget: int = LOAD_CORE_BUDGET) -> CoreSelection:
-    """Core memories at today's importance, explicit "remember this" first, then highest first, within budget."""
-    today = now.date()
-    chosen = CoreSelection(threshold=threshold, budget=budget)
-    candidates = []
+def core_candidates(index: Index, today, threshold: float) -> tuple[int, list[tuple[Memory, float]]]:
+    """Core memories of an index at today's importance: explicit "remember this" first, then highest first."""
+    found = []
     for memory in index.memories:
         if memory.superseded or memory.archived:
             continue
         importance = retention.importance_on(memory, today, index.meta)
         if importance >= threshold:
-            candidates.append((memory, importance))
-    candidates.sort(key=lambda c: (c[0].extra.get("kind") != "explicit", -c[1], c[0].id))
-    chosen.total = len(candidates)
-    spent = 0
-    for memory, importance in candidates:
+            found.append((memory, importance))
+    found.sort(key=lambda c: (c[0].extra.get("kind") != "explicit", -c[1], c[0].id))
+    return len(found), found
+
+
+def select_core(index: Index | None, now: datetime, threshold: float = CORE_THRESHOLD,
+                budget: int = LOAD_CORE_BUDGET, candidates=None) -> CoreSelection:
+    """Core memories in order within budget, from an index or from (total, ordered candidates) given."""
+    total, ordered = candidates if candidates is not None else core_candidates(index, now.date(), threshold)
+    chosen = CoreSelection(threshold=threshold, budget=budget, total=total)
+    spent = misses = 0
+    for memory, importance in ordered:
         text = framed(memory)
         cost = estimate_tokens(text) + 6  # the line's bullet and score
         if spent + cost > budget:
+            misses += 1
+            if budget - spent < 16 or misses > 50:
+                break  # nothing more of use fits; the rest are counted as left out
             continue
         spent += cost
         chosen.groups.setdefault(memory.domain, []).append(CoreItem(memory, importance, text))

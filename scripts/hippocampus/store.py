@@ -249,18 +249,18 @@ def read_touches(ws: Workspace) -> list[tuple[datetime, list[str]]]:
     return out
 
 
-def apply_touches(index: Index, touches) -> int:
-    """Apply recorded touches in time order; returns how many memories were touched. Idempotent."""
+def apply_touches(index: Index, touches) -> set[str]:
+    """Apply recorded touches in time order; returns the ids of the memories they changed. Idempotent."""
     if not touches:
-        return 0
+        return set()
     by_id = index.by_id()
-    count = 0
+    changed = set()
     for when, ids in sorted(touches, key=lambda t: t[0]):
         for memory_id in ids:
             memory = by_id.get(memory_id)
             if memory is not None and retention.touch(memory, when, index.meta):
-                count += 1
-    return count
+                changed.add(memory_id)
+    return changed
 
 
 # --- the two ways in ------------------------------------------------------------------------------------------
@@ -273,24 +273,38 @@ def read(ws: Workspace) -> Index:
 
 
 class Transaction:
-    """A locked read-modify-write of the index. Set `dirty` when the body changed something."""
+    """A locked read-modify-write of the index. Set `dirty` when the body changed something, and say which
+    memories it added, changed or removed with `changed(ids)` — or nothing, and the search cache is rebuilt."""
 
-    def __init__(self, ws: Workspace, index: Index, touched: int):
+    def __init__(self, ws: Workspace, index: Index, touched: set[str]):
         self.ws = ws
         self.index = index
-        self.dirty = touched > 0
+        self.dirty = bool(touched)
+        self._touched = touched
+        self._changed: set[str] | None = None
+
+    def changed(self, ids) -> None:
+        """Declare the ids this write added, changed (content, keywords, anchor, flags) or removed."""
+        self._changed = (self._changed or set()) | set(ids)
+
+    def search_changes(self) -> set[str] | None:
+        return None if self._changed is None else self._changed | self._touched
 
 
 @contextmanager
 def transaction(ws: Workspace, now: datetime, wait: bool = True):
-    """Lock, load, apply touches; yield; save atomically if dirty and clear the applied touches."""
+    """Lock, load, apply touches; yield; save atomically if dirty, clear the applied touches, update the cache."""
+    from . import searchindex  # the cache is derived from the store, not part of it
+
     with workspace_lock(ws, wait=wait):
+        loaded_from = searchindex.signature(ws)
         index = load_index(ws)
-        touched = apply_touches(index, read_touches(ws))
-        txn = Transaction(ws, index, touched)
+        txn = Transaction(ws, index, apply_touches(index, read_touches(ws)))
         yield txn
         if txn.dirty:
             save_index(ws, txn.index, now)
         if ws.touches.exists():
             # Every touch is now in the saved index (or was a no-op); replaying them would change nothing.
             atomic_write(ws.touches, b"")
+        if txn.dirty:
+            searchindex.refresh_after_write(ws, txn.index, loaded_from, txn.search_changes(), now.date())

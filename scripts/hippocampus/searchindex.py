@@ -1,0 +1,261 @@
+"""A disk-cached search structure, derived from index.json: recall and load_core answer from it without parsing
+or tokenising the whole store.
+
+It lives in memory/.cache/recall.sqlite and records the size, mtime and inode of the index.json it was built
+from. Our own writers update it in place for the memories they changed; any other change of index.json (a hand
+edit, a restored backup) no longer matches the record, and the next reader rebuilds it from the index. Touches
+recorded since the last write are applied on the fly, like `store.read` does. Deleting the folder is always safe.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+from contextlib import nullcontext
+from datetime import date, datetime
+from typing import Iterable, Iterator
+
+from . import retention, search, store
+from .model import Index, Memory
+from .workspace import Workspace
+
+SCHEMA = 1
+_LOG_RATE = math.log(retention.DECAY_RATE)
+
+_TABLES = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+CREATE TABLE docs(
+    doc INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    hidden INTEGER NOT NULL,      -- superseded or archived
+    explicit INTEGER NOT NULL,    -- an explicit "remember this"
+    pinned INTEGER NOT NULL,
+    strength REAL,                -- ln(anchor) - anchor day * ln(0.99): orders memories by today's importance
+    importance REAL NOT NULL,     -- for pinned memories, which do not fade
+    length REAL NOT NULL,
+    terms TEXT NOT NULL,          -- the document's term counts, to undo its postings
+    body TEXT NOT NULL            -- the memory as stored
+);
+CREATE INDEX docs_core ON docs(hidden, explicit, strength);
+CREATE TABLE postings(term TEXT NOT NULL, doc INTEGER NOT NULL, tf REAL NOT NULL, length REAL NOT NULL,
+                      PRIMARY KEY(term, doc)) WITHOUT ROWID;
+"""
+
+
+def _path(ws: Workspace):
+    return ws.cache / "recall.sqlite"
+
+
+def signature(ws: Workspace) -> str | None:
+    """What identifies the current index.json: size, modification time and inode."""
+    try:
+        st = os.stat(ws.index)
+    except FileNotFoundError:
+        return None
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+
+
+def _row(memory: Memory, meta: dict, today: date) -> tuple:
+    counts = search.document_terms(memory)
+    base, since = retention.anchor(memory, meta, today)
+    strength = (math.log(base) - since.toordinal() * _LOG_RATE) if base > 0 else None
+    # The body carries its anchor, so the cache needs none of the index's bookkeeping to date it.
+    body = dict(memory.to_dict())
+    body["decay"] = {"base": base, "from": since.isoformat(), "last": memory.importance}
+    return (None, memory.id, int(memory.superseded or memory.archived), int(memory.extra.get("kind") == "explicit"),
+            int(memory.pinned), strength, memory.importance, float(sum(counts.values())),
+            json.dumps(counts, ensure_ascii=False), json.dumps(body, ensure_ascii=False))
+
+
+def _insert(db: sqlite3.Connection, rows: Iterable[tuple]) -> None:
+    for row in rows:
+        cursor = db.execute("INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?)", row)
+        doc = cursor.lastrowid
+        length = row[7]
+        db.executemany("INSERT INTO postings VALUES (?,?,?,?)",
+                       [(term, doc, tf, length) for term, tf in json.loads(row[8]).items()])
+
+
+def _remove(db: sqlite3.Connection, memory_id: str) -> None:
+    found = db.execute("SELECT doc, terms FROM docs WHERE id = ?", (memory_id,)).fetchone()
+    if found:
+        doc, counts = found
+        db.executemany("DELETE FROM postings WHERE term = ? AND doc = ?", [(t, doc) for t in json.loads(counts)])
+        db.execute("DELETE FROM docs WHERE doc = ?", (doc,))
+
+
+def _set_meta(db: sqlite3.Connection, **values) -> None:
+    db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
+
+
+def _totals(db: sqlite3.Connection) -> None:
+    count, total = db.execute("SELECT COUNT(*), COALESCE(SUM(length), 0) FROM docs").fetchone()
+    _set_meta(db, count=count, total_length=total)
+
+
+def rebuild(ws: Workspace, index: Index, sig: str | None, today: date) -> None:
+    """Build the whole structure from an index into a new file, then move it into place."""
+    ws.cache.mkdir(parents=True, exist_ok=True)
+    target = _path(ws)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    temporary.unlink(missing_ok=True)
+    db = sqlite3.connect(temporary)
+    try:
+        db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _TABLES)
+        db.execute(f"PRAGMA user_version={SCHEMA}")
+        _insert(db, (_row(m, index.meta, today) for m in index.memories))
+        _totals(db)
+        _set_meta(db, signature=sig or "")
+        db.commit()
+    finally:
+        db.close()
+    os.replace(temporary, target)
+
+
+def update(ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None, today: date) -> None:
+    """After a writer saved the index: refresh the documents of `changed` ids (all when None) and record the new
+    index.json. Incremental only when the cache matched the index.json the writer loaded (`loaded_from`): a hand
+    edit before the write means a rebuild. Called with the workspace lock held."""
+    sig = signature(ws)
+    db = _open(ws)
+    if db is None or changed is None or not _current(db, loaded_from):
+        if db is not None:
+            db.close()
+        rebuild(ws, index, sig, today)
+        return
+    try:
+        with db:
+            _set_meta(db, signature="")  # a crash half way must read as out of date
+        with db:
+            by_id = index.by_id() if changed else {}
+            for memory_id in changed:
+                _remove(db, memory_id)
+                if memory_id in by_id:
+                    _insert(db, [_row(by_id[memory_id], index.meta, today)])
+            _totals(db)
+            _set_meta(db, signature=sig or "")
+    finally:
+        db.close()
+
+
+def refresh_after_write(ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None,
+                        today: date) -> None:
+    """`update`, but a failure only removes the cache (the index is saved already; the next reader rebuilds)."""
+    try:
+        update(ws, index, loaded_from, changed, today)
+    except (OSError, sqlite3.Error):
+        try:
+            _path(ws).unlink()
+        except OSError:
+            pass
+
+
+def _open(ws: Workspace) -> sqlite3.Connection | None:
+    path = _path(ws)
+    if not path.exists():
+        return None
+    try:
+        db = sqlite3.connect(path, timeout=30)
+        if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:
+            db.close()
+            return None
+        return db
+    except sqlite3.DatabaseError:
+        return None
+
+
+class CachedCorpus:
+    """The cached structure as a search corpus, with recorded touches applied to what it returns."""
+
+    meta: dict = {}  # every cached body carries its own decay anchor
+
+    def __init__(self, db: sqlite3.Connection, touches: list):
+        self.db = db
+        values = dict(db.execute("SELECT key, value FROM meta"))
+        self.count = int(values.get("count", 0))
+        total = float(values.get("total_length", 0))
+        self.average_length = total / self.count if self.count else 1.0
+        self._touches: dict[str, list[datetime]] = {}
+        for when, ids in touches:
+            for memory_id in ids:
+                self._touches.setdefault(memory_id, []).append(when)
+
+    def postings(self, term: str) -> list[tuple[int, float, float]]:
+        return self.db.execute("SELECT doc, tf, length FROM postings WHERE term = ?", (term,)).fetchall()
+
+    def fetch(self, docs: list[int]) -> dict[int, Memory]:
+        marks = ",".join("?" * len(docs))
+        rows = self.db.execute(f"SELECT doc, body FROM docs WHERE doc IN ({marks})", docs).fetchall()
+        return {doc: self._memory(body) for doc, body in rows}
+
+    def _memory(self, body: str) -> Memory:
+        memory = Memory.wrap(json.loads(body))
+        for when in sorted(self._touches.get(memory.id, ())):
+            retention.touch(memory, when, self.meta)
+        return memory
+
+    def core(self, today: date, threshold: float) -> tuple[int, Iterator[tuple[Memory, float]]]:
+        """How many memories are core today, and those memories: explicit ones first, then by importance."""
+        if threshold <= 0:
+            bound = -math.inf
+        else:
+            bound = math.log(threshold) - today.toordinal() * _LOG_RATE
+        where = "hidden = 0 AND ((pinned = 0 AND strength >= ?) OR (pinned = 1 AND importance >= ?))"
+        total = self.db.execute(f"SELECT COUNT(*) FROM docs WHERE {where}", (bound, threshold)).fetchone()[0]
+
+        def walk():
+            for explicit in (1, 0):
+                rows = self.db.execute(
+                    f"SELECT body FROM docs WHERE explicit = ? AND {where} "
+                    "ORDER BY CASE pinned WHEN 1 THEN ln(importance) - ? ELSE strength END DESC, id",
+                    (explicit, bound, threshold, today.toordinal() * _LOG_RATE))
+                for (body,) in rows:
+                    memory = self._memory(body)
+                    yield memory, retention.importance_on(memory, today, self.meta)
+
+        return total, walk()
+
+
+def open_corpus(ws: Workspace, today: date, locked: bool = False):
+    """A corpus for the current index: the cached one (built or rebuilt as needed), or, when the cache folder
+    cannot be written, one built in memory. Returns (corpus, the meta dict to date memories with).
+    `locked`: the caller holds the workspace lock already."""
+    db = _open(ws)
+    if db is not None and _current(db, signature(ws)):
+        return CachedCorpus(db, store.read_touches(ws)), CachedCorpus.meta
+    if db is not None:
+        db.close()
+    with (nullcontext() if locked else store.workspace_lock(ws)):
+        db = _open(ws)
+        if db is None or not _current(db, signature(ws)):
+            if db is not None:
+                db.close()
+            index = store.load_index(ws)
+            try:
+                rebuild(ws, index, signature(ws), today)
+            except (OSError, sqlite3.Error):
+                # A read-only cache folder: answer from memory this time.
+                store.apply_touches(index, store.read_touches(ws))
+                return search.MemoryCorpus(index.memories), index.meta
+            db = _open(ws)
+    return CachedCorpus(db, store.read_touches(ws)), CachedCorpus.meta
+
+
+def _current(db: sqlite3.Connection, sig: str | None) -> bool:
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'signature'").fetchone()
+    except sqlite3.DatabaseError:
+        return False
+    return bool(row and sig and row[0] == sig)
+
+
+def core_candidates(ws: Workspace, today: date, threshold: float, locked: bool = False):
+    """(how many, ordered core memories) for `selection.select_core`, from the cache."""
+    corpus, meta = open_corpus(ws, today, locked)
+    if isinstance(corpus, CachedCorpus):
+        return corpus.core(today, threshold)
+    from .selection import core_candidates as from_index  # the in-memory fallback
+
+    return from_index(Index(memories=corpus.memories, meta=meta), today, threshold)
