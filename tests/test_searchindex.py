@@ -1,0 +1,125 @@
+"""The disk-cached search structure answers exactly like a search over the whole index, and never goes stale."""
+
+import json
+import os
+import random
+from datetime import datetime, timezone
+
+from conftest import memory, read_index, run_script, write_index
+from hippocampus import search, searchindex, store
+from hippocampus.selection import select_core
+from hippocampus.workspace import Workspace
+
+NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
+WORDS = ("coffee tea dentist sister Lisbon Postgres migration garden piano budget invoice flight hotel doctor "
+         "birthday recipe pasta laptop camera beach bike train exam novel podcast weather rain").split()
+
+
+def varied_store(ws, count=400, seed=7):
+    rng = random.Random(seed)
+    memories = []
+    for i in range(1, count + 1):
+        words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 12)))
+        day = f"2026-0{rng.randint(1, 2)}-{rng.randint(1, 28):02d}"
+        extra = {}
+        if i % 37 == 0:
+            extra["kind"] = "explicit"
+        if i % 53 == 0:
+            extra["supersededBy"] = "mem_001"
+        memories.append(memory(f"mem_{i:03d}", words, round(rng.uniform(0.1, 1.0), 3), created=day,
+                               lastAccessed=day, domain=rng.choice(["user", "world", "self"]),
+                               keywords=rng.sample(WORDS, 2), **extra))
+    write_index(ws, memories, decayLastRun="2026-02-15")
+    return Workspace(ws)
+
+
+def plain(ws, query, **kw):
+    index = store.read(ws)
+    return [(h.memory.id, h.score) for h in search.rank(index.memories, query, NOW, index.meta, **kw)]
+
+
+def cached(ws, query, **kw):
+    corpus, meta = searchindex.open_corpus(ws, NOW.date())
+    return [(h.memory.id, h.score) for h in search.rank(corpus, query, NOW, meta, **kw)]
+
+
+def test_the_cache_ranks_exactly_like_a_search_over_the_whole_index(workspace):
+    ws = varied_store(workspace)
+    for query in ["coffee", "sister Lisbon", "migration budget flight", "rain", "nothing-like-this", "piano exam"]:
+        for kw in ({}, {"top": 20}, {"domain": "world"}, {"include_all": True, "top": 10}, {"min_score": 0.5}):
+            assert cached(ws, query, **kw) == plain(ws, query, **kw), (query, kw)
+
+
+def test_load_core_from_the_cache_equals_load_core_from_the_index(workspace):
+    ws = varied_store(workspace)
+    for threshold, budget in ((0.7, 1500), (0.5, 400), (0.9, 5000)):
+        a = select_core(store.read(ws), NOW, threshold, budget)
+        b = select_core(None, NOW, threshold, budget,
+                        candidates=searchindex.core_candidates(ws, NOW.date(), threshold))
+        assert a.total == b.total
+        assert [[i.memory.id for i in items] for _, _, items in a.sections()] == \
+               [[i.memory.id for i in items] for _, _, items in b.sections()]
+
+
+def test_a_hand_edit_of_the_index_is_seen_by_the_next_recall(workspace):
+    ws = varied_store(workspace, count=50)
+    assert cached(ws, "zeppelin") == []
+    data = read_index(workspace)
+    data["memories"][3]["content"] = "We flew in a zeppelin over the lake"
+    (workspace / "memory" / "index.json").write_text(json.dumps(data))
+    assert [i for i, _ in cached(ws, "zeppelin")] == [data["memories"][3]["id"]]
+
+
+def test_a_hand_edit_followed_by_decay_on_the_same_day_is_not_lost(workspace):
+    ws = varied_store(workspace, count=50)
+    cached(ws, "coffee")  # build the cache
+    data = read_index(workspace)
+    data["memories"][0]["content"] = "The zeppelin museum reopens in May"
+    (workspace / "memory" / "index.json").write_text(json.dumps(data))
+    assert run_script("decay", ws=workspace).returncode == 0
+    assert [i for i, _ in cached(ws, "zeppelin")] == ["mem_001"]
+
+
+def test_writes_update_the_cache_in_place_for_the_memories_they_declare(workspace):
+    ws = varied_store(workspace, count=50)
+    cached(ws, "coffee")
+    before = os.stat(ws.cache / "recall.sqlite").st_ino
+    with store.transaction(ws, NOW) as txn:
+        txn.index.memories.append(_new_memory(txn.index.next_id()))
+        txn.index.memories[0].content = "A gondola ride in Venice"
+        txn.changed([txn.index.memories[-1].id, txn.index.memories[0].id])
+        txn.dirty = True
+    assert os.stat(ws.cache / "recall.sqlite").st_ino == before
+    assert [i for i, _ in cached(ws, "gondola")] == ["mem_001"]
+    assert [i for i, _ in cached(ws, "kayak")] == ["mem_051"]
+    assert cached(ws, "coffee") == plain(ws, "coffee")
+
+
+def _new_memory(mid):
+    from hippocampus.model import Memory
+
+    return Memory(id=mid, content="Bought a kayak", importance=0.8, created="2026-03-01", lastAccessed="2026-03-01")
+
+
+def test_recorded_touches_show_in_cached_results_and_survive_the_next_write(workspace):
+    ws = varied_store(workspace, count=50)
+    done = run_script("recall", "coffee", "--json", "--top", "1", ws=workspace)
+    top = json.loads(done.stdout)["results"][0]["id"]
+    again = json.loads(run_script("recall", "coffee", "--json", "--top", "1", "--no-touch", ws=workspace,
+                                  now="2026-03-01T12:00:00Z").stdout)["results"][0]
+    assert again["parts"]["recency"] == 1.0 and again["id"] == top
+    run_script("decay", ws=workspace, now="2026-03-02T00:00:00Z")
+    assert not (workspace / "memory" / "touches.jsonl").read_text()
+    stored = {m["id"]: m for m in read_index(workspace)["memories"]}[top]
+    assert stored["lastAccessed"] == "2026-03-01T12:00:00Z"
+    assert cached(ws, "coffee") == plain(ws, "coffee")
+
+
+def test_a_corrupt_cache_file_is_rebuilt(workspace):
+    ws = varied_store(workspace, count=30)
+    expected = plain(ws, "coffee")
+    ws.cache.mkdir(parents=True, exist_ok=True)
+    (ws.cache / "recall.sqlite").write_bytes(b"this is not a database" * 100)
+    assert cached(ws, "coffee") == expected
+    done = run_script("recall", "coffee", "--json", "--no-touch", ws=workspace)
+    assert done.returncode == 0 and json.loads(done.stdout)["results"]
