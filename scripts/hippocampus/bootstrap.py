@@ -62,13 +62,13 @@ def relaunch_argv(python: Path) -> list[str]:
 def use_skill_venv(root: Path = SKILL_ROOT) -> None:
     """Re-execute this program with <skill>/.venv when the packages are missing here and that venv exists."""
     program = launched_program(root)
-    if program is None or os.environ.get(GUARD):
+    if program is None:
         return
     missing = missing_modules()
     if not missing:
         return
     python = venv_python(root)
-    if python.exists() and not running_in(venv_dir(root)):
+    if not os.environ.get(GUARD) and python.exists() and not running_in(venv_dir(root)):
         os.environ[GUARD] = "1"
         sys.stdout.flush()
         sys.stderr.flush()
