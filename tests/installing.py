@@ -1,0 +1,114 @@
+"""Helpers for the install tests: run install.py as a user would, stand-ins for `openclaw` and `crontab`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FAKE_OPENCLAW = r'''#!{python}
+"""A recording stand-in for the openclaw CLI: `cron list --json`, `cron add`, `cron rm`; jobs kept in a JSON file."""
+import json, os, sys
+home = os.environ["FAKE_OPENCLAW_HOME"]
+log, state = os.path.join(home, "calls.jsonl"), os.path.join(home, "jobs.json")
+with open(log, "a") as f:
+    f.write(json.dumps(sys.argv[1:]) + "\n")
+jobs = json.load(open(state)) if os.path.exists(state) else []
+args = sys.argv[1:]
+if args[:2] == ["cron", "list"]:
+    if os.environ.get("FAKE_OPENCLAW_LIST_FAILS"):
+        print("Error: gateway not reachable at ws://127.0.0.1:18789", file=sys.stderr)
+        sys.exit(1)
+    print(json.dumps({"jobs": jobs}))
+elif args[:2] == ["cron", "add"]:
+    opts = {args[i]: args[i + 1] for i in range(2, len(args) - 1) if args[i].startswith("--")}
+    job = {"id": "job-%d" % (len(jobs) + 100), "name": opts["--name"], "enabled": True,
+           "schedule": {"kind": "cron", "expr": opts["--cron"]}, "sessionTarget": "isolated",
+           "payload": {"kind": "agentTurn", "message": opts["--message"]}}
+    jobs.append(job)
+    json.dump(jobs, open(state, "w"))
+    print(json.dumps(job))
+elif args[:2] == ["cron", "rm"]:
+    jobs = [j for j in jobs if j["id"] != args[2]]
+    json.dump(jobs, open(state, "w"))
+else:
+    sys.exit(2)
+'''
+
+FAKE_CRONTAB = r'''#!/bin/sh
+# A stand-in for crontab(1) that keeps the table in $FAKE_CRONTAB_FILE.
+if [ "$1" = "-l" ]; then
+  if [ -f "$FAKE_CRONTAB_FILE" ]; then cat "$FAKE_CRONTAB_FILE"; exit 0; fi
+  echo "no crontab for $(id -un)" >&2; exit 1
+fi
+if [ "$1" = "-" ]; then cat > "$FAKE_CRONTAB_FILE"; exit 0; fi
+exit 2
+'''
+
+
+class Machine:
+    """A temporary HOME with an OpenClaw state dir and workspace, and optional stand-ins on PATH."""
+
+    def __init__(self, base: Path, openclaw: bool = False):
+        self.base = base
+        self.home = base / "home"
+        self.state = self.home / ".openclaw"
+        self.workspace = self.state / "workspace"
+        self.bin = base / "bin"
+        self.bin.mkdir(parents=True, exist_ok=True)
+        self.state.mkdir(parents=True, exist_ok=True)
+        self.crontab_file = base / "crontab.txt"
+        crontab = self.bin / "fake-crontab"
+        crontab.write_text(FAKE_CRONTAB)
+        crontab.chmod(0o755)
+        self.crontab = crontab
+        self.openclaw_home = base / "openclaw-calls"
+        self.openclaw_home.mkdir(exist_ok=True)
+        if openclaw:
+            tool = self.bin / "openclaw"
+            tool.write_text(FAKE_OPENCLAW.replace("{python}", sys.executable))
+            tool.chmod(0o755)
+
+    def env(self, **extra) -> dict:
+        path = [str(self.bin)] + [p for p in os.environ.get("PATH", "").split(os.pathsep)
+                                  if p and not (Path(p) / "openclaw").exists()]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKSPACE", "OPENCLAW", "HIPPOCAMPUS"))}
+        env.update(HOME=str(self.home), PATH=os.pathsep.join(path), HIPPOCAMPUS_CRONTAB=str(self.crontab),
+                   FAKE_CRONTAB_FILE=str(self.crontab_file), FAKE_OPENCLAW_HOME=str(self.openclaw_home))
+        env.update(extra)
+        return env
+
+    def install(self, *args: str, root: Path = ROOT, python: str = sys.executable, timeout: float = 300,
+                **env) -> subprocess.CompletedProcess:
+        return subprocess.run([python, str(root / "install.py"), *args], capture_output=True, text=True,
+                              env=self.env(**env), cwd=self.base, timeout=timeout)
+
+    def openclaw_calls(self) -> list[list[str]]:
+        log = self.openclaw_home / "calls.jsonl"
+        if not log.exists():
+            return []
+        return [json.loads(line) for line in log.read_text().splitlines()]
+
+    def openclaw_jobs(self) -> list[dict]:
+        state = self.openclaw_home / "jobs.json"
+        return json.loads(state.read_text()) if state.exists() else []
+
+    def seed_openclaw_jobs(self, jobs: list[dict]) -> None:
+        (self.openclaw_home / "jobs.json").write_text(json.dumps(jobs))
+
+
+def snapshot(*folders: Path) -> dict:
+    """Every file under the folders: bytes and modification time (a rewrite with the same bytes still shows)."""
+    out = {}
+    for folder in folders:
+        if folder.is_file():
+            out[str(folder)] = (folder.read_bytes(), folder.stat().st_mtime_ns)
+            continue
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                out[str(path)] = (path.read_bytes(), path.stat().st_mtime_ns)
+    return out
