@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Turn new messages into memories: score, summarise, redact secrets, then create, reinforce or update.
+
+Default (what cron runs, no LLM needed): preprocess (same source flags as preprocess.py), then for each new signal:
+score it (SPEC §5 rules, whole words), make a concise standalone memory (about 200 characters at most, names,
+numbers and dates kept; "I prefer X" becomes "User prefers X"), redact secrets, and either reinforce the memory
+that holds the same fact, update the one whose value changed ("my locker code is now 5521"; the old value goes to
+its history) or create a new one. Every memory records its sources (session, message, time). Then the Markdown
+mirrors under memory/<domain>/ and HIPPOCAMPUS_CORE.md are refreshed and an `encoding` event is logged. Messages
+from group chats or other senders than the owner are kept as untrusted observations.
+
+With an LLM (the agent's own cron turn):
+  encode.py --prepare --json     adds candidate items to memory/pending-memories.json (never replacing any)
+  encode.py --apply FILE         applies the agent's decisions from FILE; invalid ones are reported and kept
+Pending items left for a day are encoded the default way by the next run. SKILL.md shows the file shapes.
+
+Exit 0 on success; with --apply, 1 when some decisions were invalid (the valid ones are applied).
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+
+from hippocampus import cli, ingest, pipeline  # noqa: E402
+from hippocampus.workspace import resolve_state_dir  # noqa: E402
+
+
+def describe(report: pipeline.RunReport) -> str:
+    o = report.outcome
+    if report.mode == "apply":
+        text = (f"applied {report.applied} decisions: {len(o.new)} new, {len(o.reinforced)} reinforced, "
+                f"{o.skipped} skipped")
+        if report.already_applied:
+            text += f", {report.already_applied} already applied"
+        if report.invalid:
+            text += f"; {len(report.invalid)} invalid (kept pending)"
+    elif report.mode == "prepare":
+        text = f"{report.prepared} items added to pending-memories.json from {report.signals} signals"
+        if o.skipped:
+            text += f" ({o.skipped} skipped as noise or below the threshold)"
+    else:
+        text = (f"encoded {report.signals} signals: {len(o.new)} new, {len(o.reinforced)} reinforced, "
+                f"{len(o.updated)} updated, {o.skipped} skipped")
+    if report.expired:
+        text += f"; {report.expired} pending items older than a day encoded automatically"
+    return text + f"; {report.total} memories, {report.pending_left} pending"
+
+
+def main() -> int:
+    p = cli.parser(__doc__, cron=True)
+    ingest.add_source_arguments(p)
+    p.add_argument("--no-preprocess", action="store_true", help="encode only what is already in signals.jsonl")
+    p.add_argument("--min-importance", type=float, default=0.5, metavar="X",
+                   help="leave out messages scoring below X (0-1, default 0.5)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--prepare", action="store_true", help="queue candidates for the agent's own summary "
+                      "instead of encoding them")
+    mode.add_argument("--apply", metavar="FILE", help="apply the agent's decisions from FILE")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    ctx = cli.context(p)
+    if not 0 <= ctx.args.min_importance <= 1:
+        p.error("--min-importance must be from 0 to 1")
+    ctx.require_workspace()
+    pre = None
+    if not ctx.args.no_preprocess and not ctx.args.apply:
+        spec, limit, full = ingest.source_spec(ctx.args, resolve_state_dir)
+        pre = pipeline.run_preprocess(ctx.ws, ctx.now, spec, ctx.wait, limit=limit, full=full)
+        for problem in pre.problems:
+            print(f"warning: {problem}", file=sys.stderr)
+    if ctx.args.apply:
+        report = pipeline.apply(ctx.ws, ctx.now, ctx.wait, ctx.args.apply)
+    else:
+        report = pipeline.encode(ctx.ws, ctx.now, ctx.wait, ctx.args.min_importance, prepare=ctx.args.prepare)
+    report.preprocess = pre
+    if ctx.args.json:
+        data = report.to_dict()
+        if ctx.args.prepare:
+            from hippocampus import pending
+            data["items"] = pending.read_items(ctx.ws)
+        cli.emit(json.dumps(data, ensure_ascii=False))
+    elif not ctx.quiet or report.invalid:
+        cli.emit(describe(report))
+        for problem in report.invalid:
+            cli.emit(f"  invalid decision #{problem['index']} ({problem['item']}): {problem['error']}")
+    return 1 if report.invalid else 0
+
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -1,0 +1,516 @@
+"""Signals → memories: score, summarise, and either create a memory, reinforce the same fact, or update a changed
+value (keeping the old one in `history`). Pure: the index and the clock are passed in.
+
+Same fact means the same topic (weighted word overlap of at least SAME_TOPIC) *and* no value of the new message
+(a number, a date, a name) missing from the memory. "The locker code for unit 12 is 4417" and "… unit 19 is 8803"
+are two memories however alike their words; "my locker code is now 5521" says a value changed ("now", "moved",
+"new", …) and updates the memory that held the old one. Candidates come from an inverted index of terms, never from
+comparing every signal with every memory.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from . import redaction, retention, scoring
+from .model import DOMAINS, Index, Memory
+from .scoring import Score
+from .text import STOP_WORDS, terms, words
+from .timeutil import iso, parse_instant
+from .transcripts import Signal
+
+SAME_TOPIC = 0.7
+CONTENT_LIMIT = 200
+UNTRUSTED_CEILING = 0.6  # a stranger's words never reach the core memories on their own
+KEYWORDS_KEPT = 6
+CANDIDATES_SHOWN = 3
+
+# Words that say a value changed; they are not part of a fact's topic.
+CHANGE_WORDS = frozenset({"now", "changed", "change", "moved", "new", "instead", "anymore", "longer", "updated",
+                          "switched", "rescheduled", "postponed", "becomes", "became"})
+_IGNORED_TERMS = frozenset({"user", "user's"}) | CHANGE_WORDS
+_DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
+                       "june july august september october november december".split())
+_NUMBER = re.compile(r"\d+(?:[.:,/\-]\d+)*")
+_CAPITAL = re.compile(r"\b[A-Z][\w'’-]*")
+_RELATIVE = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|month)"
+                       r"|next (?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+                       r"|last (?:week|weekend|month|night)|monday|tuesday|wednesday|thursday|friday|saturday"
+                       r"|sunday)\b", re.IGNORECASE)
+
+
+# --- summarising (pure) ---------------------------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+_FILLERS = frozenset({"hi", "hey", "hello", "morning", "good morning", "evening", "good evening", "ok", "okay", "so",
+                      "oh", "btw", "yo", "hmm", "well", "alright", "cool", "hiya", "great", "sure", "yes", "no",
+                      "lol", "haha", "hey there", "hi there", "good afternoon", "afternoon"})
+_LEAD = re.compile(
+    r"\A(?:(?:please|pls|oh|and|also|so|btw|by the way|fyi|just so you know|hey|ok|okay|one more thing)[,:!]?\s+)*"
+    r"(?:(?:please\s+)?(?:remember|note|keep in mind)(?:\s+(?:that|this))?\s*[:,\-–—]?\s+"
+    r"|(?:don't|do not|dont)\s+forget(?:\s+(?:that|this))?\s*[:,\-–—]?\s+)?",
+    re.IGNORECASE)
+_TRAIL = re.compile(r"[\s,;:.\-–—]*(?:(?:and |so )?(?:please )?(?:remember (?:that|this|it)|(?:don't|do not|dont) forget"
+                    r"(?: (?:that|this|it))?)(?: (?:please|ok|okay))?)[\s.!?]*\Z", re.IGNORECASE)
+_SAID = re.compile(r"\s*\(said \d{4}-\d{2}-\d{2}\)\Z")
+_ADVERBS = frozenset("always never usually often sometimes rarely really also just still generally normally "
+                     "typically mostly actually definitely absolutely totally only even already strongly".split())
+_PRESENT = frozenset("""prefer like love hate want need feel think believe live work use drink eat have do go take enjoy
+dislike know plan own study play speak read watch run ride drive hope wish mind care avoid get keep start finish wake
+sleep cook train teach write listen visit travel commute swim walk bike hike leave miss forget mean buy pay make wear
+stay try support follow cycle jog meditate practice practise learn understand agree disagree expect intend aim tend
+collect adore prefer wake drink teach fly fix""".split())
+_PAST = frozenset("""went met got had was did made took saw bought told said left found came ran began gave felt thought
+knew wrote ate drank spent sold lost won paid sent kept slept flew drove rode swam forgot chose broke heard set put cut
+hit let quit became brought caught taught fought sat stood understood built grew drew threw wore meant""".split())
+_MODALS = {"can": "can", "can't": "can't", "cannot": "cannot", "will": "will", "won't": "won't", "would": "would",
+           "wouldn't": "wouldn't", "should": "should", "shouldn't": "shouldn't", "could": "could",
+           "couldn't": "couldn't", "must": "must", "might": "might", "may": "may", "didn't": "didn't",
+           "don't": "doesn't", "am": "is", "was": "was", "wasn't": "wasn't", "have": "has", "haven't": "hasn't",
+           "do": "does", "go": "goes"}
+_CONTRACTIONS = {"i'm": "User is", "i've": "User has", "i'll": "User will", "i'd": "User would"}
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd)\b")
+
+
+def third_person(verb: str) -> str | None:
+    """The verb for "User …": prefers, watches, tries; past tenses stay; None for a word not known to be a verb."""
+    if verb in _MODALS:
+        return _MODALS[verb]
+    if verb in _PAST or (verb.endswith("ed") and len(verb) > 3):
+        return verb
+    if verb not in _PRESENT:
+        return None
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def rewrite_sentence(sentence: str) -> str:
+    """"I prefer X" → "User prefers X", "My X" → "User's X"; a sentence it cannot rewrite reliably stays as it is."""
+    s = sentence.replace("’", "'")
+    lowered = s.lower()
+    subject = False
+    for contraction, replacement in _CONTRACTIONS.items():
+        if lowered.startswith(contraction + " "):
+            rest = s[len(contraction) + 1:]
+            if contraction == "i'd" and not rest.lower().startswith(("rather", "like", "love", "prefer")):
+                return sentence
+            s, subject = f"{replacement} {rest}", True
+            break
+    else:
+        if lowered.startswith("i "):
+            parts = s[2:].split(" ")
+            position = 0
+            while position < len(parts) - 1 and parts[position].lower() in _ADVERBS:
+                position += 1
+            verb = parts[position] if parts else ""
+            tail = ""
+            if verb.lower() == "do" and position + 1 < len(parts) and parts[position + 1].lower() == "not":
+                conjugated = "does"
+            else:
+                bare = verb.rstrip(",.;:!?")
+                tail = verb[len(bare):]
+                conjugated = third_person(bare.lower())
+            if conjugated is None:
+                return sentence
+            parts[position] = conjugated + tail
+            s, subject = "User " + " ".join(parts), True
+        elif lowered.startswith("my "):
+            s, subject = "User's " + s[3:], True
+    if _FIRST_PERSON.search(s[4:] if subject else s):
+        return sentence  # another "I" later on: leave the whole sentence in the user's own words
+    owner, obj = ("their", "them") if subject else ("the user's", "the user")
+    s = re.sub(r"\bmy\b", owner, s, flags=re.IGNORECASE)
+    s = re.sub(r"\bmyself\b", "themselves" if subject else "the user", s, flags=re.IGNORECASE)
+    s = re.sub(r"\bmine\b", "theirs" if subject else "the user's", s, flags=re.IGNORECASE)
+    s = re.sub(r"\bme\b", obj, s, flags=re.IGNORECASE)
+    return s
+
+
+def concise(text: str, matched: tuple[str, ...] = (), first_person: bool = True, limit: int = CONTENT_LIMIT) -> str:
+    """A standalone memory of at most about `limit` characters that keeps names, numbers and dates."""
+    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    meaningful = [s for s in sentences if s.lower().strip(" .!?,") not in _FILLERS]
+    sentences = meaningful or sentences
+    out = []
+    for sentence in sentences:
+        stripped = _TRAIL.sub("", _LEAD.sub("", sentence, count=1)).strip()
+        if not stripped:
+            continue
+        stripped = stripped[0].upper() + stripped[1:]
+        out.append(rewrite_sentence(stripped) if first_person else stripped)
+    if not out:
+        return ""
+    joined = " ".join(out)
+    if len(joined) <= limit:
+        return joined
+    # Too long: the sentences that matched a rule, then those with numbers or names, in their original order.
+    wanted = [p for p in matched if p]
+
+    def rank(item: tuple[int, str]) -> tuple:
+        position, sentence = item
+        flat = scoring.normalized(sentence)
+        hit = any(f" {p} " in flat for p in wanted)
+        return (not hit, not _NUMBER.search(sentence), not _CAPITAL.search(sentence[1:]), position)
+
+    chosen: list[tuple[int, str]] = []
+    size = 0
+    for position, sentence in sorted(enumerate(out), key=rank):
+        if size + len(sentence) + (1 if chosen else 0) <= limit:
+            chosen.append((position, sentence))
+            size += len(sentence) + (1 if len(chosen) > 1 else 0)
+    if not chosen:
+        best = sorted(enumerate(out), key=rank)[0][1]
+        cut = best[: limit - 1]
+        if " " in cut[limit // 2:]:
+            cut = cut[: cut.rfind(" ")]
+        return cut.rstrip(" ,;:") + "…"
+    return " ".join(sentence for _, sentence in sorted(chosen))
+
+
+def keywords_of(content: str, limit: int = KEYWORDS_KEPT) -> list[str]:
+    """A few words to find the memory by: names first, then numbers, then the longest words."""
+    content = _SAID.sub("", content)
+    capitals = {w.lower().removesuffix("'s") for w in _CAPITAL.findall(content[1:])}
+    ranked: dict[str, tuple] = {}
+    for position, match in enumerate(_NUMBER.finditer(content)):
+        ranked.setdefault(match.group(0).strip(".,:/-"), (1, 0, position))
+    for position, word in enumerate(words(content)):
+        if word in STOP_WORDS or word in _IGNORED_TERMS or word in ranked or any(c.isdigit() for c in word):
+            continue
+        if len(word) < 3 and word.isascii():
+            continue
+        ranked[word] = (0 if word in capitals else 2, -len(word), position)
+    return [w for w, _ in sorted(ranked.items(), key=lambda item: item[1])][:limit]
+
+
+def values_of(text: str) -> set[str]:
+    """What makes a fact this fact: its numbers, dates and times, names, and day or month names."""
+    text = _SAID.sub("", text)
+    found = {m.group(0).strip(".,:/-") for m in _NUMBER.finditer(text)}
+    for sentence in _SENTENCE_END.split(text):
+        for match in _CAPITAL.finditer(sentence.strip()):
+            word = match.group(0).lower().replace("’", "'")
+            if match.start() == 0 or word in ("i", "user", "user's") or word.startswith(("i'", "user")):
+                continue
+            found.add(word.removesuffix("'s"))
+    found |= {w for w in words(text) if w in _DAY_NAMES}
+    return {v for v in found if v}
+
+
+def _tokens(text: str) -> set[str]:
+    """Every word and number of a text, to test whether a value appears in it."""
+    text = _SAID.sub("", text)
+    return set(words(text)) | {m.group(0).strip(".,:/-") for m in _NUMBER.finditer(text)}
+
+
+def topic_terms(text: str) -> set[str]:
+    """The terms that say what a fact is about: its words minus numbers, stop words and change words."""
+    text = _SAID.sub("", text)
+    return {t for t in terms(text) if t not in _IGNORED_TERMS and not any(c.isdigit() for c in t)}
+
+
+# --- drafts ---------------------------------------------------------------------------------------------------
+
+@dataclass
+class Draft:
+    """A memory about to be made from one signal (or one decision of the agent)."""
+
+    content: str
+    keywords: list[str]
+    domain: str
+    category: str
+    importance: float
+    when: datetime
+    source: dict
+    explicit: bool = False
+    trust: str | None = None
+    score: Score | None = None
+    topic: set[str] = field(default_factory=set)
+    values: set[str] = field(default_factory=set)
+    tokens: set[str] = field(default_factory=set)
+
+    def __post_init__(self):
+        self.topic = topic_terms(self.content)
+        self.values = values_of(self.content)
+        self.tokens = _tokens(self.content)
+
+    @property
+    def changes(self) -> bool:
+        return bool(self.tokens & CHANGE_WORDS)
+
+
+def signal_time(signal: Signal, now: datetime) -> datetime:
+    when = parse_instant(signal.timestamp) or now
+    return min(when, now)
+
+
+def draft_from(signal: Signal, score: Score, now: datetime) -> Draft | None:
+    """The memory a signal would make (already redacted text in, a concise memory out); None if nothing is left."""
+    text = redaction.redact(signal.text)
+    when = signal_time(signal, now)
+    untrusted = signal.trust == "untrusted"
+    content = concise(text, score.matched, first_person=signal.role == "user" and not untrusted)
+    if not content:
+        return None
+    if untrusted:
+        content = f"{signal.sender or 'Someone'} said: {content}"
+    if _RELATIVE.search(content):
+        day = (signal.local or iso(when))[:10]
+        content = concise(content, score.matched, first_person=False, limit=CONTENT_LIMIT - 18) + f" (said {day})"
+    content = redaction.redact(content)
+    domain, category = (("world", "observed") if untrusted else (score.domain, score.category))
+    importance = min(score.value, UNTRUSTED_CEILING) if untrusted else score.value
+    return Draft(content=content, keywords=keywords_of(content), domain=domain, category=category,
+                 importance=importance, when=when, source=signal.source, explicit=score.explicit and not untrusted,
+                 trust="untrusted" if untrusted else None, score=score)
+
+
+# --- candidates -----------------------------------------------------------------------------------------------
+
+class Candidates:
+    """An inverted index of topic terms over the memories: which memories could be about the same thing.
+
+    Built once per run and kept up to date as the run adds or changes memories; `lookup` is the one entry point,
+    so a cached structure on disk can take its place.
+    """
+
+    def __init__(self, memories: list[Memory]):
+        self.memories: list[Memory] = []
+        self.topics: list[set[str]] = []
+        self.postings: dict[str, list[int]] = defaultdict(list)
+        self.position: dict[str, int] = {}
+        for memory in memories:
+            self.add(memory)
+
+    def add(self, memory: Memory) -> None:
+        position = len(self.memories)
+        self.memories.append(memory)
+        self.position[memory.id] = position
+        topic = topic_terms(memory.content)
+        self.topics.append(topic)
+        for term in topic:
+            self.postings[term].append(position)
+
+    def refresh(self, memory: Memory) -> None:
+        """The memory's content changed: index its new terms (stale postings are harmless, topics are re-read)."""
+        position = self.position[memory.id]
+        topic = topic_terms(memory.content)
+        for term in topic - self.topics[position]:
+            self.postings[term].append(position)
+        self.topics[position] = topic
+
+    def weight(self, term: str) -> float:
+        return math.log(1 + (len(self.memories) + 1) / (len(self.postings.get(term, ())) + 1))
+
+    def similarity(self, topic: set[str], other: set[str]) -> float:
+        """Weighted Dice overlap of two topic-term sets (rare words count more)."""
+        shared = sum(self.weight(t) for t in topic & other)
+        total = sum(self.weight(t) for t in topic) + sum(self.weight(t) for t in other)
+        return 2 * shared / total if total else 0.0
+
+    def lookup(self, topic: set[str], untrusted: bool, limit: int = CANDIDATES_SHOWN,
+               floor: float = 0.0) -> list[tuple[Memory, float]]:
+        """The memories closest to `topic`, best first, among memories of the same trust (at most `limit`)."""
+        if not topic:
+            return []
+        ranked = sorted(topic, key=lambda t: (-self.weight(t), t))
+        total = sum(self.weight(t) for t in ranked)
+        # A memory at similarity ≥ SAME_TOPIC must share one of the rarest terms that carry over 1 - SAME_TOPIC/2
+        # of the weight; probing those first keeps common words from pulling in half the store.
+        probe, carried = [], 0.0
+        for term in ranked:
+            probe.append(term)
+            carried += self.weight(term)
+            if carried > (1 - SAME_TOPIC / 2) * total and len(probe) >= 2:
+                break
+        seen: set[int] = set()
+        scored = []
+        for term in probe:
+            for position in self.postings.get(term, ()):
+                if position in seen:
+                    continue
+                seen.add(position)
+                memory = self.memories[position]
+                if memory.superseded or memory.untrusted != untrusted:
+                    continue
+                value = self.similarity(topic, self.topics[position])
+                if value >= floor:
+                    scored.append((value, position))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        return [(self.memories[p], round(v, 4)) for v, p in scored[:limit]]
+
+
+def candidates(lookup: Candidates, draft: Draft, limit: int = CANDIDATES_SHOWN) -> list[tuple[Memory, float]]:
+    """The existing memories a draft could be about, closest first."""
+    return lookup.lookup(draft.topic, draft.trust == "untrusted", limit=limit)
+
+
+def relation(draft: Draft, memory: Memory, similarity: float) -> str | None:
+    """"reinforce" (the same fact), "update" (the same thing with a changed value) or None (another fact)."""
+    if similarity < SAME_TOPIC:
+        return None
+    old_values = values_of(memory.content)
+    old_tokens = _tokens(memory.content)
+    new_only = draft.values - old_tokens
+    if not new_only:
+        return "reinforce"
+    old_only = old_values - draft.tokens
+    if draft.changes and old_only:
+        if len(old_values) >= 2 and not (draft.values & old_values):
+            return None  # every value differs, the qualifier too ("unit 19" is not "unit 12")
+        return "update"
+    return None
+
+
+# --- changing the index (pure: values in, values changed) -------------------------------------------------------
+
+@dataclass
+class Outcome:
+    new: list[str] = field(default_factory=list)
+    reinforced: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    skipped: int = 0
+    duplicates: int = 0
+
+    @property
+    def changed(self) -> set[str]:
+        return set(self.new) | set(self.reinforced) | set(self.updated)
+
+    def to_dict(self) -> dict:
+        return {"new": len(self.new), "reinforced": len(self.reinforced), "updated": len(self.updated),
+                "skipped": self.skipped, "duplicates": self.duplicates}
+
+
+def known_sources(index: Index) -> set[tuple[str, str]]:
+    """(session, message) of every source already in the index: a message is never encoded twice."""
+    out = set()
+    for memory in index.memories:
+        for source in memory.sources:
+            if isinstance(source, dict) and source.get("session") is not None:
+                out.add((str(source.get("session")), str(source.get("message"))))
+    return out
+
+
+def _anchor_at(memory: Memory, value: float, day) -> None:
+    value = round(min(1.0, max(0.0, value)), 6)
+    memory.importance = round(value, retention.PRECISION)
+    memory.decay = {"base": value, "from": day.isoformat(), "last": memory.importance}
+
+
+def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
+    extra: dict = {}
+    if draft.explicit:
+        extra["kind"] = "explicit"
+    if draft.trust:
+        extra["trust"] = draft.trust
+    memory = Memory(id=index.next_id(), content=draft.content, domain=draft.domain, category=draft.category,
+                    importance=draft.importance, created=iso(draft.when), lastAccessed=iso(draft.when),
+                    timesReinforced=0, keywords=list(draft.keywords), sources=[draft.source], extra=extra)
+    _anchor_at(memory, draft.importance, draft.when.date())
+    index.memories.append(memory)
+    lookup.add(memory)
+    return memory
+
+
+def reinforce(index: Index, memory: Memory, draft: Draft) -> None:
+    """SPEC §6 reinforcement, with the new source; a fresh mention is worth at least what a new memory would be."""
+    retention.reinforce(memory, draft.when, index.meta, draft.source)
+    if draft.importance > memory.importance:
+        _anchor_at(memory, draft.importance, draft.when.date())
+    _merge(memory, draft)
+
+
+def update(index: Index, lookup: Candidates, memory: Memory, draft: Draft) -> None:
+    """The same thing with a new value: the new content, the old one kept in `history`."""
+    memory.history.append({"ts": iso(draft.when), "content": memory.content})
+    stale = values_of(memory.content) - draft.tokens
+    memory.keywords = [k for k in memory.keywords if k.lower() not in stale]
+    memory.content = draft.content
+    lookup.refresh(memory)
+    reinforce(index, memory, draft)
+
+
+def _merge(memory: Memory, draft: Draft) -> None:
+    if draft.explicit and memory.extra.get("kind") != "explicit":
+        memory.extra["kind"] = "explicit"
+    keywords = list(memory.keywords)
+    for keyword in draft.keywords:
+        if keyword not in keywords and len(keywords) < 2 * KEYWORDS_KEPT:
+            keywords.append(keyword)
+    memory.keywords = keywords
+
+
+def attach(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome) -> Memory | None:
+    """Reinforce or update the memory the draft is the same fact as; None when there is none."""
+    for memory, similarity in candidates(lookup, draft, limit=5):
+        kind = relation(draft, memory, similarity)
+        if kind == "reinforce":
+            reinforce(index, memory, draft)
+            outcome.reinforced.append(memory.id)
+            return memory
+        if kind == "update":
+            update(index, lookup, memory, draft)
+            outcome.updated.append(memory.id)
+            return memory
+    return None
+
+
+def place(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome) -> Memory:
+    """Create, reinforce or update, whichever the draft is to the closest memories."""
+    memory = attach(index, lookup, draft, outcome)
+    if memory is None:
+        memory = create(index, lookup, draft)
+        outcome.new.append(memory.id)
+    return memory
+
+
+def encode(index: Index, signals: list[Signal], now: datetime, min_importance: float = 0.5,
+           lookup: Candidates | None = None, seen: set[tuple[str, str]] | None = None) -> Outcome:
+    """Encode signals into the index in order; a signal whose message is already a source is skipped.
+
+    A message too short to be a memory of its own ("my locker code is now 5521") still reinforces or updates the
+    memory it is the same fact as.
+    """
+    outcome = Outcome()
+    lookup = lookup if lookup is not None else Candidates(index.memories)
+    seen = seen if seen is not None else known_sources(index)
+    for signal in signals:
+        if signal.key in seen:
+            outcome.duplicates += 1
+            continue
+        seen.add(signal.key)
+        score = score_of(signal)
+        if score.value > 0 and score.value >= min_importance:
+            draft = draft_from(signal, score, now)
+            if draft is not None:
+                place(index, lookup, draft, outcome)
+                continue
+        elif score.rule == "short" and signal.role == "user":
+            draft = draft_from(signal, score, now)
+            if draft is not None and attach(index, lookup, draft, outcome) is not None:
+                continue
+        outcome.skipped += 1
+    return outcome
+
+
+def score_of(signal: Signal) -> Score:
+    return scoring.score(redaction.redact(signal.text), signal.role)
+
+
+def prepare(signal: Signal, now: datetime, min_importance: float) -> Draft | None:
+    """Score a signal and draft its memory; None when it is noise or below `min_importance`."""
+    score = score_of(signal)
+    if score.value <= 0 or score.value < min_importance:
+        return None
+    return draft_from(signal, score, now)
+
+
+def valid_domain(domain: str) -> bool:
+    return domain in DOMAINS

@@ -1,0 +1,437 @@
+"""Preprocessing: transcripts → memory/signals.jsonl, each message exactly once, ever.
+
+Exactly once rests on three records, each written atomically, in this order:
+
+1. `memory/ingest.sqlite` (the ledger): every (session, message id) ever handled — signal or noise — and the next
+   signal number. A message in the ledger is never read again, whatever its timestamp; ties, naive times and
+   abandoned branches do not matter.
+2. `memory/signals.jsonl` (the queue): one numbered signal a line. New signals are appended and fsynced *before*
+   the ledger commits; a run killed in between leaves lines numbered at or past the ledger's next number, which the
+   next run drops before it reads the transcripts again, so they come back once, with the same numbers.
+3. `encodedThrough` in memory/index.json: the last signal number encode consumed, saved in the same atomic write
+   as the memories it made. Signals at or below it are never encoded again; the queue is trimmed afterwards, and a
+   trim lost to a kill is redone by the next run.
+
+Callers hold the workspace lock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from . import redaction, store, transcripts
+from .errors import HippocampusError
+from .timeutil import parse_instant
+from .transcripts import Message, Owner, SessionRead, Signal
+from .workspace import Workspace
+
+LEDGER_NAME = "ingest.sqlite"
+CONFIG_NAME = "hippocampus-config.json"
+# Messages stamped later than now by more than this wait for a later run (a transcript clock a little ahead is fine).
+FUTURE_SLACK = timedelta(minutes=10)
+
+
+def ledger_path(ws: Workspace) -> Path:
+    return ws.memory / LEDGER_NAME
+
+
+def config_path(ws: Workspace) -> Path:
+    return ws.memory / CONFIG_NAME
+
+
+# --- configuration written by the installer -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Config:
+    """memory/hippocampus-config.json: `firstRun` ({"signals": N} or {"whole": true}) and `owners` (sender ids,
+    usernames or names of the agent's owner; other senders' words are kept as untrusted)."""
+
+    first_run_limit: int | None = None
+    owners: frozenset[str] = frozenset()
+
+    @property
+    def owner(self) -> Owner | None:
+        return Owner(self.owners) if self.owners else None
+
+
+def load_config(ws: Workspace) -> Config:
+    path = config_path(ws)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Config()
+    except (OSError, ValueError) as exc:
+        raise HippocampusError(f"{path} is not readable JSON ({exc}); fix it or delete it") from None
+    if not isinstance(raw, dict):
+        raise HippocampusError(f"{path}: expected a JSON object")
+    limit = None
+    first = raw.get("firstRun")
+    if first is not None:
+        signals = first.get("signals") if isinstance(first, dict) else None
+        whole = first.get("whole") if isinstance(first, dict) else None
+        if whole is True and signals is None:
+            limit = None
+        elif isinstance(signals, int) and not isinstance(signals, bool) and signals >= 0 and not whole:
+            limit = signals
+        else:
+            raise HippocampusError(f'{path}: `firstRun` must be {{"signals": N}} or {{"whole": true}}, not {first!r}')
+    owners = raw.get("owners", [])
+    if not isinstance(owners, list) or not all(isinstance(o, (str, int)) and not isinstance(o, bool) for o in owners):
+        raise HippocampusError(f"{path}: `owners` must be a list of sender ids, usernames or names")
+    return Config(limit, frozenset(str(o).strip().lower().lstrip("@") for o in owners if str(o).strip()))
+
+
+# --- the ledger -----------------------------------------------------------------------------------------------
+
+class Ledger:
+    """memory/ingest.sqlite: which messages were handled, the next signal number, what each source looked like."""
+
+    SCHEMA = """
+    CREATE TABLE IF NOT EXISTS seen (
+        session TEXT NOT NULL, message TEXT NOT NULL, seq INTEGER, reason TEXT,
+        PRIMARY KEY (session, message)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS sources (source TEXT PRIMARY KEY, fingerprint TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.fresh = not path.exists()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(path, timeout=30, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=DELETE")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(self.SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise HippocampusError(f"{path} is not a readable ledger ({exc}); move it aside and run again "
+                                   "(messages already encoded would then be read once more)") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def state(self, key: str, default: str | None = None) -> str | None:
+        row = self.db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    @property
+    def next_seq(self) -> int:
+        return int(self.state("nextSeq", "1"))
+
+    @property
+    def initialized(self) -> bool:
+        return self.state("initialized") == "1"
+
+    def seen_in(self, session: str) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT message FROM seen WHERE session = ?", (session,))}
+
+    def fingerprint(self, source: str) -> str | None:
+        row = self.db.execute("SELECT fingerprint FROM sources WHERE source = ?", (source,)).fetchone()
+        return row[0] if row else None
+
+    def note_encoded(self, through: int) -> None:
+        """Remember how far encode got (a hint for trimming the queue; the index holds the truth)."""
+        self.db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('encodedThrough', ?)", (str(through),))
+
+    def commit(self, handled: list[tuple[str, str, int | None, str | None]], fingerprints: dict[str, str],
+               next_seq: int) -> None:
+        """Record handled messages, source fingerprints and the next number in one transaction."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.executemany("INSERT OR IGNORE INTO seen (session, message, seq, reason) VALUES (?, ?, ?, ?)",
+                                handled)
+            self.db.executemany("INSERT OR REPLACE INTO sources (source, fingerprint) VALUES (?, ?)",
+                                list(fingerprints.items()))
+            self.db.executemany("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                                [("nextSeq", str(next_seq)), ("initialized", "1")])
+            self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise HippocampusError(f"could not write {self.path}: {exc}; nothing was recorded") from None
+
+
+# --- the queue ------------------------------------------------------------------------------------------------
+
+def read_signals(ws: Workspace) -> tuple[list[Signal], int]:
+    """The queued signals in file order, and how many lines could not be read (a line torn by a kill)."""
+    try:
+        data = ws.signals.read_bytes()
+    except FileNotFoundError:
+        return [], 0
+    signals, bad = [], 0
+    for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            signals.append(Signal.from_dict(json.loads(line), f"{ws.signals}:{number}"))
+        except (json.JSONDecodeError, HippocampusError):
+            bad += 1
+    return signals, bad
+
+
+def _dump(signals: list[Signal]) -> str:
+    return "".join(json.dumps(s.to_dict(), ensure_ascii=False) + "\n" for s in signals)
+
+
+def append_signals(ws: Workspace, signals: list[Signal]) -> None:
+    if not signals:
+        return
+    payload = _dump(signals).encode("utf-8")
+    ws.signals.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(ws.signals, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        view = memoryview(payload)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    except OSError as exc:
+        raise HippocampusError(f"could not write {ws.signals}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def keep_signals(ws: Workspace, keep) -> int:
+    """Rewrite the queue atomically with the signals `keep` accepts; returns how many lines were dropped."""
+    signals, bad = read_signals(ws)
+    kept = [s for s in signals if keep(s)]
+    dropped = len(signals) - len(kept) + bad
+    if dropped:
+        store.atomic_write(ws.signals, _dump(kept))
+    return dropped
+
+
+def encoded_through(meta: dict) -> int:
+    value = meta.get("encodedThrough", 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+# --- sources --------------------------------------------------------------------------------------------------
+
+@dataclass
+class SourceSpec:
+    """Where to read: an agent's stores under the state dir, or given files and folders (--sessions)."""
+
+    state_dir: Path | None = None
+    agent: str = "main"
+    paths: list[Path] | None = None
+
+
+@dataclass
+class Report:
+    sources: int = 0
+    unchanged: int = 0
+    sessions: int = 0
+    messages: int = 0
+    new: int = 0
+    seen: int = 0
+    noise: dict = field(default_factory=dict)
+    deferred: int = 0
+    limited: int = 0
+    before_watermark: int = 0
+    malformed: int = 0
+    incomplete: int = 0
+    undecodable: int = 0
+    recovered: int = 0
+    first_run: bool = False
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    signals: list[Signal] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"sources": self.sources, "unchanged": self.unchanged, "sessions": self.sessions,
+                "messages": self.messages, "signals": self.new, "alreadySeen": self.seen, "noise": self.noise,
+                "deferred": self.deferred, "limited": self.limited, "beforeWatermark": self.before_watermark,
+                "malformedLines": self.malformed, "incompleteLines": self.incomplete,
+                "undecodableRows": self.undecodable, "recovered": self.recovered, "firstRun": self.first_run,
+                "problems": self.problems, "notes": self.notes}
+
+
+def _gather(spec: SourceSpec, ledger: Ledger, owner: Owner | None, full: bool, report: Report):
+    """Yield (source name, fingerprint, SessionRead) for every source that changed since it was last read."""
+    jsonl: list[tuple[Path, dict]] = []
+    databases: list[tuple[Path, dict]] = []
+    if spec.paths:
+        for path in spec.paths:
+            path = path.expanduser()
+            if path.is_dir():
+                keys = transcripts.session_keys(path)
+                jsonl += [(p, keys) for p in transcripts.session_files(path)]
+                if (path / transcripts.SQLITE_NAME).is_file():
+                    databases.append((path / transcripts.SQLITE_NAME, keys))
+            elif path.is_file():
+                keys = transcripts.session_keys(path.parent)
+                if path.suffix in (".sqlite", ".db", ".sqlite3"):
+                    databases.append((path, keys))
+                else:
+                    jsonl.append((path, keys))
+            else:
+                raise HippocampusError(f"--sessions: {path} does not exist")
+    else:
+        home = transcripts.agent_dir(spec.state_dir, spec.agent)
+        folder = home / "sessions"
+        keys = transcripts.session_keys(folder)
+        jsonl = [(p, keys) for p in transcripts.session_files(folder)]
+        database = home / "agent" / transcripts.SQLITE_NAME
+        if database.is_file():
+            databases.append((database, keys))
+        if not jsonl and not databases:
+            report.notes.append(f"no transcripts found for agent {spec.agent!r} under {home}")
+    for path, keys in jsonl:
+        report.sources += 1
+        name = f"file:{path.resolve()}"
+        try:
+            fingerprint = transcripts.file_fingerprint(path)
+        except OSError:
+            continue  # removed since it was listed
+        if not full and ledger.fingerprint(name) == fingerprint:
+            report.unchanged += 1
+            continue
+        yield name, fingerprint, transcripts.read_jsonl(path, keys, owner)
+    for path, keys in databases:
+        try:
+            connection = transcripts.open_database(path)
+            try:
+                columns = transcripts.detect_columns(connection, path)
+                sessions = transcripts.database_sessions(connection, columns)
+                for session, fingerprint in sorted(sessions.items()):
+                    report.sources += 1
+                    name = f"db:{path.resolve()}:{session}"
+                    if not full and ledger.fingerprint(name) == fingerprint:
+                        report.unchanged += 1
+                        continue
+                    yield name, fingerprint, transcripts.read_database_session(connection, columns, session, path,
+                                                                               keys, owner)
+            finally:
+                connection.close()
+        except HippocampusError as exc:
+            report.problems.append(str(exc))
+        except sqlite3.Error as exc:
+            report.problems.append(f"cannot read {path}: {exc}; its transcripts were not read")
+
+
+# --- the run --------------------------------------------------------------------------------------------------
+
+def preprocess(ws: Workspace, now: datetime, spec: SourceSpec, limit: int | None = None, full: bool = False,
+               meta: dict | None = None) -> Report:
+    """Read new messages, queue them as numbered signals, record them in the ledger. Hold the workspace lock.
+
+    `meta` is the index's bookkeeping (for encodedThrough and the old skill's watermark); read from disk if None.
+    """
+    config = load_config(ws)
+    ledger = Ledger(ledger_path(ws))
+    try:
+        return _preprocess(ws, now, spec, limit, full, meta, config, ledger)
+    finally:
+        ledger.close()
+
+
+def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> Report:
+    report = Report(first_run=not ledger.initialized)
+    if meta is None and (report.first_run or ledger.fresh):
+        meta = store.read_raw(ws) or {}
+    # Without the index at hand, the ledger's note of encode's last run will do: it only decides what to trim.
+    through = encoded_through(meta) if meta is not None else int(ledger.state("encodedThrough", "0"))
+    meta = meta or {}
+    committed = ledger.next_seq
+    # Lines a killed run appended but never committed come back below, under the same numbers.
+    report.recovered = keep_signals(ws, lambda s: through < s.seq < committed)
+    queued, _ = read_signals(ws)
+    next_seq = max([committed, through + 1] + [s.seq + 1 for s in queued])
+
+    handled: list[tuple[str, str, int | None, str | None]] = []
+    fingerprints: dict[str, str] = {}
+    keepers: list[Message] = []
+    taken: set[tuple[str, str]] = set()
+    horizon = now + FUTURE_SLACK
+    watermark = parse_instant(meta.get("lastProcessedTimestamp")) if report.first_run else None
+    known: dict[str, set[str]] = {}
+    for name, fingerprint, read in _gather(spec, ledger, config.owner, full, report):
+        report.sessions += 1
+        report.malformed += read.malformed
+        report.incomplete += read.incomplete
+        report.undecodable += read.undecodable
+        if read.session not in known:
+            known[read.session] = ledger.seen_in(read.session)
+        seen = known[read.session]
+        complete = not read.incomplete
+        for message in read.messages:
+            report.messages += 1
+            if message.id in seen or message.key in taken:
+                report.seen += 1
+                continue
+            if message.when > horizon:
+                report.deferred += 1
+                complete = False
+                continue
+            taken.add(message.key)
+            if message.noise:
+                report.noise[message.noise] = report.noise.get(message.noise, 0) + 1
+                handled.append((message.session, message.id, None, message.noise))
+            elif watermark is not None and message.when <= watermark:
+                report.before_watermark += 1
+                handled.append((message.session, message.id, None, "before-watermark"))
+            else:
+                keepers.append(message)
+        if complete:
+            fingerprints[name] = fingerprint
+    if report.problems and not report.sources:
+        raise HippocampusError("; ".join(report.problems))
+
+    keepers.sort(key=lambda m: m.when)  # stable: file order among messages that share a timestamp
+    # limit -1 (from --full) means the whole history even on a first run.
+    cap = limit if limit is not None else (config.first_run_limit if report.first_run else None)
+    cap = None if cap is not None and cap < 0 else cap
+    if cap is not None and len(keepers) > cap:
+        older, keepers = keepers[: len(keepers) - cap], keepers[len(keepers) - cap:] if cap else []
+        report.limited = len(older)
+        handled += [(m.session, m.id, None, "limit") for m in older]
+    signals = []
+    for message in keepers:
+        signal = message.signal(next_seq)
+        signals.append(Signal(**{**signal.to_dict(), "text": redaction.redact(signal.text)}))
+        handled.append((message.session, message.id, next_seq, None))
+        next_seq += 1
+    append_signals(ws, signals)
+    ledger.commit(handled, fingerprints, next_seq)
+    report.new = len(signals)
+    report.signals = signals
+    return report
+
+
+# --- the source flags preprocess.py and encode.py share -------------------------------------------------------
+
+def add_source_arguments(parser) -> None:
+    group = parser.add_argument_group("where the transcripts are")
+    group.add_argument("--agent", default="main", metavar="ID", help="the OpenClaw agent whose sessions to read "
+                       "(default main)")
+    group.add_argument("--state-dir", metavar="DIR", help="OpenClaw's state dir (default: $OPENCLAW_STATE_DIR, "
+                       "then ~/.openclaw)")
+    group.add_argument("--sessions", nargs="+", metavar="DIR|FILE", help="read these session files, folders or "
+                       "openclaw-agent.sqlite files instead of the agent's stores")
+    group.add_argument("--full", action="store_true", help="read every session in full, changed or not (a message "
+                       "already read is still never read twice), and take the whole history on a first run")
+    group.add_argument("--limit", type=int, metavar="N", help="take only the most recent N new messages; older "
+                       "unread ones are marked read and left out (default on the very first run: the installer's "
+                       "choice in memory/hippocampus-config.json, else the whole history)")
+
+
+def source_spec(args, resolve_state_dir) -> tuple[SourceSpec, int | None, bool]:
+    """(where to read, the limit, full) from parsed arguments; `resolve_state_dir` is workspace.resolve_state_dir."""
+    from .errors import UsageError
+
+    if args.limit is not None and args.limit < 0:
+        raise UsageError("--limit must be 0 or more")
+    if args.agent is not None and (not args.agent.strip() or "/" in args.agent or args.agent in (".", "..")):
+        raise UsageError(f"--agent: {args.agent!r} is not an agent id")
+    paths = [Path(p) for p in args.sessions] if args.sessions else None
+    spec = SourceSpec(state_dir=None if paths else resolve_state_dir(args.state_dir), agent=args.agent, paths=paths)
+    limit = args.limit
+    if args.full and limit is None:
+        limit = -1  # no first-run limit
+    return spec, limit, args.full

@@ -1,0 +1,229 @@
+"""memory/pending-memories.json and the agent's decisions about it: the optional LLM step of encoding.
+
+`encode.py --prepare` adds items (never replacing one already there); the agent writes decisions and runs
+`encode.py --apply FILE`, which validates every field, applies what is valid and removes only the applied items.
+Items older than EXPIRY fall back to the automatic path, so nothing waits forever for an LLM.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from . import store
+from .errors import HippocampusError
+from .model import DOMAINS, Index
+from .timeutil import iso, parse_instant
+from .transcripts import Signal
+from .workspace import Workspace
+
+VERSION = 1
+EXPIRY = timedelta(days=1)
+ACTIONS = ("create", "reinforce", "skip")
+CONTENT_MAX = 300
+KEYWORDS_MAX = 12
+_CATEGORY = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+_FIELDS = {
+    "create": {"item", "action", "content", "keywords", "domain", "category", "importance", "explicit"},
+    "reinforce": {"item", "action", "memory"},
+    "skip": {"item", "action", "reason"},
+}
+
+
+# --- the pending file -----------------------------------------------------------------------------------------
+
+def read_items(ws: Workspace) -> list[dict]:
+    """The pending items. A file that cannot be read is an error, never something to overwrite."""
+    try:
+        text = ws.pending.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise HippocampusError(f"cannot read {ws.pending}: {exc.strerror}") from None
+    if not text.strip():
+        return []
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise HippocampusError(f"{ws.pending} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it by hand — "
+                               "it is never overwritten while it cannot be read") from None
+    items = raw.get("items") if isinstance(raw, dict) else raw
+    if not isinstance(items, list) or not all(isinstance(i, dict) and isinstance(i.get("id"), str) for i in items):
+        raise HippocampusError(f"{ws.pending}: expected {{\"items\": [{{\"id\": …}}, …]}}; fix it by hand — it is "
+                               "never overwritten while it cannot be read")
+    return items
+
+
+def write_items(ws: Workspace, items: list[dict]) -> None:
+    store.atomic_write(ws.pending, json.dumps({"version": VERSION, "items": items}, ensure_ascii=False, indent=1)
+                       + "\n")
+
+
+def remove_items(ws: Workspace, ids: set[str]) -> int:
+    """Drop the items with these ids (re-reading the file, so items added meanwhile stay)."""
+    if not ids:
+        return 0
+    items = read_items(ws)
+    kept = [item for item in items if item["id"] not in ids]
+    if len(kept) != len(items):
+        write_items(ws, kept)
+    return len(items) - len(kept)
+
+
+def item_id(signal: Signal) -> str:
+    return f"sig-{signal.seq}"
+
+
+def make_item(signal: Signal, now: datetime, score, draft, closest: list[tuple[Any, float]]) -> dict:
+    item = {
+        "id": item_id(signal), "added": iso(now), "role": signal.role, "text": signal.text,
+        "score": score.value, "rule": score.rule, "sources": [signal.source],
+        "suggested": {"content": draft.content, "keywords": draft.keywords, "domain": draft.domain,
+                      "category": draft.category},
+        "closest": [{"id": m.id, "content": m.content, "similarity": s} for m, s in closest],
+        "signal": signal.to_dict(),
+    }
+    if signal.trust:
+        item["trust"] = signal.trust
+        item["sender"] = signal.sender
+    return item
+
+
+def item_signal(item: dict, where: str) -> Signal:
+    return Signal.from_dict(item.get("signal"), f"{where}: item {item.get('id')}")
+
+
+def item_key(item: dict) -> tuple[str, str] | None:
+    signal = item.get("signal")
+    if isinstance(signal, dict) and isinstance(signal.get("session"), str) and isinstance(signal.get("id"), str):
+        return signal["session"], signal["id"]
+    return None
+
+
+def expired(items: list[dict], now: datetime) -> list[dict]:
+    """Items that waited longer than EXPIRY (or carry no readable time): the automatic path takes them."""
+    out = []
+    for item in items:
+        added = parse_instant(item.get("added"))
+        if added is None or now - added >= EXPIRY:
+            out.append(item)
+    return out
+
+
+# --- decisions ------------------------------------------------------------------------------------------------
+
+@dataclass
+class Decision:
+    item: dict
+    action: str
+    content: str | None = None
+    keywords: list[str] | None = None
+    domain: str | None = None
+    category: str | None = None
+    importance: float | None = None
+    explicit: bool = False
+    memory: str | None = None
+
+
+def load_decisions(path: Path) -> list[Any]:
+    """The decisions file: {"decisions": [...]} or a bare list."""
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise HippocampusError(f"--apply: {path} does not exist") from None
+    except OSError as exc:
+        raise HippocampusError(f"--apply: cannot read {path}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise HippocampusError(f"--apply: {path} is not valid JSON ({exc})") from None
+    decisions = raw.get("decisions") if isinstance(raw, dict) else raw
+    if not isinstance(decisions, list):
+        raise HippocampusError(f'--apply: {path} must hold {{"decisions": [...]}}')
+    return decisions
+
+
+def validate(raw_decisions: list[Any], items: list[dict], index: Index) -> tuple[list[Decision], list[dict]]:
+    """Check every field of every decision: (valid decisions, [{"index", "item", "error"}])."""
+    by_id = {item["id"]: item for item in items}
+    memories = index.by_id()
+    valid: list[Decision] = []
+    errors: list[dict] = []
+    decided: set[str] = set()
+    for position, raw in enumerate(raw_decisions):
+        try:
+            decision = _check(raw, by_id, memories, decided)
+        except ValueError as exc:
+            item = raw.get("item") if isinstance(raw, dict) else None
+            errors.append({"index": position, "item": item if isinstance(item, str) else None, "error": str(exc)})
+            continue
+        decided.add(decision.item["id"])
+        valid.append(decision)
+    return valid, errors
+
+
+def _check(raw: Any, items: dict, memories: dict, decided: set[str]) -> Decision:
+    if not isinstance(raw, dict):
+        raise ValueError("a decision must be an object")
+    item_name = raw.get("item")
+    if not isinstance(item_name, str) or item_name not in items:
+        raise ValueError(f"`item` must name a pending item, not {item_name!r}")
+    if item_name in decided:
+        raise ValueError(f"{item_name} has more than one decision")
+    action = raw.get("action")
+    if action not in ACTIONS:
+        raise ValueError(f"`action` must be one of {', '.join(ACTIONS)}, not {action!r}")
+    unknown = set(raw) - _FIELDS[action]
+    if unknown:
+        raise ValueError(f"unknown field(s) for {action}: {', '.join(sorted(unknown))}")
+    item = items[item_name]
+    decision = Decision(item=item, action=action)
+    if action == "skip":
+        if "reason" in raw and not isinstance(raw["reason"], str):
+            raise ValueError("`reason` must be text")
+        return decision
+    if action == "reinforce":
+        memory_id = raw.get("memory")
+        if not isinstance(memory_id, str) or memory_id not in memories:
+            raise ValueError(f"`memory` must be the id of an existing memory, not {memory_id!r}")
+        memory = memories[memory_id]
+        if memory.superseded:
+            raise ValueError(f"{memory_id} was superseded; reinforce the memory that replaced it")
+        if (item.get("trust") == "untrusted") != memory.untrusted:
+            raise ValueError(f"{item_name} and {memory_id} differ in trust: an untrusted sender's words and the "
+                             "owner's are never merged")
+        decision.memory = memory_id
+        return decision
+    content = raw.get("content")
+    if not isinstance(content, str) or not content.strip():
+        raise ValueError("`content` must be non-empty text")
+    content = " ".join(content.split())
+    if len(content) > CONTENT_MAX:
+        raise ValueError(f"`content` must be at most {CONTENT_MAX} characters (it has {len(content)})")
+    keywords = raw.get("keywords", [])
+    if not isinstance(keywords, list) or len(keywords) > KEYWORDS_MAX or not all(
+            isinstance(k, str) and 0 < len(k.strip()) <= 40 for k in keywords):
+        raise ValueError(f"`keywords` must be a list of at most {KEYWORDS_MAX} words (1–40 characters each)")
+    domain = raw.get("domain")
+    if domain not in DOMAINS:
+        raise ValueError(f"`domain` must be one of {', '.join(DOMAINS)}, not {domain!r}")
+    category = raw.get("category")
+    if not isinstance(category, str) or not _CATEGORY.match(category):
+        raise ValueError(f"`category` must be a lower-case word (a-z, 0-9, - or _; up to 40), not {category!r}")
+    importance = raw.get("importance")
+    if importance is not None and (isinstance(importance, bool) or not isinstance(importance, (int, float))
+                                   or not math.isfinite(importance) or not 0 <= importance <= 1):
+        raise ValueError(f"`importance` must be a number from 0 to 1, not {importance!r}")
+    explicit = raw.get("explicit", False)
+    if not isinstance(explicit, bool):
+        raise ValueError("`explicit` must be true or false")
+    decision.content = content
+    decision.keywords = [k.strip().lower() for k in keywords]
+    decision.domain = domain
+    decision.category = category
+    decision.importance = float(importance) if importance is not None else None
+    decision.explicit = explicit
+    return decision

@@ -1,0 +1,214 @@
+"""The encode runs — automatic, --prepare and --apply — each in the order that keeps every message exactly once.
+
+Each run has up to three locked steps: preprocess (transcripts → queue), a transaction that changes the index and
+records `encodedThrough` in the same atomic write, and the tidy-up (trim the queue, drop handled pending items,
+refresh the Markdown mirrors and HIPPOCAMPUS_CORE.md). A kill between two steps leaves work the next run redoes or
+recognises as done: a queued signal at or below `encodedThrough` is never encoded again, and a pending item whose
+message is already a memory's source is treated as applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from . import encoding, events, ingest, mirrors, pending, publish, store
+from .encoding import Candidates, Draft, Outcome
+from .redaction import redact
+from .timeutil import parse_instant
+from .workspace import Workspace
+
+
+@dataclass
+class RunReport:
+    mode: str
+    outcome: Outcome = field(default_factory=Outcome)
+    signals: int = 0
+    prepared: int = 0
+    expired: int = 0
+    applied: int = 0
+    already_applied: int = 0
+    invalid: list[dict] = field(default_factory=list)
+    pending_left: int = 0
+    total: int = 0
+    preprocess: ingest.Report | None = None
+
+    def to_dict(self) -> dict:
+        out = {"mode": self.mode, **self.outcome.to_dict(), "signals": self.signals, "total": self.total}
+        if self.mode == "prepare":
+            out["prepared"] = self.prepared
+        if self.mode == "apply":
+            out.update(applied=self.applied, alreadyApplied=self.already_applied, invalid=self.invalid)
+        out["expired"] = self.expired
+        out["pending"] = self.pending_left
+        if self.preprocess is not None:
+            out["preprocess"] = self.preprocess.to_dict()
+        return out
+
+
+def run_preprocess(ws: Workspace, now: datetime, spec: ingest.SourceSpec, wait: bool, limit: int | None = None,
+                   full: bool = False) -> ingest.Report:
+    with store.workspace_lock(ws, wait=wait):
+        return ingest.preprocess(ws, now, spec, limit=limit, full=full)
+
+
+def _declare(txn, ids) -> None:
+    # Tell the transaction which memories changed, where it keeps a search cache up to date.
+    declare = getattr(txn, "changed", None)
+    if callable(declare):
+        declare(ids)
+
+
+def _fallback(index, lookup, seen, items: list[dict], now: datetime, min_importance: float, outcome: Outcome,
+              where: str) -> None:
+    """Expired pending items go the automatic way (already-applied ones are recognised by their source)."""
+    signals = []
+    for item in items:
+        try:
+            signals.append(pending.item_signal(item, where))
+        except Exception:  # an item without a readable signal cannot be encoded; it is dropped as expired
+            outcome.skipped += 1
+    part = encoding.encode(index, signals, now, min_importance, lookup=lookup, seen=seen)
+    _add(outcome, part)
+
+
+def _add(total: Outcome, part: Outcome) -> None:
+    total.new += part.new
+    total.reinforced += part.reinforced
+    total.updated += part.updated
+    total.skipped += part.skipped
+    total.duplicates += part.duplicates
+
+
+def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prepare: bool = False) -> RunReport:
+    """The automatic path (or, with `prepare`, the first half of the LLM path) over the queued signals."""
+    report = RunReport(mode="prepare" if prepare else "auto")
+    expired_ids: set[str] = set()
+    with store.transaction(ws, now, wait=wait) as txn:
+        index = txn.index
+        through = ingest.encoded_through(index.meta)
+        queued, _ = ingest.read_signals(ws)
+        batch = [s for s in queued if s.seq > through]
+        items = pending.read_items(ws)
+        old = pending.expired(items, now)
+        expired_ids = {item["id"] for item in old}
+        lookup = Candidates(index.memories)
+        seen = encoding.known_sources(index)
+        _fallback(index, lookup, seen, old, now, min_importance, report.outcome, str(ws.pending))
+        if prepare:
+            waiting = {pending.item_key(item) for item in items if item["id"] not in expired_ids}
+            added = []
+            for signal in batch:
+                if signal.key in seen or signal.key in waiting:
+                    report.outcome.duplicates += 1
+                    continue
+                score = encoding.score_of(signal)
+                draft = encoding.draft_from(signal, score, now) \
+                    if score.value > 0 and score.value >= min_importance else None
+                if draft is None:
+                    report.outcome.skipped += 1
+                    continue
+                added.append(pending.make_item(signal, now, score, draft, encoding.candidates(lookup, draft)))
+            if added:
+                # Written before the index records the signals as consumed: a kill in between re-prepares them,
+                # and the check above keeps them from being added twice.
+                pending.write_items(ws, [i for i in items] + added)
+            report.prepared = len(added)
+        else:
+            _add(report.outcome, encoding.encode(index, batch, now, min_importance, lookup=lookup, seen=seen))
+        report.signals = len(batch)
+        report.expired = len(old)
+        if batch:
+            index.meta["encodedThrough"] = max(s.seq for s in batch)
+        txn.dirty = txn.dirty or bool(batch) or bool(report.outcome.changed)
+        _declare(txn, report.outcome.changed)
+        report.total = len(index.memories)
+        through = ingest.encoded_through(index.meta)
+    _tidy(ws, now, wait, txn.index, through, expired_ids, bool(report.outcome.changed), report)
+    return report
+
+
+def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> RunReport:
+    """The second half of the LLM path: apply the agent's valid decisions, report the rest."""
+    report = RunReport(mode="apply")
+    raw = pending.load_decisions(decisions_file)
+    done: set[str] = set()
+    with store.transaction(ws, now, wait=wait) as txn:
+        index = txn.index
+        items = pending.read_items(ws)
+        valid, report.invalid = pending.validate(raw, items, index)
+        lookup = Candidates(index.memories)
+        seen = encoding.known_sources(index)
+        by_id = index.by_id()
+        for decision in valid:
+            item = decision.item
+            key = pending.item_key(item)
+            done.add(item["id"])
+            if decision.action == "skip":
+                report.outcome.skipped += 1
+                report.applied += 1
+                continue
+            if key is not None and key in seen:
+                report.already_applied += 1  # applied by a run that was killed before it could tidy up
+                continue
+            draft = _decision_draft(decision, item, now, str(ws.pending))
+            if decision.action == "create":
+                memory = encoding.create(index, lookup, draft)
+                report.outcome.new.append(memory.id)
+            else:
+                memory = by_id[decision.memory]
+                encoding.reinforce(index, memory, draft)
+                report.outcome.reinforced.append(memory.id)
+            if key is not None:
+                seen.add(key)
+            report.applied += 1
+        txn.dirty = txn.dirty or bool(report.outcome.changed)
+        _declare(txn, report.outcome.changed)
+        report.total = len(index.memories)
+        through = ingest.encoded_through(index.meta)
+    _tidy(ws, now, wait, txn.index, through, done, bool(report.outcome.changed), report)
+    return report
+
+
+def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where: str) -> Draft:
+    signal = pending.item_signal(item, where)
+    when = min(parse_instant(signal.timestamp) or now, now)
+    untrusted = signal.trust == "untrusted"
+    score = float(item.get("score", 0.5)) if isinstance(item.get("score"), (int, float)) else 0.5
+    if decision.action == "create":
+        importance = decision.importance if decision.importance is not None else score
+        content = redact(decision.content)
+        keywords = [redact(k) for k in decision.keywords or []]
+        domain, category = decision.domain, decision.category
+        explicit = (decision.explicit or item.get("rule") == "explicit") and not untrusted
+    else:
+        importance, content, keywords, domain, category, explicit = score, "", [], "user", "general", False
+        suggested = item.get("suggested")
+        if isinstance(suggested, dict) and isinstance(suggested.get("keywords"), list):
+            keywords = [k for k in suggested["keywords"] if isinstance(k, str)]
+        explicit = item.get("rule") == "explicit" and not untrusted
+    if untrusted:
+        importance = min(importance, encoding.UNTRUSTED_CEILING)
+    return Draft(content=content, keywords=keywords, domain=domain, category=category, importance=importance,
+                 when=when, source=signal.source, explicit=explicit, trust="untrusted" if untrusted else None)
+
+
+def _tidy(ws: Workspace, now: datetime, wait: bool, index, through: int, handled_items: set[str], changed: bool,
+          report: RunReport) -> None:
+    with store.workspace_lock(ws, wait=wait):
+        ingest.keep_signals(ws, lambda s: s.seq > through)
+        ledger = ingest.Ledger(ingest.ledger_path(ws))
+        try:
+            ledger.note_encoded(through)
+        finally:
+            ledger.close()
+        pending.remove_items(ws, handled_items)
+        report.pending_left = len(pending.read_items(ws))
+        if changed:
+            mirrors.write_mirrors(ws, index)
+            publish.write_core_file(ws, index, now)
+    if changed or report.signals or report.expired or report.applied:
+        events.log_event(ws, "encoding", now, new=len(report.outcome.new),
+                         reinforced=len(report.outcome.reinforced), updated=len(report.outcome.updated),
+                         skipped=report.outcome.skipped, total=report.total, mode=report.mode)

@@ -1,0 +1,168 @@
+"""Initial importance (0–1) and category of a message, by the rules of SPEC §5, matched as whole words. Pure.
+
+The rules keep the old skill's values. Two things differ on purpose: a rule matches whole words ("projector" is not
+"project", "hi never mind" is not "I never"), and when several rules match, the highest value wins (the old skill
+took the first, so an emotional word hid a deadline). The agent's own replies count only when it says who it is:
+they mostly repeat what the user said.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .text import words
+
+NOISE_REPLIES = frozenset({"no_reply", "heartbeat_ok"})
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    value: float
+    domain: str
+    category: str
+    pattern: re.Pattern
+    roles: tuple[str, ...] = ("user",)
+    also: re.Pattern | None = None  # a second set of words that must appear too
+
+
+def _phrases(*alternatives: str) -> re.Pattern:
+    """Whole-word phrases over the text's words joined by single spaces (see `normalized`)."""
+    return re.compile(r"(?<=\s)(?:" + "|".join(alternatives) + r")(?=\s)")
+
+
+_NOT_ASKING = r"(?<!\sdo\syou\s)(?<!\sdid\syou\s)(?<!\si\s)(?<!\swe\s)"
+
+RULES: tuple[Rule, ...] = (
+    Rule("explicit", 0.92, "user", "notes", _phrases(
+        _NOT_ASKING + r"remember (?:this|that|my|it)",
+        r"please remember", r"(?:don't|dont|do not) forget",
+    )),
+    Rule("emotional", 0.85, "user", "emotions", _phrases(
+        r"i (?:feel|felt)", r"i'm feeling", r"i am feeling",
+        r"(?:i'm|i am) (?:(?:so|really|very|a bit|quite|kind of|pretty) )?(?:worried|scared|afraid|anxious|nervous"
+        r"|stressed|terrified|sad|upset|overwhelmed|lonely|depressed|excited|happy|proud|grateful|heartbroken)",
+    )),
+    Rule("loves", 0.85, "user", "preferences", _phrases(r"i (?:really )?(?:love|hate|adore|can't stand|cannot stand)")),
+    Rule("deadline", 0.90, "user", "context",
+         _phrases(r"deadlines?", r"urgent(?:ly)?", r"critical", r"important"),
+         also=_phrases(r"appointments?", r"worried", r"interviews?", r"tomorrow", r"today")),
+    Rule("preference", 0.80, "user", "preferences", _phrases(
+        r"i (?:(?:really|usually|generally|strongly) )?(?:prefer|like)", r"i always", r"i never",
+        r"i'd rather", r"i would rather", r"i (?:don't|do not) (?:like|want|eat|drink)", r"i dislike",
+        r"my (?:favorite|favourite)",
+    )),
+    Rule("decision", 0.75, "world", "decisions", _phrases(
+        r"decided", r"decision", r"decide", r"let's do", r"let's go with", r"we should", r"we agreed",
+        r"we'll go with",
+    )),
+    Rule("feedback", 0.82, "relationship", "feedback", _phrases(
+        r"thanks", r"thank you", r"thx", r"ty so much", r"great job", r"good job", r"well done", r"nice work",
+        r"great work", r"you're (?:the best|amazing|great|awesome|brilliant)", r"you are (?:the best|amazing|great)",
+        r"i appreciate", r"much appreciated", r"that's perfect", r"perfect",
+    )),
+    Rule("identity", 0.70, "self", "identity", _phrases(
+        r"my name is", r"call me", r"i believe", r"(?:i am|i'm) (?:your|an?)(?! (?:bit|little|lot|moment|second))",
+        r"(?:i am|i'm) (?:called|named)",
+    ), roles=("assistant",)),
+    Rule("project", 0.65, "world", "projects", _phrases(
+        r"projects?", r"tasks?", r"working on", r"building", r"milestones?", r"sprints?",
+    )),
+)
+
+# Words that say which category a memory belongs to, whatever rule scored it ("remember that …" has no own shelf).
+_CONTEXT = _phrases(r"appointments?", r"deadlines?", r"meetings?", r"interviews?", r"tomorrow", r"today", r"tonight",
+                    r"dentist", r"doctor", r"flight", r"birthday", r"schedule", r"calendar", r"monday", r"tuesday",
+                    r"wednesday", r"thursday", r"friday", r"saturday", r"sunday", r"next week")
+_SECONDARY = ("preference", "loves", "deadline", "project", "decision", "emotional")
+
+LONG_TEXT = 200
+SHORT_TEXT = 30
+MEDIUM_TEXT = 50
+
+
+@dataclass(frozen=True)
+class Score:
+    value: float
+    rule: str
+    domain: str
+    category: str
+    matched: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def explicit(self) -> bool:
+        return self.rule == "explicit"
+
+
+def normalized(text: str) -> str:
+    """The text's words, lower-cased, joined by single spaces and padded: what rule phrases are matched against."""
+    return " " + " ".join(words(text)) + " "
+
+
+def length(text: str) -> int:
+    """Characters, with each CJK character counted twice (it carries about a word)."""
+    return len(text) + len(_CJK.findall(text))
+
+
+def is_noise(text: str) -> bool:
+    flat = text.strip().strip(".!").strip().lower()
+    return not flat or flat in NOISE_REPLIES
+
+
+def score(text: str, role: str = "user") -> Score:
+    """The importance and category of one cleaned message."""
+    if is_noise(text):
+        return Score(0.0, "noise", "user", "noise")
+    flat = normalized(text)
+    matches = []
+    for rule in RULES:
+        if role not in rule.roles:
+            continue
+        found = rule.pattern.search(flat)
+        if not found:
+            continue
+        if rule.also is not None:
+            second = rule.also.search(flat)
+            if not second:
+                continue
+            matches.append((rule, (found.group(0), second.group(0))))
+        else:
+            matches.append((rule, (found.group(0),)))
+    if matches:
+        # The highest value wins; among equals the earlier rule (the documented order).
+        best, matched = max(matches, key=lambda m: m[0].value)
+        domain, category = _shelf(best, [m[0] for m in matches], flat)
+        return Score(best.value, best.name, domain, category, matched)
+    if role != "user":
+        return Score(0.0, "assistant", "self", "noise")
+    size = length(text)
+    if size > LONG_TEXT:
+        return Score(0.70, "long", "user", _general_category(flat))
+    if size < SHORT_TEXT:
+        return Score(0.0, "short", "user", "noise")
+    if size > MEDIUM_TEXT:
+        return Score(0.55, "general", "user", _general_category(flat))
+    return Score(0.50, "general", "user", _general_category(flat))
+
+
+def _shelf(best: Rule, matched: list[Rule], flat: str) -> tuple[str, str]:
+    """Domain and category: the winning rule's, except for "remember this", which takes the content's shelf."""
+    if best.name != "explicit":
+        if best.name in ("emotional", "decision") and _CONTEXT.search(flat):
+            return "user", "context"
+        return best.domain, best.category
+    names = {rule.name: rule for rule in matched}
+    for name in _SECONDARY:
+        if name in names:
+            rule = names[name]
+            if name in ("emotional", "decision") and _CONTEXT.search(flat):
+                return "user", "context"
+            return rule.domain, rule.category
+    return "user", _general_category(flat, default="notes")
+
+
+def _general_category(flat: str, default: str = "facts") -> str:
+    return "context" if _CONTEXT.search(flat) else default

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Read new messages from OpenClaw's transcripts into memory/signals.jsonl, each message exactly once, ever.
+
+Reads the agent's session files (<state>/agents/<agent>/sessions/*.jsonl, archives left out) and its SQLite store
+(<state>/agents/<agent>/agent/openclaw-agent.sqlite, read-only), or the files and folders given with --sessions.
+Strips channel envelopes, time stamps (kept as a local-time hint), reply tags, attachments and message ids; leaves
+out heartbeats, cron runs, tool calls and results, thinking, failed attempts and re-sent retries; keeps every text
+block in every script. Each signal line: {"seq", "id", "session", "timestamp", "role", "text"} (plus "local",
+"sender" and "trust" when known). Secrets are redacted before the line is written.
+
+A ledger (memory/ingest.sqlite) records every message handled, so running again, in any order with encode.py,
+after a crash, with shared or naive timestamps or abandoned branches, never reads a message twice. A malformed line
+is counted and skipped. The very first run takes the most recent --limit N messages, or what the installer recorded
+in memory/hippocampus-config.json ({"firstRun": {"signals": N}} or {"firstRun": {"whole": true}}), else everything.
+encode.py runs this itself; run it alone to inspect what would be encoded.
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+
+from hippocampus import cli, events, ingest, pipeline  # noqa: E402
+from hippocampus.workspace import resolve_state_dir  # noqa: E402
+
+
+def describe(report: ingest.Report) -> str:
+    noise = sum(report.noise.values())
+    parts = [f"{report.new} new signals from {report.messages} messages in {report.sessions} sessions"]
+    if report.unchanged:
+        parts.append(f"{report.unchanged} unchanged sources skipped")
+    if report.seen:
+        parts.append(f"{report.seen} already read")
+    if noise:
+        parts.append(f"{noise} noise (" + ", ".join(f"{k} {v}" for k, v in sorted(report.noise.items())) + ")")
+    for count, label in ((report.limited, "older ones left out by the limit"),
+                         (report.before_watermark, "already read by the old skill"),
+                         (report.deferred, "stamped in the future, left for later"),
+                         (report.malformed, "malformed lines skipped"),
+                         (report.incomplete, "lines still being written"),
+                         (report.undecodable, "zstd-compressed rows skipped (this Python has no zstd)"),
+                         (report.recovered, "queue lines of an interrupted run redone")):
+        if count:
+            parts.append(f"{count} {label}")
+    return "; ".join(parts)
+
+
+def main() -> int:
+    p = cli.parser(__doc__, cron=True)
+    ingest.add_source_arguments(p)
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    ctx = cli.context(p)
+    ctx.require_workspace()
+    spec, limit, full = ingest.source_spec(ctx.args, resolve_state_dir)
+    report = pipeline.run_preprocess(ctx.ws, ctx.now, spec, ctx.wait, limit=limit, full=full)
+    if report.new or report.malformed or report.undecodable:
+        events.log_event(ctx.ws, "preprocess", ctx.now, signals=report.new, messages=report.messages,
+                         malformed=report.malformed, undecodable=report.undecodable)
+    for problem in report.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    if ctx.args.json:
+        cli.emit(json.dumps(report.to_dict(), ensure_ascii=False))
+    elif not ctx.quiet:
+        cli.emit(describe(report))
+        for note in report.notes:
+            cli.emit(note)
+    return 0
+
+
+if __name__ == "__main__":
+    cli.run(main)
