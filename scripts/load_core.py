@@ -13,7 +13,6 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from hippocampus import cli, searchindex  # noqa: E402
 from hippocampus.model import CORE_THRESHOLD  # noqa: E402
-from hippocampus.render import render  # noqa: E402
 from hippocampus.selection import LOAD_CORE_BUDGET, select_core  # noqa: E402
 
 
@@ -35,7 +34,7 @@ def main() -> int:
             "domains": {d: [i.to_dict() for i in items] for d, _, items in selection.sections()},
         }, ensure_ascii=False))
     else:
-        cli.emit(render("load_core.txt", selection=selection).rstrip("\n"))
+        cli.emit(selection.as_text())
     return 0
 
 

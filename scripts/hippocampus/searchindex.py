@@ -9,6 +9,7 @@ recorded since the last write are applied on the fly, like `store.read` does. De
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import os
@@ -21,7 +22,7 @@ from . import retention, search, store
 from .model import Index, Memory
 from .workspace import Workspace
 
-SCHEMA = 1
+SCHEMA = 2
 _LOG_RATE = math.log(retention.DECAY_RATE)
 
 _TABLES = """
@@ -38,7 +39,7 @@ CREATE TABLE docs(
     terms TEXT NOT NULL,          -- the document's term counts, to undo its postings
     body TEXT NOT NULL            -- the memory as stored
 );
-CREATE INDEX docs_core ON docs(hidden, explicit, strength);
+CREATE INDEX docs_core ON docs(hidden, pinned, explicit, strength);
 CREATE TABLE postings(term TEXT NOT NULL, doc INTEGER NOT NULL, tf REAL NOT NULL, length REAL NOT NULL,
                       PRIMARY KEY(term, doc)) WITHOUT ROWID;
 """
@@ -198,22 +199,24 @@ class CachedCorpus:
 
     def core(self, today: date, threshold: float) -> tuple[int, Iterator[tuple[Memory, float]]]:
         """How many memories are core today, and those memories: explicit ones first, then by importance."""
-        if threshold <= 0:
-            bound = -math.inf
-        else:
-            bound = math.log(threshold) - today.toordinal() * _LOG_RATE
-        where = "hidden = 0 AND ((pinned = 0 AND strength >= ?) OR (pinned = 1 AND importance >= ?))"
-        total = self.db.execute(f"SELECT COUNT(*) FROM docs WHERE {where}", (bound, threshold)).fetchone()[0]
+        bound = math.log(threshold) - today.toordinal() * _LOG_RATE if threshold > 0 else -math.inf
+        fading = "hidden = 0 AND pinned = 0 AND explicit = ? AND strength >= ?"
+        steady = "hidden = 0 AND pinned = 1 AND explicit = ? AND importance >= ?"
+        total = sum(self.db.execute(f"SELECT COUNT(*) FROM docs WHERE {where}", (flag, value)).fetchone()[0]
+                    for where, value in ((fading, bound), (steady, threshold)) for flag in (0, 1))
+
+        def rows(where: str, flag: int, value: float, order: str):
+            for (body,) in self.db.execute(f"SELECT body FROM docs WHERE {where} ORDER BY {order} DESC, id",
+                                           (flag, value)):
+                memory = self._memory(body)
+                yield memory, retention.importance_on(memory, today, self.meta)
 
         def walk():
-            for explicit in (1, 0):
-                rows = self.db.execute(
-                    f"SELECT body FROM docs WHERE explicit = ? AND {where} "
-                    "ORDER BY CASE pinned WHEN 1 THEN ln(importance) - ? ELSE strength END DESC, id",
-                    (explicit, bound, threshold, today.toordinal() * _LOG_RATE))
-                for (body,) in rows:
-                    memory = self._memory(body)
-                    yield memory, retention.importance_on(memory, today, self.meta)
+            # Both lists come sorted from the index on (hidden, explicit, strength); pinned ones are few.
+            for flag in (1, 0):
+                yield from heapq.merge(rows(fading, flag, bound, "strength"), rows(steady, flag, threshold,
+                                                                                   "importance"),
+                                       key=lambda pair: (-pair[1], pair[0].id))
 
         return total, walk()
 

@@ -42,6 +42,19 @@ class CoreSelection:
     def left_out(self) -> int:
         return self.total - self.shown
 
+    def as_text(self) -> str:
+        """The session-start listing load_core prints (plain text, no template engine to import)."""
+        floor = f"{self.threshold:.2f}"
+        if not self.shown:
+            return f"No core memories yet (none at importance ≥ {floor})."
+        lines = [f"## Core memories ({self.shown} of {self.total} at importance ≥ {floor})"]
+        for _, title, items in self.sections():
+            lines += ["", f"### {title}"] + [f"- [{item.importance:.2f}] {item.text}" for item in items]
+        if self.left_out:
+            lines += ["", f"({self.left_out} more core memories left out to stay within ~{self.budget} tokens; "
+                          "recall.py finds them.)"]
+        return "\n".join(lines)
+
     def sections(self) -> list[tuple[str, str, list[CoreItem]]]:
         """(domain, title, items) in the order the agent reads them, empty domains left out."""
         order = [d for d in ("user", "relationship", "self", "world") if d in self.groups]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from functools import lru_cache
 
-from dateutil import parser as _dateparser
 
 
 def parse_instant(value) -> datetime | None:
@@ -32,8 +31,10 @@ def _parse_text(value: str) -> datetime | None:
     try:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00") if text.endswith("Z") else text)
     except ValueError:
+        from dateutil import parser as dateparser  # only for forms fromisoformat misses; keeps start-up light
+
         try:
-            parsed = _dateparser.isoparse(text)
+            parsed = dateparser.isoparse(text)
         except (ValueError, OverflowError):
             return None
     if parsed.tzinfo is None:
