@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Speed and memory at scale: each script timed as a whole process on generated stores of 1k, 10k and 100k memories.
+
+For every store size it prints the median wall time and the peak memory (max RSS) of each script over several
+runs, and both as ratios to the floor: starting Python and parsing the index (`python3 -c 'import json;
+json.load(open(...))'`). Ratios travel between machines better than seconds. Nothing here is asserted: it prints.
+
+Usage: python3 bench/scale.py [--sizes 1000,10000,100000] [--runs 5] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "scripts"
+NOW = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
+
+# A small English vocabulary, drawn with Zipf-like weights so that a few words are common and most are rare,
+# as in real chat text; names, places and numbers make memories distinct.
+VOCABULARY = """
+project meeting deadline coffee tea morning evening weekend week month year plan trip flight hotel train car bike
+doctor dentist appointment birthday gift dinner lunch breakfast recipe pasta bread soup salad garden plant flower
+tree house flat rent kitchen bathroom room window door office desk laptop phone screen keyboard server database
+backup deploy release bug test code review branch merge issue ticket customer client invoice budget price cost
+payment bank account tax report slide deck talk conference workshop course exam lesson book novel story chapter
+movie series episode podcast music song album concert guitar piano violin drum band friend sister brother mother
+father daughter son partner wife husband cousin uncle aunt neighbour colleague manager team boss startup company
+school university teacher student class homework sport football tennis running swimming yoga gym hike mountain
+lake river beach sea island city village country language spanish french german japanese italian dog cat bird
+horse fish pet vet walk park rain snow sun wind weather summer winter spring autumn holiday christmas easter
+party wedding anniversary baby health sleep dream stress anxiety calm happy sad angry tired excited worried proud
+grateful lonely love hate prefer like dislike always never usually sometimes remember forget decide choose want
+need buy sell move change start finish build fix break learn teach write read cook clean paint draw travel visit
+call message email letter note list idea question answer problem solution reason goal habit routine schedule
+calendar reminder password subscription insurance contract lawyer car repair garage tyre fuel electric solar
+""".split()
+NAMES = "Ana Ben Chen Dana Eli Farah Goran Hana Ivo Jun Kai Lena Mara Nils Omar Pia Quinn Rosa Sami Tara".split()
+PLACES = "Lisbon Berlin Osaka Porto Denver Lyon Quito Tartu Cork Kyoto Oslo Pune Bergen Malmo Sintra".split()
+TEMPLATES = [
+    "User prefers {w} {w} in the {w}",
+    "{n} is the user's {w} and lives in {p}",
+    "We decided to {w} the {w} {w} before {d}",
+    "User's {w} appointment moved to {d} at {h}",
+    "User feels {w} about the {w} {w} with {n}",
+    "Working on the {w} {w} project for {n} in {p}",
+    "The {w} code for {w} {k} is {k}",
+    "User said {w} {w} {w} {w} {w} and {w} {w} {w} {w}",
+    "I am {w} when the user {w} {w} {w}",
+    "{n} recommended a {w} {w} near {p}, about {k} euros",
+]
+
+
+def zipf_words(rng: random.Random):
+    weights = [1 / (rank + 1) ** 0.9 for rank in range(len(VOCABULARY))]
+    while True:
+        yield from rng.choices(VOCABULARY, weights, k=512)
+
+
+def generate_store(count: int, seed: int = 42) -> dict:
+    """A store of `count` memories: realistic lengths, domains, importances, dates over three years, sources."""
+    rng = random.Random(seed)
+    words = zipf_words(rng)
+    start = date(2023, 11, 1)
+    memories = []
+    for i in range(1, count + 1):
+        template = rng.choice(TEMPLATES)
+        text = template
+        while "{" in text:
+            text = (text.replace("{w}", next(words), 1).replace("{n}", rng.choice(NAMES), 1)
+                    .replace("{p}", rng.choice(PLACES), 1).replace("{k}", str(rng.randint(2, 9999)), 1)
+                    .replace("{h}", f"{rng.randint(8, 19)}:{rng.choice(['00', '15', '30', '45'])}", 1)
+                    .replace("{d}", (start + timedelta(days=rng.randint(0, 1100))).strftime("%A %d %B"), 1))
+        if rng.random() < 0.3:
+            text += ". " + " ".join(next(words) for _ in range(rng.randint(5, 25))).capitalize()
+        created = start + timedelta(days=rng.randint(0, 1095))
+        accessed = created + timedelta(days=rng.randint(0, max(0, (NOW.date() - created).days)))
+        domain = rng.choices(["user", "relationship", "self", "world"], [5, 2, 1, 3])[0]
+        memories.append({
+            "id": f"mem_{i:03d}", "domain": domain, "category": rng.choice(["preferences", "context", "people",
+                                                                           "projects", "feedback", "general"]),
+            "content": text[:240], "importance": round(min(1.0, rng.betavariate(2, 3) + 0.15), 4),
+            "created": created.isoformat(), "lastAccessed": accessed.isoformat(),
+            "timesReinforced": rng.choice([0, 0, 0, 1, 1, 2, 3, 5]),
+            "keywords": rng.sample(VOCABULARY, 3),
+            "sources": [{"session": f"{rng.getrandbits(128):032x}", "message": f"{rng.getrandbits(32):08x}",
+                         "ts": f"{created.isoformat()}T{rng.randint(7, 22):02d}:{rng.randint(0, 59):02d}:00Z"}],
+        })
+    return {"version": 2, "decayLastRun": (NOW.date() - timedelta(days=1)).isoformat(), "memories": memories}
+
+
+def transcript(path: Path, messages: int, seed: int = 7) -> None:
+    """An OpenClaw session file with `messages` user/assistant messages of ordinary chat."""
+    rng = random.Random(seed)
+    words = zipf_words(rng)
+    lines = [{"type": "session", "version": 3, "id": "bench-session", "timestamp": "2026-11-01T08:00:00.000Z"}]
+    parent = None
+    for i in range(messages):
+        role = "user" if i % 2 == 0 else "assistant"
+        opener = rng.choice(["I prefer", "Remember that", "We decided to", "I am worried about", "I'm working on",
+                             "Thanks for", "My sister", "Tomorrow the"])
+        text = f"{opener} " + " ".join(next(words) for _ in range(rng.randint(6, 30))) + f" {rng.randint(1, 999)}"
+        ts = NOW - timedelta(minutes=messages - i)
+        entry_id = f"{i + 1:08x}"
+        content = text if role == "user" else [{"type": "text", "text": text}]
+        lines.append({"type": "message", "id": entry_id, "parentId": parent,
+                      "timestamp": ts.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+                      "message": {"role": role, "content": content, "timestamp": int(ts.timestamp() * 1000)}})
+        parent = entry_id
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+
+
+def measure(command: list[str], env: dict | None = None) -> tuple[float, float]:
+    """(wall seconds, peak RSS MiB) of one process, which must succeed."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0,):
+        raise RuntimeError(f"{' '.join(command[:3])} exited {proc.returncode}: {proc.stderr.read().decode()[-300:]}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def median_of(runs: int, make_command, prepare=None) -> tuple[float, float]:
+    walls, peaks = [], []
+    for run in range(runs):
+        if prepare:
+            prepare(run)
+        wall, peak = measure(make_command(run))
+        walls.append(wall)
+        peaks.append(peak)
+    return statistics.median(walls), max(peaks)
+
+
+def script(name: str, ws: Path, *args: str, now: datetime = NOW) -> list[str]:
+    return [sys.executable, str(SCRIPTS / f"{name}.py"), *args, "--workspace", str(ws), "--now",
+            now.strftime("%Y-%m-%dT%H:%M:%SZ")]
+
+
+QUERIES = ["coffee in the morning", "sister Lisbon", "dentist appointment", "database backup deploy",
+           "what did we decide about the budget", "piano lessons", "worried about the exam", "hotel in Osaka"]
+
+
+def bench_size(count: int, runs: int, workdir: Path) -> list[dict]:
+    ws = workdir / f"ws-{count}"
+    (ws / "memory").mkdir(parents=True)
+    index_path = ws / "memory" / "index.json"
+    from_store = generate_store(count)
+    body = ",\n".join(json.dumps(m) for m in from_store.pop("memories"))
+    index_path.write_text(json.dumps(from_store)[:-1] + ', "memories": [\n' + body + "\n]}\n")
+    size_mib = index_path.stat().st_size / 2 ** 20
+    rows = []
+
+    floor = median_of(runs, lambda r: [sys.executable, "-c", f"import json; json.load(open({str(index_path)!r}))"])
+    rows.append({"what": "floor: python + json.load", "wall": floor[0], "peak": floor[1]})
+
+    # The first reader after a change it did not make itself (here: the generated file) builds the cache.
+    cold = measure(script("recall", ws, "coffee", "--no-touch"))
+    rows.append({"what": "recall, first after a hand edit (builds cache)", "wall": cold[0], "peak": cold[1]})
+    rows.append({"what": "recall", **dict(zip(("wall", "peak"), median_of(
+        runs, lambda r: script("recall", ws, QUERIES[r % len(QUERIES)]))))})
+    rows.append({"what": "load_core", **dict(zip(("wall", "peak"), median_of(
+        runs, lambda r: script("load_core", ws))))})
+    rows.append({"what": "sync_core", **dict(zip(("wall", "peak"), median_of(
+        runs, lambda r: script("sync_core", ws))))})
+    # Each decay run is a new day, so every run does the full work.
+    rows.append({"what": "decay", **dict(zip(("wall", "peak"), median_of(
+        runs, lambda r: script("decay", ws, now=NOW + timedelta(days=r + 1)))))})
+
+    if (SCRIPTS / "encode.py").exists():
+        sessions = workdir / f"sessions-{count}"
+        sessions.mkdir()
+        transcript(sessions / "bench-session.jsonl", 200)
+        pristine = workdir / f"pristine-{count}"
+        shutil.copytree(ws, pristine)
+
+        def fresh_copy(run):
+            shutil.rmtree(ws)
+            shutil.copytree(pristine, ws)
+
+        rows.append({"what": "encode 200 new messages", **dict(zip(("wall", "peak"), median_of(
+            runs, lambda r: script("encode", ws, "--sessions", str(sessions)), prepare=fresh_copy)))})
+    else:
+        rows.append({"what": "encode 200 new messages", "wall": None, "peak": None})
+
+    if (SCRIPTS / "dashboard.py").exists():
+        out = workdir / f"dash-{count}.html"
+        rows.append({"what": "dashboard", **dict(zip(("wall", "peak"), median_of(
+            runs, lambda r: script("dashboard", ws, "--output", str(out)))))})
+        rows[-1]["note"] = f"page {out.stat().st_size / 1024:.0f} KiB"
+
+    load_core_out = subprocess.run(script("load_core", ws), capture_output=True, text=True).stdout
+    core_file = (ws / "HIPPOCAMPUS_CORE.md").read_text()
+    for row in rows:
+        row["count"] = count
+        row["index_mib"] = size_mib
+        row["floor_wall"], row["floor_peak"] = floor
+    rows.append({"count": count, "what": "output sizes", "note": f"load_core {len(load_core_out)} chars "
+                 f"(~{len(load_core_out) // 4} tokens), HIPPOCAMPUS_CORE.md {len(core_file)} chars "
+                 f"(~{len(core_file) // 4} tokens)"})
+    return rows
+
+
+def table(rows: list[dict]) -> str:
+    lines = ["| memories | index | what | wall s | × floor | peak MiB | × index size | note |",
+             "|---:|---:|---|---:|---:|---:|---:|---|"]
+    for row in rows:
+        if row.get("wall") is None and "floor_wall" in row:
+            lines.append(f"| {row['count']:,} | | {row['what']} | n/a | | | | script not present |")
+            continue
+        if "floor_wall" not in row:
+            lines.append(f"| {row['count']:,} | | {row['what']} | | | | | {row.get('note', '')} |")
+            continue
+        ratio = row["wall"] / row["floor_wall"]
+        mem_ratio = row["peak"] / row["index_mib"] if row["index_mib"] else 0
+        lines.append(f"| {row['count']:,} | {row['index_mib']:.1f} MiB | {row['what']} | {row['wall']:.3f} | "
+                     f"{ratio:.2f} | {row['peak']:.0f} | {mem_ratio:.2f} | {row.get('note', '')} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000", help="store sizes, comma-separated")
+    parser.add_argument("--runs", type=int, default=5, help="runs per measurement (median)")
+    parser.add_argument("--keep", metavar="DIR", help="build the stores here and keep them")
+    args = parser.parse_args()
+    workdir = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="hippocampus-scale-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, {sys.platform}")
+    rows = []
+    try:
+        for count in (int(s) for s in args.sizes.split(",")):
+            rows += bench_size(count, args.runs, workdir)
+            print(f"done: {count:,} memories", file=sys.stderr)
+    finally:
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
