@@ -18,6 +18,7 @@ history the first encoding takes. Running it again changes nothing.
 import argparse
 import os
 import sys
+from pathlib import Path
 
 ROOT = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -44,6 +45,8 @@ def arguments(argv=None) -> argparse.Namespace:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--demo", action="store_true", help="install, then run the demo in its own workspace")
     mode.add_argument("--uninstall", action="store_true", help="remove cron jobs, AGENTS.md block, config entries")
+    p.add_argument("--demo-dir", metavar="DIR", help="where --demo builds its workspace (default: demo/ in the skill "
+                   "folder; rebuilt on every --demo)")
     p.add_argument("--dry-run", action="store_true", help="print what would change and change nothing")
     p.add_argument("--now", metavar="ISO", help="run as if it were this time (default: $HIPPOCAMPUS_NOW, then now)")
     args = p.parse_args(argv)
@@ -110,7 +113,10 @@ def configure(args: argparse.Namespace) -> int:
     if args.demo:
         from hippocampus import demo  # noqa: E402
 
-        return demo.run(settings, print)
+        if args.dry_run:
+            print("\nDemo: not built in a dry run")
+            return 0
+        return demo.run(settings, print, root=Path(args.demo_dir).expanduser().resolve() if args.demo_dir else None)
     return 0
 
 
