@@ -4,7 +4,8 @@
 Run daily (cron). The result depends only on the days passed, never on how many runs there were: running twice a
 day, or after a missed week, gives the same importance as running once a day. A second run on the same day changes
 nothing. Memories that fall below 0.20 are reported as archive candidates; nothing is deleted. A dated copy of the
-index is kept in memory/backups/ (the last 7) before each write. HIPPOCAMPUS_CORE.md is refreshed afterwards.
+index is kept in memory/backups/ (the last 7) before each write. HIPPOCAMPUS_CORE.md and
+brain-dashboard.html are refreshed afterwards.
 """
 
 import json
@@ -36,6 +37,7 @@ def main() -> int:
         publish.write_core_file(ctx.ws, index, ctx.now)
         events.log_event(ctx.ws, "decay", ctx.now, total=report.total, changed=report.changed,
                          archiveCandidates=len(report.archive_candidates))
+        publish.write_dashboard(ctx.ws, index, ctx.now)  # after the event, so the page shows this run
     candidates = [{"id": m.id, "importance": m.importance, "content": m.content[:120]}
                   for m in report.archive_candidates]
     if ctx.args.json:
