@@ -144,6 +144,7 @@ _REPLYING = re.compile(r"\[Replying to[^\]\n]*\].*?\[/Replying\]", re.DOTALL)
 _SYSTEM_LINE = re.compile(r"\ASystem: \[[^\n]*(?:\n|\Z)")
 _HEARTBEAT = re.compile(r"\ARead HEARTBEAT\.md\b|\breply HEARTBEAT_OK\b")
 _CRON_PROMPT = re.compile(r"\A\s*\[cron:[^\]\n]*\]")
+_SPACES = re.compile(r"(?<=\S)[ \t]{2,}")
 _BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 _NOISE_REPLIES = frozenset({"NO_REPLY", "HEARTBEAT_OK"})
 _GROUP_TYPES = frozenset({"group", "supergroup", "channel", "room", "guild"})
@@ -202,7 +203,7 @@ def _tidy(text: str) -> str:
     text = _MESSAGE_ID.sub("", text)
     text = _REPLY_TAG.sub("", text)
     text = _BLANK_LINES.sub("\n\n", text)
-    return "\n".join(line.rstrip() for line in text.strip().splitlines()).strip()
+    return "\n".join(_SPACES.sub(" ", line).rstrip() for line in text.strip().splitlines()).strip()
 
 
 def _local_time(stamp: re.Match) -> str:

@@ -1,0 +1,207 @@
+"""Signals → memories: concise content, the same-fact test, reinforcement, updates with history, trust, sources."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from hippocampus import encoding
+from hippocampus.encoding import Candidates, concise, keywords_of, rewrite_sentence, values_of
+from hippocampus.model import Index, Memory
+from hippocampus.transcripts import Signal
+
+NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
+
+
+def signal(seq: int, text: str, day: int = 1, role: str = "user", session: str | None = None, **extra) -> Signal:
+    return Signal(seq=seq, id=f"m{seq:04d}", session=session or f"s{seq}", role=role, text=text,
+                  timestamp=f"2026-02-{day:02d}T10:00:00Z", **extra)
+
+
+def encode(texts: list[str], index: Index | None = None, **kw) -> tuple[Index, encoding.Outcome]:
+    index = index or Index(memories=[], meta={})
+    signals = [signal(i + 1, t, day=i + 1) for i, t in enumerate(texts)]
+    return index, encoding.encode(index, signals, NOW, **kw)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I prefer oat milk flat whites", "User prefers oat milk flat whites"),
+    ("I always take the 8:10 train to Leipzig", "User always takes the 8:10 train to Leipzig"),
+    ("I don't like cilantro in my food", "User doesn't like cilantro in their food"),
+    ("I'm allergic to peanuts", "User is allergic to peanuts"),
+    ("My sister Maria lives in Porto", "User's sister Maria lives in Porto"),
+    ("I went to Porto with Maria", "User went to Porto with Maria"),
+    ("I'd rather fly than take the night train", "User would rather fly than take the night train"),
+    ("I zorb the frobnicator daily", "I zorb the frobnicator daily"),  # not a known verb: left as said
+    ("I think I should call Maria", "I think I should call Maria"),  # a second "I": left as said
+])
+def test_first_person_becomes_the_user_only_where_it_is_reliable(text, expected):
+    assert rewrite_sentence(text) == expected
+
+
+def test_a_memory_drops_greetings_and_the_remember_phrase_and_keeps_numbers_and_names():
+    text = "Morning! Remember that the dentist moved my appointment to Friday 16:30."
+    assert concise(text) == "The dentist moved the user's appointment to Friday 16:30."
+
+
+def test_a_long_message_is_cut_to_about_200_characters_keeping_the_sentence_that_matters():
+    text = ("So yesterday was long. " * 6 + "I prefer oat milk flat whites from the place on Kastanienallee 12. "
+            + "Anyway the weather was grey and the tram was late again as usual. " * 3)
+    out = concise(text, matched=("i prefer",))
+    assert len(out) <= 200
+    assert "User prefers oat milk flat whites from the place on Kastanienallee 12." in out
+
+
+def test_keywords_put_names_and_numbers_first():
+    words = keywords_of("User's sister Maria moved to Porto on 2026-03-14")
+    assert words[:3] == ["maria", "porto", "2026-03-14"]
+
+
+def test_values_are_numbers_dates_names_and_day_names():
+    assert values_of("The dentist moved the user's appointment to Friday 16:30 with Dr Okafor") == \
+        {"16:30", "friday", "dr", "okafor"}
+
+
+def test_oat_milk_said_in_three_sessions_is_one_memory_reinforced_twice():
+    index, outcome = encode(["I prefer oat milk flat whites"] * 3)
+    assert len(index.memories) == 1
+    memory = index.memories[0]
+    assert memory.timesReinforced == 2
+    assert len(memory.sources) == 3
+    assert (len(outcome.new), len(outcome.reinforced)) == (1, 2)
+    assert memory.importance > 0.8
+
+
+def test_two_lockers_with_alike_words_are_two_memories():
+    index, outcome = encode(["Remember that the locker code for unit 12 is 4417",
+                             "Remember that the locker code for unit 19 is 8803"])
+    assert [m.content for m in index.memories] == ["The locker code for unit 12 is 4417",
+                                                   "The locker code for unit 19 is 8803"]
+    assert outcome.reinforced == []
+
+
+def test_a_changed_value_updates_the_memory_and_keeps_the_old_one_in_history():
+    index, outcome = encode(["Remember my locker code is 4417", "my locker code is now 5521"])
+    assert len(index.memories) == 1
+    memory = index.memories[0]
+    assert "5521" in memory.content and "4417" not in memory.content
+    assert memory.history == [{"ts": "2026-02-02T10:00:00Z", "content": "User's locker code is 4417"}]
+    assert "4417" not in memory.keywords
+    assert outcome.updated == [memory.id]
+
+
+def test_a_changed_value_of_another_unit_is_not_an_update():
+    index, _ = encode(["Remember that the locker code for unit 12 is 4417",
+                       "the locker code for unit 19 is now 8803, remember that"])
+    assert len(index.memories) == 2
+    assert index.memories[0].history == []
+
+
+def test_the_same_value_again_without_a_change_word_is_a_reinforcement():
+    index, outcome = encode(["Remember my locker code is 4417", "remember: my locker code is 4417"])
+    assert len(index.memories) == 1 and outcome.reinforced == [index.memories[0].id]
+
+
+def test_a_new_name_in_the_same_words_is_a_new_memory():
+    index, _ = encode(["I'm meeting my friend Sarah for climbing every Thursday evening",
+                       "I'm meeting my friend Tom for climbing every Thursday evening"])
+    assert len(index.memories) == 2
+
+
+def test_remember_this_items_are_explicit_and_keep_it_when_reinforced():
+    index, _ = encode(["I prefer aisle seats on trains to Hamburg", "Remember that I prefer aisle seats on trains"
+                       " to Hamburg"])
+    assert len(index.memories) == 1
+    assert index.memories[0].extra.get("kind") == "explicit"
+    assert index.memories[0].importance >= 0.92
+
+
+def test_every_memory_records_its_sources():
+    index, _ = encode(["I prefer oat milk flat whites", "We decided to move the standup to 9:30 every Monday"])
+    for memory in index.memories:
+        assert memory.sources and all(set(s) == {"session", "message", "ts"} for s in memory.sources)
+
+
+def test_a_message_already_a_source_is_never_encoded_again():
+    index, _ = encode(["I prefer oat milk flat whites"])
+    again = encoding.encode(index, [signal(1, "I prefer oat milk flat whites", day=1)], NOW)
+    assert again.duplicates == 1 and index.memories[0].timesReinforced == 0
+
+
+def test_secrets_never_reach_a_memory():
+    index, _ = encode(["Remember that the deploy key is sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789 for prod"])
+    assert "sk-proj" not in index.memories[0].content
+    assert "[REDACTED:openai-key]" in index.memories[0].content
+    assert not any("sk-proj" in k for k in index.memories[0].keywords)
+
+
+def test_untrusted_words_are_kept_as_an_observation_never_merged_with_the_owner_s():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [signal(1, "I prefer oat milk flat whites", day=1)], NOW)
+    outcome = encoding.encode(index, [signal(2, "I prefer oat milk flat whites", day=2, sender="Bob",
+                                             trust="untrusted")], NOW)
+    assert len(index.memories) == 2 and outcome.new
+    stranger = index.memories[1]
+    assert stranger.untrusted and stranger.content == "Bob said: I prefer oat milk flat whites"
+    assert stranger.importance <= encoding.UNTRUSTED_CEILING
+    assert stranger.domain == "world"
+    assert index.memories[0].timesReinforced == 0
+
+
+def test_relative_days_carry_the_day_they_were_said():
+    index, _ = encode(["I am worried about the deadline tomorrow for the grant proposal"])
+    assert index.memories[0].content.endswith("(said 2026-02-01)")
+
+
+def test_the_local_time_hint_gives_the_day_it_was_said():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [signal(1, "Remember the visa interview is tomorrow at 9", day=1,
+                                   local="2026-02-02T00:30+09:00")], NOW)
+    assert index.memories[0].content.endswith("(said 2026-02-02)")
+
+
+def test_noise_and_low_scores_are_skipped():
+    _, outcome = encode(["ok", "HEARTBEAT_OK", "The espresso machine at work is broken"], min_importance=0.55)
+    assert outcome.skipped == 3
+
+
+def test_the_agent_s_identity_becomes_a_self_memory():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [signal(1, "I am Nova, your assistant; I believe short answers work best for you.",
+                                   role="assistant")], NOW)
+    assert (index.memories[0].domain, index.memories[0].category) == ("self", "identity")
+
+
+def test_ids_continue_after_the_highest_ever_given():
+    index = Index(memories=[Memory(id="mem_041", content="User prefers tea")], meta={})
+    encode(["I prefer oat milk flat whites with cinnamon"], index=index)
+    assert index.memories[-1].id == "mem_042"
+
+
+class CountingCandidates(Candidates):
+    """Counts the memories whose similarity is computed, to show lookup never walks the whole store."""
+
+    compared = 0
+
+    def similarity(self, topic, other):
+        CountingCandidates.compared += 1
+        return super().similarity(topic, other)
+
+
+def test_candidate_lookup_compares_only_memories_that_share_a_rare_term():
+    memories = [Memory(id=f"mem_{i:05d}", content=f"Meeting notes {i} about quarterly budget review number {i}")
+                for i in range(3000)]
+    memories.append(Memory(id="mem_99999", content="User prefers oat milk flat whites"))
+    lookup = CountingCandidates(memories)
+    CountingCandidates.compared = 0
+    found = lookup.lookup(encoding.topic_terms("User prefers oat milk flat whites"), untrusted=False)
+    assert found[0][0].id == "mem_99999"
+    assert CountingCandidates.compared < 10
+
+
+def test_signals_of_one_batch_reinforce_each_other():
+    index = Index(memories=[], meta={})
+    outcome = encoding.encode(index, [signal(1, "I prefer oat milk flat whites", day=3),
+                                      signal(2, "I prefer oat milk flat whites", day=3, session="other")], NOW)
+    assert len(index.memories) == 1 and len(outcome.reinforced) == 1

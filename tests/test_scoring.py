@@ -1,0 +1,82 @@
+"""Importance by SPEC §5, matched as whole words; the old skill's substring traps are regression tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from hippocampus.scoring import score
+
+TABLE = [
+    # (text, role, value, rule, domain/category)
+    ("Remember that the dentist moved my appointment to Friday 16:30.", "user", 0.92, "explicit", "user/context"),
+    ("Don't forget: Maria's birthday party is on the 14th at her place", "user", 0.92, "explicit", "user/context"),
+    ("I am worried about the deadline tomorrow for the grant proposal", "user", 0.90, "deadline", "user/context"),
+    ("The visa interview is important, it's tomorrow morning at 9", "user", 0.90, "deadline", "user/context"),
+    ("I feel really tired of all these meetings lately", "user", 0.85, "emotional", "user/context"),
+    ("I'm scared of flying, especially long-haul", "user", 0.85, "emotional", "user/emotions"),
+    ("I hate waking up early on Mondays", "user", 0.85, "loves", "user/preferences"),
+    ("Thanks, that was really helpful!!", "user", 0.82, "feedback", "relationship/feedback"),
+    ("I prefer oat milk flat whites", "user", 0.80, "preference", "user/preferences"),
+    ("I never drink coffee after 3pm", "user", 0.80, "preference", "user/preferences"),
+    ("We decided to use Postgres instead of MySQL for the app", "user", 0.75, "decision", "world/decisions"),
+    ("I'm working on the migration project for the billing service", "user", 0.65, "project", "world/projects"),
+    ("The weather in Lisbon was mild and sunny all week, with a cool breeze by the river every evening and "
+     "surprisingly few tourists around the old town, which made the long walks up to the castle a pleasure "
+     "for all of us.", "user", 0.70, "long", "user/facts"),
+    ("The new espresso machine at the office makes decent cortados", "user", 0.55, "general", "user/facts"),
+    ("The espresso machine at work is broken", "user", 0.50, "general", "user/facts"),
+    ("ok sounds good", "user", 0.0, "short", "user/noise"),
+    ("HEARTBEAT_OK", "assistant", 0.0, "noise", "user/noise"),
+    ("NO_REPLY", "user", 0.0, "noise", "user/noise"),
+    ("I am Nova, your assistant; I believe short answers work best for you.", "assistant", 0.70, "identity",
+     "self/identity"),
+    ("Got it — dentist moved to Friday 16:30, calendar updated as well.", "assistant", 0.0, "assistant",
+     "self/noise"),
+]
+
+
+@pytest.mark.parametrize("text,role,value,rule,shelf", TABLE)
+def test_the_scoring_table_gives_the_documented_value_rule_and_shelf(text, role, value, rule, shelf):
+    result = score(text, role)
+    assert (result.value, result.rule, f"{result.domain}/{result.category}") == (value, rule, shelf)
+
+
+def test_projector_is_not_project():
+    result = score("The projector in room 4 is broken again, can someone fix it")
+    assert result.rule != "project" and result.value == 0.55
+
+
+def test_hi_never_mind_is_not_i_never():
+    result = score("hi never mind, that was the wrong chat window sorry about it")
+    assert result.rule != "preference" and result.value == 0.55
+
+
+def test_an_emotional_word_does_not_shadow_a_deadline():
+    # The old skill took the first matching rule: "worried" (0.85) hid the deadline rule (0.90).
+    result = score("I'm worried: the deadline-critical release is tomorrow and nothing is tested")
+    assert (result.value, result.rule) == (0.90, "deadline")
+
+
+@pytest.mark.parametrize("text", [
+    "Thanksgiving dinner is at Ana's place this year, bring pie",      # "thanks"
+    "The taskbar on my laptop keeps disappearing after updates",       # "task"
+    "I likely need to leave early on Friday for the train",            # "i like"
+    "It was an unimportant detail of the tomorrow-land exhibit",       # "important"
+    "Do you remember that restaurant we went to in Porto last year?",  # a question, not "remember that"
+])
+def test_words_inside_other_words_do_not_match(text):
+    result = score(text)
+    assert result.rule in ("general", "long", "short"), (text, result)
+
+
+def test_the_agent_s_replies_count_only_when_it_says_who_it_is():
+    assert score("I prefer to double-check the calendar before I answer", "assistant").value == 0.0
+    assert score("My name is Nova and I am your assistant", "assistant").rule == "identity"
+
+
+def test_cjk_text_counts_by_its_meaning_not_its_character_count():
+    assert score("来週の金曜日に東京で山田さんと会議があります。").value > 0
+
+
+def test_thanks_only_count_from_the_user():
+    assert score("Thanks for waiting, here is the summary of the meeting notes", "assistant").value == 0.0

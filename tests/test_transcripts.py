@@ -1,0 +1,292 @@
+"""Reading OpenClaw transcripts: both stores, every noise shape, malformed lines, naive times, trust."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timezone
+
+import pytest
+from transcript_fixtures import (Session, conversation_sessions, day, write_database, write_jsonl_store,
+                                 write_sessions_json)
+
+from hippocampus import transcripts
+from hippocampus.errors import HippocampusError
+from hippocampus.transcripts import Owner, clean_user_text, parse_lines
+
+SAMPLE = [  # the shapes of the project's hand-written sample session, line by line
+    '{"type": "session", "version": 3, "id": "5f0c2a9e", "timestamp": "2026-05-04T07:58:12.004Z", "cwd": "/h"}',
+    '{"type": "message", "id": "d4e5f6a7", "parentId": null, "timestamp": "2026-05-04T07:58:12.031Z", "message": '
+    '{"role": "user", "content": [{"type": "text", "text": "Sender (untrusted metadata):\\n```json\\n{\\n  \\"label\\":'
+    ' \\"telegram\\",\\n  \\"id\\": \\"81234\\",\\n  \\"name\\": \\"Dana\\"\\n}\\n```\\n\\n[Mon 2026-05-04 09:58 GMT+2]'
+    ' Morning! Remember that the dentist moved my appointment to Friday 16:30."}], "timestamp": 1777881492031}}',
+    '{"type": "message", "id": "e5f6a7b8", "parentId": "d4e5f6a7", "timestamp": "2026-05-04T07:58:12.090Z", '
+    '"message": {"role": "assistant", "content": [], "stopReason": "error", "errorMessage": "overloaded"}}',
+    '{"type": "message", "id": "f6a7b8c9", "parentId": "e5f6a7b8", "timestamp": "2026-05-04T07:58:19.402Z", '
+    '"message": {"role": "assistant", "content": [{"type": "thinking", "thinking": "check the calendar"}, '
+    '{"type": "toolCall", "id": "c1", "name": "read", "arguments": {}}], "stopReason": "toolUse"}}',
+    '{"type": "message", "id": "a7b8c9d0", "parentId": "f6a7b8c9", "timestamp": "2026-05-04T07:58:19.530Z", '
+    '"message": {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "Fri: dentist"}]}}',
+    '{"type": "message", "id": "b8c9d0e1", "parentId": "a7b8c9d0", "timestamp": "2026-05-04T07:58:24.118Z", '
+    '"message": {"role": "assistant", "content": [{"type": "text", "text": "[[reply_to_current]] Got it."}, '
+    '{"type": "text", "text": "I have also updated calendar.md."}], "stopReason": "stop"}}',
+    '{"type": "message", "id": "c9d0e1f2", "parentId": "b8c9d0e1", "timestamp": "2026-05-04T08:30:00.000Z", '
+    '"message": {"role": "user", "content": "Read HEARTBEAT.md if it exists (workspace context). Follow it strictly.'
+    ' If nothing needs attention, reply HEARTBEAT_OK."}}',
+    '{"type": "message", "id": "d0e1f2a3", "parentId": "c9d0e1f2", "timestamp": "2026-05-04T08:30:03.200Z", '
+    '"message": {"role": "assistant", "content": [{"type": "text", "text": "HEARTBEAT_OK"}], "stopReason": "stop"}}',
+    '{"type": "message", "id": "e1f2a3b4", "parentId": "b8c9d0e1", "timestamp": "2026-05-04T09:12:40.511Z", '
+    '"message": {"role": "user", "content": [{"type": "text", "text": "[Mon 2026-05-04 11:12 GMT+2] I prefer short '
+    'answers before noon. 私は朝は短い返事が好きです。"}]}}',
+    '{"type": "compaction", "id": "f2a3b4c5", "parentId": "e1f2a3b4", "timestamp": "2026-05-04T09:20:00.000Z", '
+    '"summary": "Dentist moved."}',
+]
+
+
+def parse(lines, **kw):
+    return parse_lines(list(enumerate(lines, 1)), "fallback", "test.jsonl", **kw)
+
+
+def by_id(read):
+    return {m.id: m for m in read.messages}
+
+
+def test_the_sample_session_gives_two_signals_and_names_the_noise_of_everything_else():
+    read = parse(SAMPLE)
+    messages = by_id(read)
+    assert read.session == "5f0c2a9e"
+    assert read.malformed == 0
+    assert [m.id for m in read.messages if m.noise is None] == ["d4e5f6a7", "b8c9d0e1", "e1f2a3b4"]
+    assert messages["e5f6a7b8"].noise == "failed"
+    assert messages["f6a7b8c9"].noise == "tool"
+    assert messages["a7b8c9d0"].noise == "tool"
+    assert messages["c9d0e1f2"].noise == "heartbeat"
+    assert messages["d0e1f2a3"].noise == "heartbeat"
+
+
+def test_the_envelope_is_stripped_and_its_time_stamp_kept_as_a_local_time_hint():
+    message = by_id(parse(SAMPLE))["d4e5f6a7"]
+    assert message.text == "Morning! Remember that the dentist moved my appointment to Friday 16:30."
+    assert message.local == "2026-05-04T09:58+02:00"
+    assert message.sender == "Dana"
+    assert message.trust is None
+    assert message.timestamp == "2026-05-04T07:58:12.031Z"
+
+
+def test_every_text_block_of_a_reply_is_kept_and_reply_tags_are_removed():
+    message = by_id(parse(SAMPLE))["b8c9d0e1"]
+    assert message.text == "Got it.\n\nI have also updated calendar.md."
+
+
+def test_thinking_and_tool_calls_never_reach_the_text():
+    texts = " ".join(m.text for m in parse(SAMPLE).messages)
+    assert "check the calendar" not in texts
+    assert "Fri: dentist" not in texts
+
+
+def test_japanese_text_is_kept_whole_beside_latin_text():
+    assert by_id(parse(SAMPLE))["e1f2a3b4"].text == "I prefer short answers before noon. 私は朝は短い返事が好きです。"
+
+
+def test_cyrillic_and_emoji_are_kept():
+    cleaned = clean_user_text("[Tue 2026-02-03 10:00 GMT+1] Я живу в Берлине 🚀 и люблю кофе ☕")
+    assert cleaned.text == "Я живу в Берлине 🚀 и люблю кофе ☕"
+    assert cleaned.local == "2026-02-03T10:00+01:00"
+
+
+def test_transport_tags_attachments_and_message_ids_are_removed_but_the_words_stay():
+    cleaned = clean_user_text("[Telegram Dana id:81234 +1m] Look [message_id: 4411] <media:image> at this "
+                              "<file name=\"a.txt\">secret file body</file> and [[reply_to:991]] tell me")
+    assert cleaned.text == "Look at this and tell me"
+
+
+def test_a_malformed_line_is_counted_and_never_hides_the_rest_of_the_file():
+    lines = SAMPLE[:3] + ['{"type": "message", "id": "x", "message": {'] + ["[1, 2]"] + SAMPLE[3:]
+    read = parse(lines)
+    assert read.malformed == 2
+    assert "e1f2a3b4" in by_id(read)
+
+
+def test_a_last_line_still_being_written_is_incomplete_not_malformed():
+    read = parse(SAMPLE + ['{"type": "message", "id": "zz'], ended=False)
+    assert read.incomplete == 1 and read.malformed == 0
+
+
+def test_naive_timestamps_are_read_as_utc():
+    session = Session("naive-1", day(5, 9), naive=True)
+    session.user("I prefer oat milk flat whites")
+    read = parse(session.lines)
+    assert read.messages[0].timestamp == "2026-02-05T09:00:30Z"
+
+
+def test_an_unreadable_timestamp_takes_the_previous_one_and_hides_nothing():
+    lines = [SAMPLE[0], SAMPLE[1].replace("2026-05-04T07:58:12.031Z", "yesterday-ish")
+             .replace(', "timestamp": 1777881492031', ''), SAMPLE[8]]
+    read = parse(lines)
+    assert [m.id for m in read.messages] == ["d4e5f6a7", "e1f2a3b4"]
+    assert read.messages[0].timestamp == "2026-05-04T07:58:12.004Z"
+
+
+def test_a_text_re_sent_after_a_failed_attempt_is_a_retry():
+    session = Session("retry-1", day(5))
+    session.user("I prefer oat milk flat whites")
+    session.assistant(error=True)
+    session.user("I prefer oat milk flat whites")
+    read = parse(session.lines)
+    assert [m.noise for m in read.messages] == [None, "failed", "retry"]
+
+
+def test_the_same_words_said_again_after_an_answer_are_not_a_retry():
+    session = Session("again-1", day(5))
+    session.user("I prefer oat milk flat whites")
+    session.assistant("Noted.")
+    session.user("I prefer oat milk flat whites")
+    assert [m.noise for m in parse(session.lines).messages] == [None, None, None]
+
+
+def test_a_re_sent_sibling_on_a_new_branch_is_a_retry():
+    session = Session("branch-1", day(5))
+    root = session.assistant("Hello!")
+    session.user("Book the table for eight people please", parent_id=root)
+    session.assistant("Done.")
+    session.user("Book the table for eight people please", parent_id=root)
+    assert [m.noise for m in parse(session.lines).messages] == [None, None, None, "retry"]
+
+
+def test_abandoned_branches_are_read_once_each():
+    read = parse(SAMPLE)
+    ids = [m.id for m in read.messages]
+    assert len(ids) == len(set(ids)) == 8
+
+
+def test_a_cron_prompt_makes_the_whole_session_a_cron_run():
+    session = Session("cron-1", day(10, 3))
+    session.user("[cron:4f1e hippocampus-encode] Run encode.py", sender=None, local_stamp=False)
+    session.assistant("Done: I prefer to report that everything went well today.")
+    assert [m.noise for m in parse(session.lines).messages] == ["cron", "cron"]
+
+
+def test_a_cron_session_key_makes_the_whole_session_a_cron_run():
+    session = Session("cron-2", day(10, 3))
+    session.user("Remember that the backup finished")
+    read = parse(session.lines, session_key="agent:main:cron:abc")
+    assert [m.noise for m in read.messages] == ["cron"]
+
+
+def test_no_reply_answers_are_noise():
+    session = Session("quiet-1", day(3))
+    session.user("ok")
+    session.assistant("NO_REPLY")
+    assert parse(session.lines).messages[1].noise == "no-reply"
+
+
+def test_lines_without_ids_get_the_same_stable_ids_every_time():
+    session = Session("old-1", day(3), with_ids=False)
+    session.user("We decided to use Postgres for the booking app")
+    first = [m.id for m in parse(session.lines).messages]
+    assert first == [m.id for m in parse(session.lines).messages]
+    assert first[0].startswith("h")
+
+
+def test_a_group_chat_message_is_untrusted_and_names_its_sender():
+    session = Session("group-1", day(12))
+    session.user("I prefer bouldering", sender={"id": "55501", "name": "Bob"},
+                 conversation={"chat_type": "group", "group_subject": "Climbing crew"})
+    message = parse(session.lines).messages[0]
+    assert (message.sender, message.trust) == ("Bob", "untrusted")
+
+
+def test_a_sender_other_than_the_recorded_owner_is_untrusted():
+    session = Session("dm-1", day(12))
+    session.user("I prefer tea", sender={"id": "99", "name": "Mallory"})
+    session.user("I prefer coffee", sender={"id": "81234", "name": "Dana"})
+    read = parse(session.lines, owner=Owner(frozenset({"81234"})))
+    assert [m.trust for m in read.messages] == ["untrusted", None]
+
+
+def test_archives_are_left_out_of_a_sessions_folder(tmp_path):
+    folder = write_jsonl_store(tmp_path, conversation_sessions())
+    names = [p.name for p in transcripts.session_files(folder)]
+    assert len(names) == 6
+    assert not any(".deleted." in n or ".bak" in n or ".reset." in n for n in names)
+
+
+def test_sessions_json_keys_tell_a_cron_file_apart(tmp_path):
+    session = Session("plain-cron", day(10, 3))
+    session.user("Remember that the nightly job ran fine tonight")
+    folder = tmp_path / "sessions"
+    path = session.write(folder)
+    write_sessions_json(folder, {"agent:main:cron:nightly": session})
+    read = transcripts.read_jsonl(path, transcripts.session_keys(folder), None)
+    assert [m.noise for m in read.messages] == ["cron"]
+
+
+def _messages(reads):
+    return sorted((m.session, m.id, m.role, m.text, m.noise, m.trust) for r in reads for m in r.messages)
+
+
+def test_the_sqlite_store_gives_exactly_what_the_jsonl_files_give(tmp_path):
+    sessions = conversation_sessions()
+    folder = write_jsonl_store(tmp_path / "a", sessions)
+    keys = transcripts.session_keys(folder)
+    from_files = [transcripts.read_jsonl(p, keys, None) for p in transcripts.session_files(folder)]
+    database = write_database(tmp_path / "b" / "openclaw-agent.sqlite", list(sessions.values()))
+    connection = transcripts.open_database(database)
+    columns = transcripts.detect_columns(connection, database)
+    from_rows = [transcripts.read_database_session(connection, columns, s, database, keys, None)
+                 for s in transcripts.database_sessions(connection, columns)]
+    connection.close()
+    assert _messages(from_rows) == _messages(from_files)
+    assert sum(r.malformed for r in from_rows) == sum(r.malformed for r in from_files) == 1
+
+
+def test_the_database_is_opened_read_only(tmp_path):
+    database = write_database(tmp_path / "openclaw-agent.sqlite", list(conversation_sessions().values()))
+    connection = transcripts.open_database(database)
+    with pytest.raises(sqlite3.OperationalError):
+        connection.execute("DELETE FROM transcript_events")
+    connection.close()
+
+
+def test_compressed_rows_are_counted_and_skipped_when_python_has_no_zstd(tmp_path):
+    session = Session("zstd-1", day(4))
+    session.user("I prefer window seats on long flights to Tokyo")
+    database = write_database(tmp_path / "db.sqlite", [session], columns="session_id TEXT, seq INTEGER, "
+                              "event_json TEXT, event_zstd BLOB, created_at TEXT",
+                              packed={"zstd-1": b"\x28\xb5\x2f\xfd not really zstd"})
+    connection = transcripts.open_database(database)
+    columns = transcripts.detect_columns(connection, database)
+    read = transcripts.read_database_session(connection, columns, "zstd-1", database, {}, None)
+    assert read.undecodable == 1
+    assert [m.text for m in read.messages] == ["I prefer window seats on long flights to Tokyo"]
+
+
+def test_an_unknown_schema_is_a_clear_message_not_a_crash(tmp_path):
+    path = tmp_path / "odd.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE transcript_events (a TEXT, b TEXT)")
+    db.commit()
+    db.close()
+    connection = transcripts.open_database(path)
+    with pytest.raises(HippocampusError, match="schema this version does not know"):
+        transcripts.detect_columns(connection, path)
+
+
+def test_a_database_without_the_table_is_a_clear_message(tmp_path):
+    path = tmp_path / "empty.sqlite"
+    sqlite3.connect(path).close()
+    connection = transcripts.open_database(path)
+    with pytest.raises(HippocampusError, match="no `transcript_events` table"):
+        transcripts.detect_columns(connection, path)
+
+
+def test_a_signal_survives_its_round_trip_through_json():
+    signal = transcripts.Signal(seq=3, id="ab", session="s", timestamp="2026-02-01T00:00:00Z", role="user",
+                                text="I prefer tea ☕", local="2026-02-01T01:00+01:00", sender="Dana")
+    assert transcripts.Signal.from_dict(json.loads(json.dumps(signal.to_dict())), "x") == signal
+
+
+def test_message_times_are_aware_utc():
+    read = parse(SAMPLE)
+    assert all(m.when.tzinfo is not None and m.when.utcoffset().total_seconds() == 0 for m in read.messages)
+    assert read.messages[0].when == datetime(2026, 5, 4, 7, 58, 12, 31000, tzinfo=timezone.utc)
