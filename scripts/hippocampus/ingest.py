@@ -138,6 +138,10 @@ class Ledger:
         """Remember how far encode got (a hint for trimming the queue; the index holds the truth)."""
         self.db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('encodedThrough', ?)", (str(through),))
 
+    def note_published(self, version: str) -> None:
+        """Remember which index (its lastUpdated) the mirrors and HIPPOCAMPUS_CORE.md were last written from."""
+        self.db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('publishedIndex', ?)", (version,))
+
     def commit(self, handled: list[tuple[str, str, int | None, str | None]], fingerprints: dict[str, str],
                next_seq: int) -> None:
         """Record handled messages, source fingerprints and the next number in one transaction."""

@@ -201,13 +201,16 @@ def _tidy(ws: Workspace, now: datetime, wait: bool, index, through: int, handled
         ledger = ingest.Ledger(ingest.ledger_path(ws))
         try:
             ledger.note_encoded(through)
+            pending.remove_items(ws, handled_items)
+            report.pending_left = len(pending.read_items(ws))
+            # Publish when this run changed memories, or when a killed run saved changes it never published.
+            version = str(index.meta.get("lastUpdated"))
+            if changed or ledger.state("publishedIndex") != version:
+                mirrors.write_mirrors(ws, index)
+                publish.write_core_file(ws, index, now)
+                ledger.note_published(version)
         finally:
             ledger.close()
-        pending.remove_items(ws, handled_items)
-        report.pending_left = len(pending.read_items(ws))
-        if changed:
-            mirrors.write_mirrors(ws, index)
-            publish.write_core_file(ws, index, now)
     if changed or report.signals or report.expired or report.applied:
         events.log_event(ws, "encoding", now, new=len(report.outcome.new),
                          reinforced=len(report.outcome.reinforced), updated=len(report.outcome.updated),
