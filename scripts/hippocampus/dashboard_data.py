@@ -8,6 +8,7 @@ the most important memories for its search box, so it stays small with any numbe
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -88,20 +89,28 @@ def _when(value) -> str | None:
 
 # --- memories -------------------------------------------------------------------------------------------------
 
-@dataclass
+@dataclass(slots=True)
 class Scored:
+    """A memory with what every aggregate needs, read once (a 100k-memory page reads each field once)."""
+
     memory: Memory
     importance: float
     tier: str
+    domain: str
+    pinned: bool
+    created: date | None
+    reinforced: int
 
 
 def score(index: Index, today: date) -> list[Scored]:
     """Every memory with today's importance and tier, most important first."""
     scored = []
+    meta = index.meta
     for memory in index.memories:
-        value = min(1.0, max(0.0, retention.importance_on(memory, today, index.meta)))
-        scored.append(Scored(memory, value, tier(value)))
-    scored.sort(key=lambda s: (-s.importance, -s.memory.timesReinforced, s.memory.id))
+        value = min(1.0, max(0.0, retention.importance_on(memory, today, meta)))
+        scored.append(Scored(memory, value, tier(value), memory.domain or "user", memory.pinned,
+                             parse_day(memory.created), memory.timesReinforced))
+    scored.sort(key=lambda s: (-s.importance, -s.reinforced, s.memory.id))
     return scored
 
 
@@ -123,7 +132,7 @@ def memory_row(item: Scored, today: date) -> dict:
     return {
         "id": m.id,
         "content": content,
-        "domain": m.domain,
+        "domain": item.domain,
         "category": m.category,
         "importance": round(item.importance, 3),
         "tier": item.tier,
@@ -140,11 +149,21 @@ def memory_row(item: Scored, today: date) -> dict:
     }
 
 
+_OPTIONAL = ("lastAccessed", "idleDays", "created", "sources", "sourceCount", "pinned", "untrusted", "archived",
+             "keywords")
+
+
+def compact_row(row: dict) -> dict:
+    """A row for the page's search list: optional fields only when they say something (the list is most of the
+    page's size)."""
+    return {k: v for k, v in row.items() if k not in _OPTIONAL or v}
+
+
 def domain_counts(scored: list[Scored]) -> list[dict]:
     """Memories per domain, split by tier; the four known domains always listed, others after them."""
     per: dict[str, Counter] = {d: Counter() for d in DOMAINS}
     for item in scored:
-        per.setdefault(item.memory.domain, Counter())[item.tier] += 1
+        per.setdefault(item.domain, Counter())[item.tier] += 1
     order = list(DOMAINS) + sorted(d for d in per if d not in DOMAINS)
     return [{"domain": d, "title": DOMAIN_TITLES.get(d, d), "count": sum(per[d].values()),
              "tiers": {t: per[d][t] for t, *_ in TIERS}} for d in order]
@@ -165,35 +184,25 @@ def histogram(scored: list[Scored], bins: int = HISTOGRAM_BINS) -> list[dict]:
              "tier": tier(i / bins + 1e-9)} for i in range(bins)]
 
 
-def _days_above(value: float, threshold: float, horizon: int) -> int:
-    """The last day (0..horizon) on which value × 0.99^day is still ≥ threshold; -1 if not even today."""
-    if value < threshold:
-        return -1
-    day = int(math.log(threshold / value) / math.log(retention.DECAY_RATE)) if value > 0 else 0
-    day = max(0, min(horizon, day))
-    # The logarithm can be off by one at an exact boundary; settle it with the same formula decay uses.
-    while day < horizon and value * retention.DECAY_RATE ** (day + 1) >= threshold:
-        day += 1
-    while day > 0 and value * retention.DECAY_RATE ** day < threshold:
-        day -= 1
-    return day
+def _count_at_least(ascending: list[float], threshold: float, factor: float) -> int:
+    """How many values v satisfy v × factor ≥ threshold (the values sorted ascending)."""
+    i = bisect_left(ascending, threshold / factor)
+    # Division and multiplication can round apart at the boundary; settle it with the multiplication decay uses.
+    while i > 0 and ascending[i - 1] * factor >= threshold:
+        i -= 1
+    while i < len(ascending) and ascending[i] * factor < threshold:
+        i += 1
+    return len(ascending) - i
 
 
 def fade_projection(scored: list[Scored], horizon: int = PROJECTION_DAYS) -> dict:
     """How many memories stay core (and at least active) each day if none is used again: 0.99^days. Pinned stay."""
     curves = {}
+    fading = sorted(item.importance for item in scored if not item.pinned)
     for name, threshold in (("core", CORE_THRESHOLD), ("active", ACTIVE_THRESHOLD)):
-        last_days = Counter()
-        for item in scored:
-            if item.importance < threshold:
-                continue
-            last = horizon if item.memory.pinned else _days_above(item.importance, threshold, horizon)
-            last_days[last] += 1
-        curve, alive = [0] * (horizon + 1), sum(last_days.values())
-        for day in range(horizon + 1):
-            curve[day] = alive
-            alive -= last_days.get(day, 0)
-        curves[name] = curve
+        pinned = sum(1 for item in scored if item.pinned and item.importance >= threshold)
+        curves[name] = [pinned + _count_at_least(fading, threshold, retention.DECAY_RATE ** day)
+                        for day in range(horizon + 1)]
     marks = [{"day": d, "core": curves["core"][d], "active": curves["active"][d],
               "share": round(retention.DECAY_RATE ** d, 3)} for d in PROJECTION_MARKS if d <= horizon]
     return {"horizon": horizon, "core": curves["core"], "active": curves["active"], "marks": marks}
@@ -201,7 +210,7 @@ def fade_projection(scored: list[Scored], horizon: int = PROJECTION_DAYS) -> dic
 
 def growth(scored: list[Scored], today: date) -> dict:
     """Memories added per period (week when the store is young, else month) and the running total."""
-    days = [d for d in (parse_day(item.memory.created) for item in scored) if d]
+    days = [item.created for item in scored if item.created]
     undated = len(scored) - len(days)
     if not days:
         return {"unit": "month", "points": [], "undated": undated}
@@ -415,10 +424,10 @@ def build(index: Index, now: datetime, events: list[dict] | None = None, skipped
         "growth": growth(scored, today),
         "activity": activity(events or [], skipped_events, today),
         "top": [memory_row(item, today) for item in scored[:TOP_COUNT]],
-        "memories": [memory_row(item, today) for item in listed],
+        "memories": [compact_row(memory_row(item, today)) for item in listed],
         "listed": len(listed),
-        "pinned": sum(1 for item in scored if item.memory.pinned),
-        "reinforcedTotal": sum(item.memory.timesReinforced for item in scored),
+        "pinned": sum(1 for item in scored if item.pinned),
+        "reinforcedTotal": sum(item.reinforced for item in scored),
         "amygdala": amygdala_panel(emotional or StateFile()),
         "vta": vta_panel(reward or StateFile()),
         "thresholds": {"core": CORE_THRESHOLD, "active": ACTIVE_THRESHOLD, "background": BACKGROUND_THRESHOLD},

@@ -13,7 +13,7 @@ TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     # HTML templates are autoescaped by name; Markdown and text ones are not (their values are flattened first).
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         autoescape=jinja2.select_autoescape(["html", "htm", "xml"]),
         trim_blocks=True,
@@ -21,6 +21,9 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
+    # `tojson` stays HTML-safe (it escapes < > & '); compact separators keep data-heavy pages small.
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":"), "ensure_ascii": False}
+    return env
 
 
 def render(name: str, **values) -> str:
