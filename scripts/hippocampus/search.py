@@ -43,8 +43,27 @@ class Corpus(Protocol):
     def postings(self, term: str) -> list[tuple[int, float, float]]:
         """(doc, weighted term frequency, doc length) of every document holding `term`."""
 
+    def facts(self, docs: list[int], today) -> dict[int, "Facts"]:
+        """What scoring needs of these documents, cheaply: no memory is decoded for it."""
+
     def fetch(self, docs: list[int]) -> dict[int, Memory]:
         """The memories of these documents."""
+
+
+@dataclass(slots=True)
+class Facts:
+    """A document's id, filters and today's importance and recency."""
+
+    id: str
+    domain: str
+    hidden: bool
+    importance: float
+    recency: float
+
+
+def facts_of(memory: Memory, now: datetime, meta: dict) -> Facts:
+    return Facts(memory.id, memory.domain, memory.superseded or memory.archived,
+                 retention.importance_on(memory, now.date(), meta), recency(memory, now))
 
 
 def document_terms(memory: Memory) -> Counter:
@@ -66,17 +85,12 @@ def recency(memory: Memory, now: datetime) -> float:
     return retention.DECAY_RATE ** days_between(day, now.date()) if day else 0.5
 
 
-def eligible(memory: Memory, domain: str | None, include_all: bool) -> bool:
-    if domain and memory.domain != domain:
-        return False
-    return include_all or not (memory.superseded or memory.archived)
-
-
 class MemoryCorpus:
     """A corpus built in memory from a list of memories (tokenises every memory once)."""
 
-    def __init__(self, memories: Iterable[Memory]):
+    def __init__(self, memories: Iterable[Memory], meta: dict | None = None):
         self.memories = list(memories)
+        self.meta = meta or {}
         self._index: dict[str, list[tuple[int, float, float]]] = {}
         total = 0.0
         for doc, memory in enumerate(self.memories):
@@ -91,21 +105,22 @@ class MemoryCorpus:
     def postings(self, term: str) -> list[tuple[int, float, float]]:
         return self._index.get(term, [])
 
+    def facts(self, docs: list[int], now: datetime) -> dict[int, Facts]:
+        return {doc: facts_of(self.memories[doc], now, self.meta) for doc in docs}
+
     def fetch(self, docs: list[int]) -> dict[int, Memory]:
         return {doc: self.memories[doc] for doc in docs}
 
 
 def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, top: int = 5,
-         min_score: float = 0.0, domain: str | None = None, include_all: bool = False,
-         prepare=None) -> list[Hit]:
+         min_score: float = 0.0, domain: str | None = None, include_all: bool = False) -> list[Hit]:
     """The best `top` memories for `query`, best first. Only memories that share a term with the query qualify.
 
-    Documents are visited in order of relevance and fetched in batches; the walk stops once even a perfect
-    importance and recency could not lift the next one into the results. `prepare` may adjust each fetched
-    memory first (the cached corpus applies recorded touches with it).
+    Documents are visited in order of relevance, their facts read in batches; the walk stops once even a perfect
+    importance and recency could not lift the next one into the results. Only the hits are decoded.
     """
     if isinstance(corpus, list):
-        corpus = MemoryCorpus(corpus)
+        corpus = MemoryCorpus(corpus, meta)
     wanted = query_terms(query)
     if not wanted or not corpus.count:
         return []
@@ -122,33 +137,29 @@ def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, t
             relevance[doc] = relevance.get(doc, 0.0) + weight * tf * (K1 + 1) / (
                 tf + K1 * (1 - B + B * length / average))
             matched.setdefault(doc, []).append(term)
-    order = sorted(relevance, key=lambda d: -relevance[d])
-    today = now.date()
-    best: list[Hit] = []
-    ceiling_rest = WEIGHTS["importance"] + WEIGHTS["recency"]
+    order = sorted(relevance, key=relevance.__getitem__, reverse=True)
+    w_rel, w_imp, w_rec = WEIGHTS["relevance"], WEIGHTS["importance"], WEIGHTS["recency"]
+    found: list[tuple[float, float, str, int, object]] = []
+    floor = -1.0  # the score to beat once `top` hits are in hand
     for start in range(0, len(order), BATCH):
         batch = order[start:start + BATCH]
-        if len(best) >= top and WEIGHTS["relevance"] * min(1.0, relevance[batch[0]] / ceiling) + ceiling_rest \
-                < best[top - 1].score:
+        if len(found) >= top and w_rel * min(1.0, relevance[batch[0]] / ceiling) + w_imp + w_rec < floor:
             break
-        fetched = corpus.fetch(batch)
-        for doc in batch:
-            memory = fetched.get(doc)
-            if memory is None:
+        for doc, fact in corpus.facts(batch, now).items():
+            if (domain and fact.domain != domain) or (fact.hidden and not include_all):
                 continue
-            if prepare is not None:
-                prepare(memory)
-            if not eligible(memory, domain, include_all):
-                continue
-            importance = retention.importance_on(memory, today, meta)
-            parts = {
-                "relevance": round(min(1.0, relevance[doc] / ceiling), 4),
-                "importance": round(importance, 4),
-                "recency": round(recency(memory, now), 4),
-            }
-            score = round(sum(WEIGHTS[name] * value for name, value in parts.items()), 4)
-            if score >= min_score:
-                best.append(Hit(memory, score, parts, importance, matched[doc]))
-        best.sort(key=lambda h: (-h.score, -h.parts["relevance"], h.memory.id))
-        del best[top:]
-    return best
+            rel = min(1.0, relevance[doc] / ceiling)
+            score = w_rel * rel + w_imp * fact.importance + w_rec * fact.recency
+            if score >= min_score and (len(found) < top or score >= floor):
+                found.append((score, rel, fact.id, doc, fact))
+        found.sort(key=lambda h: (-h[0], -h[1], h[2]))
+        del found[top:]
+        if len(found) >= top:
+            floor = found[-1][0]
+    memories = corpus.fetch([h[3] for h in found])
+    hits = []
+    for score, rel, _, doc, fact in found:
+        parts = {"relevance": round(rel, 4), "importance": round(fact.importance, 4),
+                 "recency": round(fact.recency, 4)}
+        hits.append(Hit(memories[doc], round(score, 4), parts, fact.importance, matched[doc]))
+    return hits

@@ -20,9 +20,10 @@ from typing import Iterable, Iterator
 
 from . import retention, search, store
 from .model import Index, Memory
+from .timeutil import parse_day
 from .workspace import Workspace
 
-SCHEMA = 2
+SCHEMA = 3
 _LOG_RATE = math.log(retention.DECAY_RATE)
 
 _TABLES = """
@@ -30,18 +31,24 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE docs(
     doc INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
+    domain TEXT NOT NULL,
     hidden INTEGER NOT NULL,      -- superseded or archived
     explicit INTEGER NOT NULL,    -- an explicit "remember this"
     pinned INTEGER NOT NULL,
-    strength REAL,                -- ln(anchor) - anchor day * ln(0.99): orders memories by today's importance
+    base REAL NOT NULL,           -- the decay anchor: importance `base` on day `since`
+    since INTEGER NOT NULL,       -- (a day number)
+    strength REAL,                -- ln(base) - since * ln(0.99): orders memories by today's importance
     importance REAL NOT NULL,     -- for pinned memories, which do not fade
+    seen INTEGER,                 -- the day last accessed (or created), for recency
     length REAL NOT NULL,
-    terms TEXT NOT NULL,          -- the document's term counts, to undo its postings
-    body TEXT NOT NULL            -- the memory as stored
+    body TEXT NOT NULL            -- the memory as stored, with its anchor
 );
-CREATE INDEX docs_core ON docs(hidden, pinned, explicit, strength);
-CREATE TABLE postings(term TEXT NOT NULL, doc INTEGER NOT NULL, tf REAL NOT NULL, length REAL NOT NULL,
-                      PRIMARY KEY(term, doc)) WITHOUT ROWID;
+CREATE TABLE postings(term TEXT NOT NULL, doc INTEGER NOT NULL, tf REAL NOT NULL, length REAL NOT NULL);
+"""
+# Built after the bulk insert of a rebuild: sorting once is much faster than inserting into a B-tree in doc order.
+_INDEXES = """
+CREATE INDEX IF NOT EXISTS docs_core ON docs(hidden, pinned, explicit, strength);
+CREATE INDEX IF NOT EXISTS postings_term ON postings(term, doc, tf, length);
 """
 
 
@@ -58,32 +65,49 @@ def signature(ws: Workspace) -> str | None:
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
 
 
-def _row(memory: Memory, meta: dict, today: date) -> tuple:
-    counts = search.document_terms(memory)
-    base, since = retention.anchor(memory, meta, today)
-    strength = (math.log(base) - since.toordinal() * _LOG_RATE) if base > 0 else None
-    # The body carries its anchor, so the cache needs none of the index's bookkeeping to date it.
-    body = dict(memory.to_dict())
-    body["decay"] = {"base": base, "from": since.isoformat(), "last": memory.importance}
-    return (None, memory.id, int(memory.superseded or memory.archived), int(memory.extra.get("kind") == "explicit"),
-            int(memory.pinned), strength, memory.importance, float(sum(counts.values())),
-            json.dumps(counts, ensure_ascii=False), json.dumps(body, ensure_ascii=False))
+def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
+    """(doc row, its postings) for each memory, numbered from `first_doc`."""
+    for doc, memory in enumerate(memories, first_doc):
+        counts = search.document_terms(memory)
+        length = float(sum(counts.values()))
+        base, since = retention.anchor(memory, meta, today)
+        strength = (math.log(base) - since.toordinal() * _LOG_RATE) if base > 0 else None
+        seen = parse_day(memory.lastAccessed) or parse_day(memory.created)
+        # The body carries its anchor, so the cache needs none of the index's bookkeeping to date it.
+        body = dict(memory.to_dict())
+        body["decay"] = {"base": base, "from": since.isoformat(), "last": memory.importance}
+        row = (doc, memory.id, memory.domain, int(memory.superseded or memory.archived),
+               int(memory.extra.get("kind") == "explicit"), int(memory.pinned), base, since.toordinal(), strength,
+               memory.importance, seen.toordinal() if seen else None, length, _ENCODE(body))
+        yield row, [(term, doc, tf, length) for term, tf in counts.items()]
 
 
-def _insert(db: sqlite3.Connection, rows: Iterable[tuple]) -> None:
-    for row in rows:
-        cursor = db.execute("INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?)", row)
-        doc = cursor.lastrowid
-        length = row[7]
-        db.executemany("INSERT INTO postings VALUES (?,?,?,?)",
-                       [(term, doc, tf, length) for term, tf in json.loads(row[8]).items()])
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+_INSERT_DOC = "INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+
+
+def _insert(db: sqlite3.Connection, memories: Iterable[Memory], meta: dict, today: date) -> None:
+    first = (db.execute("SELECT COALESCE(MAX(doc), 0) FROM docs").fetchone()[0]) + 1
+    postings: list = []
+    docs: list = []
+    for row, entries in _rows(memories, meta, today, first):
+        docs.append(row)
+        postings.extend(entries)
+        if len(postings) > 200_000:
+            db.executemany(_INSERT_DOC, docs)
+            db.executemany("INSERT INTO postings VALUES (?,?,?,?)", postings)
+            docs.clear()
+            postings.clear()
+    db.executemany(_INSERT_DOC, docs)
+    db.executemany("INSERT INTO postings VALUES (?,?,?,?)", postings)
 
 
 def _remove(db: sqlite3.Connection, memory_id: str) -> None:
-    found = db.execute("SELECT doc, terms FROM docs WHERE id = ?", (memory_id,)).fetchone()
+    found = db.execute("SELECT doc, body FROM docs WHERE id = ?", (memory_id,)).fetchone()
     if found:
-        doc, counts = found
-        db.executemany("DELETE FROM postings WHERE term = ? AND doc = ?", [(t, doc) for t in json.loads(counts)])
+        doc, body = found
+        terms = search.document_terms(Memory.wrap(json.loads(body)))
+        db.executemany("DELETE FROM postings WHERE term = ? AND doc = ?", [(t, doc) for t in terms])
         db.execute("DELETE FROM docs WHERE doc = ?", (doc,))
 
 
@@ -106,7 +130,8 @@ def rebuild(ws: Workspace, index: Index, sig: str | None, today: date) -> None:
     try:
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _TABLES)
         db.execute(f"PRAGMA user_version={SCHEMA}")
-        _insert(db, (_row(m, index.meta, today) for m in index.memories))
+        _insert(db, index.memories, index.meta, today)
+        db.executescript(_INDEXES)
         _totals(db)
         _set_meta(db, signature=sig or "")
         db.commit()
@@ -133,8 +158,7 @@ def update(ws: Workspace, index: Index, loaded_from: str | None, changed: set[st
             by_id = index.by_id() if changed else {}
             for memory_id in changed:
                 _remove(db, memory_id)
-                if memory_id in by_id:
-                    _insert(db, [_row(by_id[memory_id], index.meta, today)])
+            _insert(db, [by_id[i] for i in sorted(changed) if i in by_id], index.meta, today)
             _totals(db)
             _set_meta(db, signature=sig or "")
     finally:
@@ -178,15 +202,39 @@ class CachedCorpus:
         self.count = int(values.get("count", 0))
         total = float(values.get("total_length", 0))
         self.average_length = total / self.count if self.count else 1.0
+        self._rows: dict[int, tuple] = {}
         self._touches: dict[str, list[datetime]] = {}
         for when, ids in touches:
             for memory_id in ids:
                 self._touches.setdefault(memory_id, []).append(when)
 
     def postings(self, term: str) -> list[tuple[int, float, float]]:
-        return self.db.execute("SELECT doc, tf, length FROM postings WHERE term = ?", (term,)).fetchall()
+        # One join reads each document's scoring facts with its postings; `facts` then needs no query.
+        rows = self.db.execute(
+            "SELECT p.doc, p.tf, p.length, d.id, d.domain, d.hidden, d.pinned, d.base, d.since, d.importance, "
+            "d.seen FROM postings p JOIN docs d ON d.doc = p.doc WHERE p.term = ?", (term,)).fetchall()
+        for row in rows:
+            self._rows[row[0]] = row[3:]
+        return [row[:3] for row in rows]
+
+    def facts(self, docs: list[int], now: datetime) -> dict[int, search.Facts]:
+        today = now.date().toordinal()
+        rate = retention.DECAY_RATE
+        out = {}
+        for doc in docs:
+            memory_id, domain, hidden, pinned, base, since, importance, seen = self._rows[doc]
+            if not pinned:
+                importance = base * rate ** max(0, today - since)
+            touched = self._touches.get(memory_id)
+            if touched:
+                seen = max(seen or 0, max(touched).date().toordinal())
+            recency = rate ** max(0, today - seen) if seen else 0.5
+            out[doc] = search.Facts(memory_id, domain, bool(hidden), importance, recency)
+        return out
 
     def fetch(self, docs: list[int]) -> dict[int, Memory]:
+        if not docs:
+            return {}
         marks = ",".join("?" * len(docs))
         rows = self.db.execute(f"SELECT doc, body FROM docs WHERE doc IN ({marks})", docs).fetchall()
         return {doc: self._memory(body) for doc, body in rows}
@@ -241,7 +289,7 @@ def open_corpus(ws: Workspace, today: date, locked: bool = False):
             except (OSError, sqlite3.Error):
                 # A read-only cache folder: answer from memory this time.
                 store.apply_touches(index, store.read_touches(ws))
-                return search.MemoryCorpus(index.memories), index.meta
+                return search.MemoryCorpus(index.memories, index.meta), index.meta
             db = _open(ws)
     return CachedCorpus(db, store.read_touches(ws)), CachedCorpus.meta
 
