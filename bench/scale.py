@@ -100,6 +100,12 @@ def generate_store(count: int, seed: int = 42) -> dict:
     return {"version": 2, "decayLastRun": (NOW.date() - timedelta(days=1)).isoformat(), "memories": memories}
 
 
+def write_store(count: int, path: Path) -> None:
+    store = generate_store(count)
+    body = ",\n".join(json.dumps(m) for m in store.pop("memories"))
+    path.write_text(json.dumps(store)[:-1] + ', "memories": [\n' + body + "\n]}\n")
+
+
 def transcript(path: Path, messages: int, seed: int = 7) -> None:
     """An OpenClaw session file with `messages` user/assistant messages of ordinary chat."""
     rng = random.Random(seed)
@@ -157,9 +163,8 @@ def bench_size(count: int, runs: int, workdir: Path) -> list[dict]:
     ws = workdir / f"ws-{count}"
     (ws / "memory").mkdir(parents=True)
     index_path = ws / "memory" / "index.json"
-    from_store = generate_store(count)
-    body = ",\n".join(json.dumps(m) for m in from_store.pop("memories"))
-    index_path.write_text(json.dumps(from_store)[:-1] + ', "memories": [\n' + body + "\n]}\n")
+    # Generated in a child process: a child's peak memory (ru_maxrss) would otherwise start at this process's.
+    subprocess.run([sys.executable, __file__, "--write-store", str(count), str(index_path)], check=True)
     size_mib = index_path.stat().st_size / 2 ** 20
     rows = []
 
@@ -231,6 +236,9 @@ def table(rows: list[dict]) -> str:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--write-store"]:
+        write_store(int(sys.argv[2]), Path(sys.argv[3]))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="store sizes, comma-separated")
     parser.add_argument("--runs", type=int, default=5, help="runs per measurement (median)")
