@@ -121,6 +121,7 @@ def test_the_search_box_and_filters_narrow_the_memories(visit, known_page):
     cards = v.page.locator("#memory-list article")
     assert cards.count() == 40
     assert v.text("#result-count") == "Showing 40 memories."
+    assert "last used 2026-03-01 (today)" in cards.first.inner_text()
     v.page.fill("#search", "coffee")
     v.page.wait_for_function("document.querySelectorAll('#memory-list article').length === 4")
     assert v.text("#result-count") == "4 matches among 40 memories."

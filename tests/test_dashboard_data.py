@@ -47,6 +47,17 @@ def test_an_unknown_domain_is_listed_after_the_four_known_ones():
     assert [d["domain"] for d in data["domains"]] == ["user", "self", "relationship", "world", "hobbies"]
 
 
+def test_thousands_of_odd_domains_are_summed_up_in_one_row():
+    data = build([stored(i, "x", 0.5, domain=f"d{i:04d}") for i in range(1, 1001)] + [stored(1001, "y", 0.5,
+                                                                                              domain="d0001")])
+    rows = data["domains"]
+    assert len(rows) == 4 + dd.OTHER_DOMAINS + 1
+    assert rows[4]["domain"] == "d0001" and rows[4]["count"] == 2
+    assert rows[-1] == {"domain": "", "title": "994 other domains", "count": 994,
+                        "tiers": {"core": 0, "active": 994, "background": 0, "archive": 0}}
+    assert sum(r["count"] for r in rows) == 1001
+
+
 def test_the_histogram_puts_each_importance_in_its_bin_with_thresholds_on_bin_edges():
     values = [0.0, 0.199, 0.2, 0.4, 0.6999, 0.7, 1.0]
     data = build([stored(i + 1, "x", v) for i, v in enumerate(values)])
@@ -103,6 +114,18 @@ def test_each_listed_memory_has_its_importance_keywords_reinforcements_access_an
     assert row["sourceCount"] == 5 and len(row["sources"]) == 3
     assert row["sources"][0] == {"session": "s0", "message": "m", "ts": "2026-02-01T00:00:00Z"}
     assert row["tier"] == "core" and row["domain"] == "user"
+
+
+def test_the_search_list_leaves_out_only_empty_optional_fields():
+    used_today = stored(1, "fresh", 0.9, pinned=True)
+    bare = stored(2, "bare", 0.5, created=None, lastAccessed=None)
+    del bare["created"], bare["lastAccessed"]
+    rows = {r["id"]: r for r in build([used_today, bare])["memories"]}
+    assert rows["mem_001"]["idleDays"] == 0 and rows["mem_001"]["pinned"] is True
+    assert rows["mem_001"]["sourceCount"] == 0 and "sources" not in rows["mem_001"]
+    assert "untrusted" not in rows["mem_001"] and "keywords" not in rows["mem_001"]
+    assert "lastAccessed" not in rows["mem_002"] and "created" not in rows["mem_002"]
+    assert "idleDays" not in rows["mem_002"]
 
 
 def test_growth_counts_memories_by_week_for_a_young_store_and_by_month_for_an_old_one():

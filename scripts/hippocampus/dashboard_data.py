@@ -30,6 +30,7 @@ GROWTH_POINTS = 120
 RECENT_EVENTS = 12
 SIBLING_ITEMS = 10
 SIBLING_TEXT = 200
+OTHER_DOMAINS = 6          # domains beyond the four known ones shown by name
 
 TIERS = (
     ("core", "Core", f"≥ {CORE_THRESHOLD:.2f}", "loaded at every session start"),
@@ -130,10 +131,10 @@ def memory_row(item: Scored, today: date) -> dict:
     last = parse_instant(m.lastAccessed)
     created = parse_day(m.created)
     return {
-        "id": m.id,
+        "id": m.id[:60],
         "content": content,
-        "domain": item.domain,
-        "category": m.category,
+        "domain": item.domain[:40],
+        "category": (m.category or "general")[:60],
         "importance": round(item.importance, 3),
         "tier": item.tier,
         "keywords": [k[:40] for k in m.keywords[:KEYWORD_LIMIT]],
@@ -149,24 +150,32 @@ def memory_row(item: Scored, today: date) -> dict:
     }
 
 
-_OPTIONAL = ("lastAccessed", "idleDays", "created", "sources", "sourceCount", "pinned", "untrusted", "archived",
-             "keywords")
+_OPTIONAL = ("lastAccessed", "idleDays", "created", "sources", "pinned", "untrusted", "archived", "keywords")
 
 
 def compact_row(row: dict) -> dict:
     """A row for the page's search list: optional fields only when they say something (the list is most of the
     page's size)."""
-    return {k: v for k, v in row.items() if k not in _OPTIONAL or v}
+    return {k: v for k, v in row.items()
+            if k not in _OPTIONAL or not (v is None or v is False or (isinstance(v, list) and not v))}
 
 
 def domain_counts(scored: list[Scored]) -> list[dict]:
-    """Memories per domain, split by tier; the four known domains always listed, others after them."""
+    """Memories per domain, split by tier: the four known domains always, then the largest others (at most
+    OTHER_DOMAINS; the rest are added up as one row, so a store with thousands of odd domains stays small)."""
     per: dict[str, Counter] = {d: Counter() for d in DOMAINS}
     for item in scored:
         per.setdefault(item.domain, Counter())[item.tier] += 1
-    order = list(DOMAINS) + sorted(d for d in per if d not in DOMAINS)
-    return [{"domain": d, "title": DOMAIN_TITLES.get(d, d), "count": sum(per[d].values()),
-             "tiers": {t: per[d][t] for t, *_ in TIERS}} for d in order]
+    others = sorted((d for d in per if d not in DOMAINS), key=lambda d: (-sum(per[d].values()), d))
+    rows = [(d, DOMAIN_TITLES[d], per[d]) for d in DOMAINS]
+    rows += [(d, _text(d, 40) or "?", per[d]) for d in others[:OTHER_DOMAINS]]
+    if len(others) > OTHER_DOMAINS:
+        rest = Counter()
+        for d in others[OTHER_DOMAINS:]:
+            rest.update(per[d])
+        rows.append(("", f"{len(others) - OTHER_DOMAINS:,} other domains", rest))
+    return [{"domain": d, "title": title, "count": sum(c.values()), "tiers": {t: c[t] for t, *_ in TIERS}}
+            for d, title, c in rows]
 
 
 def tier_counts(scored: list[Scored]) -> list[dict]:
