@@ -184,9 +184,9 @@ class CountingCandidates(Candidates):
 
     compared = 0
 
-    def similarity(self, topic, other):
+    def similarity(self, topic, other, weights=None):
         CountingCandidates.compared += 1
-        return super().similarity(topic, other)
+        return super().similarity(topic, other, weights)
 
 
 def test_candidate_lookup_compares_only_memories_that_share_a_rare_term():

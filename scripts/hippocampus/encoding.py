@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from . import redaction, retention, scoring
-from .model import DOMAINS, Index, Memory
+from .model import DOMAINS, Index, Memory, format_id, id_number
 from .scoring import Score
 from .text import STOP_WORDS, terms, words
 from .timeutil import iso, parse_instant
@@ -35,6 +35,7 @@ CHANGE_WORDS = frozenset({"now", "changed", "change", "moved", "new", "instead",
 _IGNORED_TERMS = frozenset({"user", "user's"}) | CHANGE_WORDS
 _DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
                        "june july august september october november december".split())
+_DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"\d+(?:[.:,/\-]\d+)*")
 _CAPITAL = re.compile(r"\b[A-Z][\w'’-]*")
 _RELATIVE = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|month)"
@@ -213,7 +214,7 @@ def _tokens(text: str) -> set[str]:
 def topic_terms(text: str) -> set[str]:
     """The terms that say what a fact is about: its words minus numbers, stop words and change words."""
     text = _SAID.sub("", text)
-    return {t for t in terms(text) if t not in _IGNORED_TERMS and not any(c.isdigit() for c in t)}
+    return {t for t in terms(text) if t not in _IGNORED_TERMS and not _DIGIT.search(t)}
 
 
 # --- drafts ---------------------------------------------------------------------------------------------------
@@ -286,6 +287,7 @@ class Candidates:
         self.topics: list[set[str]] = []
         self.postings: dict[str, list[int]] = defaultdict(list)
         self.position: dict[str, int] = {}
+        self.next_number: int | None = None  # the next `mem_NNN` number, once the store has been scanned for it
         for memory in memories:
             self.add(memory)
 
@@ -309,10 +311,18 @@ class Candidates:
     def weight(self, term: str) -> float:
         return math.log(1 + (len(self.memories) + 1) / (len(self.postings.get(term, ())) + 1))
 
-    def similarity(self, topic: set[str], other: set[str]) -> float:
+    def similarity(self, topic: set[str], other: set[str], weights: dict | None = None) -> float:
         """Weighted Dice overlap of two topic-term sets (rare words count more)."""
-        shared = sum(self.weight(t) for t in topic & other)
-        total = sum(self.weight(t) for t in topic) + sum(self.weight(t) for t in other)
+        weights = {} if weights is None else weights
+
+        def weight(term: str) -> float:
+            value = weights.get(term)
+            if value is None:
+                value = weights[term] = self.weight(term)
+            return value
+
+        shared = sum(weight(t) for t in topic & other)
+        total = sum(weight(t) for t in topic) + sum(weight(t) for t in other)
         return 2 * shared / total if total else 0.0
 
     def lookup(self, topic: set[str], untrusted: bool, limit: int = CANDIDATES_SHOWN,
@@ -332,6 +342,7 @@ class Candidates:
                 break
         seen: set[int] = set()
         scored = []
+        weights: dict[str, float] = {}  # document frequencies do not change during one lookup
         for term in probe:
             for position in self.postings.get(term, ()):
                 if position in seen:
@@ -340,7 +351,7 @@ class Candidates:
                 memory = self.memories[position]
                 if memory.superseded or memory.untrusted != untrusted:
                     continue
-                value = self.similarity(topic, self.topics[position])
+                value = self.similarity(topic, self.topics[position], weights)
                 if value >= floor:
                     scored.append((value, position))
         scored.sort(key=lambda item: (-item[0], item[1]))
@@ -404,13 +415,25 @@ def _anchor_at(memory: Memory, value: float, day) -> None:
     memory.decay = {"base": value, "from": day.isoformat(), "last": memory.importance}
 
 
+def _fresh_id(index: Index, lookup: Candidates) -> str:
+    """Index.next_id, but the store is scanned once per run, not once per new memory."""
+    if lookup.next_number is None or index.meta.get("highestId") != lookup.next_number - 1:
+        first = index.next_id()
+        lookup.next_number = id_number(first) + 1
+        return first
+    number = lookup.next_number
+    lookup.next_number += 1
+    index.meta["highestId"] = number
+    return format_id(number)
+
+
 def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
     extra: dict = {}
     if draft.explicit:
         extra["kind"] = "explicit"
     if draft.trust:
         extra["trust"] = draft.trust
-    memory = Memory(id=index.next_id(), content=draft.content, domain=draft.domain, category=draft.category,
+    memory = Memory(id=_fresh_id(index, lookup), content=draft.content, domain=draft.domain, category=draft.category,
                     importance=draft.importance, created=iso(draft.when), lastAccessed=iso(draft.when),
                     timesReinforced=0, keywords=list(draft.keywords), sources=[draft.source], extra=extra)
     _anchor_at(memory, draft.importance, draft.when.date())
@@ -479,6 +502,8 @@ def encode(index: Index, signals: list[Signal], now: datetime, min_importance: f
     memory it is the same fact as.
     """
     outcome = Outcome()
+    if not signals:
+        return outcome
     lookup = lookup if lookup is not None else Candidates(index.memories)
     seen = seen if seen is not None else known_sources(index)
     for signal in signals:

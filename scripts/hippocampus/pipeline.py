@@ -63,6 +63,8 @@ def _declare(txn, ids) -> None:
 def _fallback(index, lookup, seen, items: list[dict], now: datetime, min_importance: float, outcome: Outcome,
               where: str) -> None:
     """Expired pending items go the automatic way (already-applied ones are recognised by their source)."""
+    if not items:
+        return
     signals = []
     for item in items:
         try:
@@ -93,8 +95,10 @@ def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prep
         items = pending.read_items(ws)
         old = pending.expired(items, now)
         expired_ids = {item["id"] for item in old}
-        lookup = Candidates(index.memories)
-        seen = encoding.known_sources(index)
+        if not batch and not old:
+            lookup, seen = None, set()  # nothing to encode: no need to index the whole store
+        else:
+            lookup, seen = Candidates(index.memories), encoding.known_sources(index)
         _fallback(index, lookup, seen, old, now, min_importance, report.outcome, str(ws.pending))
         if prepare:
             waiting = {pending.item_key(item) for item in items if item["id"] not in expired_ids}

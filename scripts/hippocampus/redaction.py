@@ -54,8 +54,15 @@ PATTERNS: tuple[Pattern, ...] = (
 )
 
 
+# Every pattern above needs one of these; text without any is returned at once (most text, at a fraction of the cost).
+_TRIGGER = re.compile(r"sk-|[spr]k_|whsec_|gh[pousr]_|github_pat_|xox|xapp-|AKIA|ASIA|ABIA|ACCA|AIza|eyJ|bearer|://"
+                      r"|pass|pwd|secret|token|key", re.IGNORECASE)
+
+
 def redact(text: str) -> str:
     """The text with every secret replaced by `[REDACTED:<kind>]`."""
+    if not _TRIGGER.search(text):
+        return text
     for pattern in PATTERNS:
         text = pattern.regex.sub(lambda m, p=pattern: _replace(m, p), text)
     return text
