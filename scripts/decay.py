@@ -14,7 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import cli, events, publish, retention, store  # noqa: E402
+from hippocampus import cli, cycle  # noqa: E402
 
 
 def main() -> int:
@@ -26,18 +26,7 @@ def main() -> int:
         if not ctx.quiet:
             cli.emit("no memories yet: nothing to decay")
         return 0
-    with store.transaction(ctx.ws, ctx.now, wait=ctx.wait) as txn:
-        report = retention.decay_index(txn.index, ctx.now)
-        txn.changed([])  # decay moves importance along each memory's anchor: nothing the search cache holds
-        if not report.already_ran:
-            store.backup_index(ctx.ws, ctx.now)
-            txn.dirty = True
-    index = txn.index
-    if not report.already_ran:
-        publish.write_core_file(ctx.ws, index, ctx.now)
-        events.log_event(ctx.ws, "decay", ctx.now, total=report.total, changed=report.changed,
-                         archiveCandidates=len(report.archive_candidates))
-        publish.write_dashboard(ctx.ws, index, ctx.now)  # after the event, so the page shows this run
+    report = cycle.decay(ctx.ws, ctx.now, ctx.wait)
     candidates = [{"id": m.id, "importance": m.importance, "content": m.content[:120]}
                   for m in report.archive_candidates]
     if ctx.args.json:

@@ -123,3 +123,16 @@ def test_a_corrupt_cache_file_is_rebuilt(workspace):
     assert cached(ws, "coffee") == expected
     done = run_script("recall", "coffee", "--json", "--no-touch", ws=workspace)
     assert done.returncode == 0 and json.loads(done.stdout)["results"]
+
+
+def test_the_dashboard_from_the_cache_shows_what_the_dashboard_from_the_index_shows(workspace):
+    from hippocampus import dashboard_data
+
+    ws = varied_store(workspace, count=300)
+    index = store.read(ws)
+    from_index = dashboard_data.build(index, NOW, limit=50)
+    from_cache = dashboard_data.build(None, NOW, limit=50, scored=searchindex.scored(ws, NOW.date(), 50))
+    for key in ("total", "tierCounts", "domains", "histogram", "projection", "growth", "pinned", "reinforcedTotal"):
+        assert from_cache[key] == from_index[key], key
+    assert [m["id"] for m in from_cache["memories"]] == [m["id"] for m in from_index["memories"]]
+    assert from_cache["top"] == from_index["top"]

@@ -410,12 +410,14 @@ def vta_panel(state: StateFile) -> dict:
 
 # --- the whole page -------------------------------------------------------------------------------------------
 
-def build(index: Index, now: datetime, events: list[dict] | None = None, skipped_events: int = 0,
+def build(index: Index | None, now: datetime, events: list[dict] | None = None, skipped_events: int = 0,
           agent: dict | None = None, emotional: StateFile | None = None, reward: StateFile | None = None,
-          limit: int = LIST_LIMIT) -> dict:
-    """Everything the dashboard template receives."""
+          limit: int = LIST_LIMIT, scored: list[Scored] | None = None) -> dict:
+    """Everything the dashboard template receives, from an index or from its memories already `scored` (most
+    important first; only the first `limit` need their memory)."""
     today = now.date()
-    scored = score(index, today)
+    if scored is None:
+        scored = score(index, today)
     listed = scored[: max(0, limit)]
     tiers = tier_counts(scored)
     agent = agent or {}

@@ -234,11 +234,17 @@ class Memory:
         return memory
 
     def to_dict(self) -> dict:
-        """The stored object (the same dict, kept in the order it was read)."""
+        """The stored object (the same dict, in the order it was read, except that `importance` and its `decay`
+        anchor come last: the daily decay can then rewrite a memory's line by its tail alone)."""
         raw = self.raw
         for name in ("sources", "history"):
             if name in raw and not raw[name]:
                 del raw[name]
+        if "decay" in raw and "importance" in raw:
+            tail = reversed(raw)
+            if next(tail) != "decay" or next(tail) != "importance":
+                raw["importance"] = raw.pop("importance")
+                raw["decay"] = raw.pop("decay")
         return raw
 
 

@@ -66,15 +66,20 @@ def read_state_file(path: Path) -> dashboard_data.StateFile:
     return dashboard_data.StateFile(value=value, missing=False)
 
 
-def dashboard_html(ws: Workspace, index: Index, now: datetime,
+def dashboard_html(ws: Workspace, index: Index | None, now: datetime,
                    limit: int = dashboard_data.LIST_LIMIT) -> tuple[str, dict]:
     """The dashboard page and the data it was made from."""
     events, skipped = read_events(ws)
     agent = read_identity(ws.identity, ws.root)
+    scored = None
+    if index is None:
+        from . import searchindex  # large stores: the cache has every aggregate's input, already parsed
+
+        scored = searchindex.scored(ws, now.date(), limit)
     data = dashboard_data.build(
         index, now, events=events, skipped_events=skipped, agent=agent.to_dict(),
         emotional=read_state_file(ws.memory / "emotional-state.json"),
-        reward=read_state_file(ws.memory / "reward-state.json"), limit=limit)
+        reward=read_state_file(ws.memory / "reward-state.json"), limit=limit, scored=scored)
     # The page's one script is a static file of ours; the page allows exactly that script by its hash, so an
     # inline script that somehow got into the page would still not run.
     script = (TEMPLATES / DASHBOARD_SCRIPT).read_text(encoding="utf-8")
@@ -83,9 +88,10 @@ def dashboard_html(ws: Workspace, index: Index, now: datetime,
     return html, data
 
 
-def write_dashboard(ws: Workspace, index: Index, now: datetime, path: Path | None = None,
+def write_dashboard(ws: Workspace, index: Index | None, now: datetime, path: Path | None = None,
                     limit: int = dashboard_data.LIST_LIMIT) -> DashboardResult:
-    """Write brain-dashboard.html (or `path`) from the whole index, atomically."""
+    """Write brain-dashboard.html (or `path`) atomically, from the whole index or, given None, from the search
+    cache (which must be current)."""
     html, data = dashboard_html(ws, index, now, limit)
     target = Path(path) if path is not None else ws.dashboard
     payload = html.encode("utf-8")

@@ -20,6 +20,9 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
+        # Compiled templates are kept in a private per-user temp folder: the dashboard's template takes a
+        # noticeable share of a run to compile.
+        bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
     # `tojson` stays HTML-safe (it escapes < > & '); compact separators keep data-heavy pages small.
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":"), "ensure_ascii": False}

@@ -9,6 +9,8 @@ A memory whose `importance` no longer equals `last` was edited by hand (or comes
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -48,6 +50,11 @@ def _set(memory: Memory, value: float, day: date) -> None:
     memory.decay = {"base": value, "from": day.isoformat(), "last": memory.importance}
 
 
+def restart(memory: Memory, value: float, day: date) -> None:
+    """Give the memory importance `value` on `day`, and let it fade from there."""
+    _set(memory, value, day)
+
+
 def touch(memory: Memory, when: datetime, meta: dict) -> bool:
     """Mark the memory accessed at `when`: decay restarts from there. False if it was already accessed since."""
     last = parse_instant(memory.lastAccessed)
@@ -79,21 +86,96 @@ class DecayReport:
     archive_candidates: list[Memory] = field(default_factory=list)
 
 
+def decay_memory(memory: Memory, today: date, meta: dict) -> bool:
+    """Bring one memory's importance to today's value along its anchor; True if anything changed."""
+    if memory.pinned:
+        return False
+    before = (memory.importance, memory.decay)
+    base, since = anchor(memory, meta, today)
+    memory.importance = round(min(1.0, base * DECAY_RATE ** days_between(since, today)), PRECISION)
+    memory.decay = {"base": base, "from": since.isoformat(), "last": memory.importance}
+    return (memory.importance, memory.decay) != before
+
+
+def is_archive_candidate(memory: Memory) -> bool:
+    return memory.importance < BACKGROUND_THRESHOLD and not (memory.archived or memory.superseded)
+
+
 def decay_index(index: Index, now: datetime) -> DecayReport:
     """Bring every memory's importance to today's value and record the run. Deletes nothing."""
     today = now.date()
     report = DecayReport(day=today.isoformat(), total=len(index.memories))
     already = index.meta.get("decayLastRun") == report.day
     for memory in index.memories:
-        before = (memory.importance, memory.decay)
-        if not memory.pinned:
-            base, since = anchor(memory, index.meta, today)
-            memory.importance = round(min(1.0, base * DECAY_RATE ** days_between(since, today)), PRECISION)
-            memory.decay = {"base": base, "from": since.isoformat(), "last": memory.importance}
-        if (memory.importance, memory.decay) != before:
+        if decay_memory(memory, today, index.meta):
             report.changed += 1
-        if memory.importance < BACKGROUND_THRESHOLD and not (memory.archived or memory.superseded):
+        if is_archive_candidate(memory):
             report.archive_candidates.append(memory)
     report.already_ran = already and report.changed == 0
     index.meta["decayLastRun"] = report.day
     return report
+
+
+# --- the same, a stored line at a time (large stores: see store.rewrite_index) ---------------------------------
+
+# Our own lines end with the importance and its anchor (model.Memory.to_dict puts them last).
+_TAIL = re.compile(r', "importance": ([0-9.eE+-]+), "decay": \{"base": ([0-9.eE+-]+), "from": "(\d{4}-\d{2}-\d{2})", '
+                   r'"last": ([0-9.eE+-]+)\}\}$')
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
+class LineDecay:
+    """Decay over the stored text of memories: most lines are rewritten by their tail alone, without decoding;
+    the rest (pinned, touched, not yet anchored, or about to become archive candidates) go through `decay_memory`.
+    Gives exactly what `decay_index` gives."""
+
+    def __init__(self, now: datetime, meta: dict, touches: dict[str, list[datetime]]):
+        self.today = now.date()
+        self.meta = meta
+        self.touches = touches
+        self.report = DecayReport(day=self.today.isoformat())
+        self.touched: list[Memory] = []
+        self._factor: dict[str, float] = {}
+
+    def __call__(self, text: str) -> str:
+        self.report.total += 1
+        start = text.rfind(', "importance": ')
+        match = _TAIL.match(text, start) if start > 0 else None
+        if match and '"pinned": true' not in text and not self._touched(text):
+            importance, base, since, last = match.groups()
+            if float(importance) == float(last):
+                factor = self._factor.get(since)
+                if factor is None:
+                    factor = self._factor[since] = DECAY_RATE ** days_between(date.fromisoformat(since), self.today)
+                value = round(min(1.0, float(base) * factor), PRECISION)
+                if value >= BACKGROUND_THRESHOLD:
+                    if value == float(importance):
+                        return text
+                    self.report.changed += 1
+                    return (f'{text[:start]}, "importance": {value!r}, "decay": {{"base": {base}, "from": "{since}", '
+                            f'"last": {value!r}}}}}')
+        return self._slow(text)
+
+    def _touched(self, text: str) -> bool:
+        if not self.touches:
+            return False
+        found = _ID.match(text)
+        return found is None or found.group(1) in self.touches
+
+    def _slow(self, text: str) -> str:
+        memory = Memory.wrap(json.loads(text))
+        when = self.touches.get(memory.id)
+        touched = False
+        for moment in sorted(when or ()):
+            touched = touch(memory, moment, self.meta) or touched
+        if touched:
+            self.touched.append(memory)
+        changed = decay_memory(memory, self.today, self.meta)
+        if changed or touched:
+            self.report.changed += 1
+        if is_archive_candidate(memory):
+            self.report.archive_candidates.append(memory)
+        return _ENCODE(memory.to_dict()) if changed or touched else text
+
+
+_ID = re.compile(r'\{"id": "([^"\\]*)"')

@@ -19,11 +19,11 @@ from datetime import date, datetime
 from typing import Iterable, Iterator
 
 from . import retention, search, store
-from .model import Index, Memory
+from .model import Index, Memory, id_number
 from .timeutil import parse_day
 from .workspace import Workspace
 
-SCHEMA = 3
+SCHEMA = 4
 _LOG_RATE = math.log(retention.DECAY_RATE)
 
 _TABLES = """
@@ -40,15 +40,23 @@ CREATE TABLE docs(
     strength REAL,                -- ln(base) - since * ln(0.99): orders memories by today's importance
     importance REAL NOT NULL,     -- for pinned memories, which do not fade
     seen INTEGER,                 -- the day last accessed (or created), for recency
+    created INTEGER,              -- the day created
+    reinforced INTEGER NOT NULL,  -- times reinforced
+    category TEXT NOT NULL,
+    topic TEXT NOT NULL,          -- encoding's topic terms, space-separated (the same-fact test's input)
     length REAL NOT NULL,
     body TEXT NOT NULL            -- the memory as stored, with its anchor
 );
 CREATE TABLE postings(term TEXT NOT NULL, doc INTEGER NOT NULL, tf REAL NOT NULL, length REAL NOT NULL);
+CREATE TABLE topics(term TEXT NOT NULL, doc INTEGER NOT NULL);
+CREATE TABLE sources(session TEXT NOT NULL, message TEXT NOT NULL, doc INTEGER NOT NULL);
 """
 # Built after the bulk insert of a rebuild: sorting once is much faster than inserting into a B-tree in doc order.
 _INDEXES = """
 CREATE INDEX IF NOT EXISTS docs_core ON docs(hidden, pinned, explicit, strength);
 CREATE INDEX IF NOT EXISTS postings_term ON postings(term, doc, tf, length);
+CREATE INDEX IF NOT EXISTS topics_term ON topics(term, doc);
+CREATE INDEX IF NOT EXISTS sources_key ON sources(session, message);
 """
 
 
@@ -66,48 +74,71 @@ def signature(ws: Workspace) -> str | None:
 
 
 def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
-    """(doc row, its postings) for each memory, numbered from `first_doc`."""
+    """(doc row, its postings, its topic terms, its sources) for each memory, numbered from `first_doc`."""
+    from .encoding import topic_terms  # the same-fact test's view of a memory
+
     for doc, memory in enumerate(memories, first_doc):
         counts = search.document_terms(memory)
         length = float(sum(counts.values()))
         base, since = retention.anchor(memory, meta, today)
         strength = (math.log(base) - since.toordinal() * _LOG_RATE) if base > 0 else None
         seen = parse_day(memory.lastAccessed) or parse_day(memory.created)
+        created = parse_day(memory.created)
+        topic = sorted(topic_terms(memory.content))
         # The body carries its anchor, so the cache needs none of the index's bookkeeping to date it.
         body = dict(memory.to_dict())
         body["decay"] = {"base": base, "from": since.isoformat(), "last": memory.importance}
         row = (doc, memory.id, memory.domain, int(memory.superseded or memory.archived),
                int(memory.extra.get("kind") == "explicit"), int(memory.pinned), base, since.toordinal(), strength,
-               memory.importance, seen.toordinal() if seen else None, length, _ENCODE(body))
-        yield row, [(term, doc, tf, length) for term, tf in counts.items()]
+               memory.importance, seen.toordinal() if seen else None, created.toordinal() if created else None,
+               memory.timesReinforced, memory.category, " ".join(topic), length, _ENCODE(body))
+        sources = [(str(s.get("session")), str(s.get("message")), doc) for s in memory.sources
+                   if isinstance(s, dict) and s.get("session") is not None]
+        yield row, [(term, doc, tf, length) for term, tf in counts.items()], [(t, doc) for t in topic], sources
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
-_INSERT_DOC = "INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+_INSERT_DOC = "INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 
 def _insert(db: sqlite3.Connection, memories: Iterable[Memory], meta: dict, today: date) -> None:
     first = (db.execute("SELECT COALESCE(MAX(doc), 0) FROM docs").fetchone()[0]) + 1
-    postings: list = []
-    docs: list = []
-    for row, entries in _rows(memories, meta, today, first):
+    docs, postings, topics, sources = [], [], [], []
+    highest = 0
+
+    def flush():
+        db.executemany(_INSERT_DOC, docs)
+        db.executemany("INSERT INTO postings VALUES (?,?,?,?)", postings)
+        db.executemany("INSERT INTO topics VALUES (?,?)", topics)
+        db.executemany("INSERT INTO sources VALUES (?,?,?)", sources)
+        for batch in (docs, postings, topics, sources):
+            batch.clear()
+
+    for row, entries, topic, origin in _rows(memories, meta, today, first):
         docs.append(row)
         postings.extend(entries)
+        topics.extend(topic)
+        sources.extend(origin)
+        highest = max(highest, id_number(row[1]) or 0)
         if len(postings) > 200_000:
-            db.executemany(_INSERT_DOC, docs)
-            db.executemany("INSERT INTO postings VALUES (?,?,?,?)", postings)
-            docs.clear()
-            postings.clear()
-    db.executemany(_INSERT_DOC, docs)
-    db.executemany("INSERT INTO postings VALUES (?,?,?,?)", postings)
+            flush()
+    flush()
+    known = db.execute("SELECT value FROM meta WHERE key = 'highest_id'").fetchone()
+    _set_meta(db, highest_id=max(highest, int(known[0]) if known else 0))
 
 
 def _remove(db: sqlite3.Connection, memory_id: str) -> None:
-    found = db.execute("SELECT doc, body FROM docs WHERE id = ?", (memory_id,)).fetchone()
+    found = db.execute("SELECT doc, topic, body FROM docs WHERE id = ?", (memory_id,)).fetchone()
     if found:
-        doc, body = found
-        terms = search.document_terms(Memory.wrap(json.loads(body)))
-        db.executemany("DELETE FROM postings WHERE term = ? AND doc = ?", [(t, doc) for t in terms])
+        doc, topic, body = found
+        memory = Memory.wrap(json.loads(body))
+        # Deleted by their indexed keys: a scan of these tables per memory would not scale.
+        db.executemany("DELETE FROM postings WHERE term = ? AND doc = ?",
+                       [(t, doc) for t in search.document_terms(memory)])
+        db.executemany("DELETE FROM topics WHERE term = ? AND doc = ?", [(t, doc) for t in topic.split()])
+        db.executemany("DELETE FROM sources WHERE session = ? AND message = ? AND doc = ?",
+                       [(str(s.get("session")), str(s.get("message")), doc) for s in memory.sources
+                        if isinstance(s, dict) and s.get("session") is not None])
         db.execute("DELETE FROM docs WHERE doc = ?", (doc,))
 
 
@@ -167,9 +198,15 @@ def update(ws: Workspace, index: Index, loaded_from: str | None, changed: set[st
 
 def refresh_after_write(ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None,
                         today: date) -> None:
-    """`update`, but a failure only removes the cache (the index is saved already; the next reader rebuilds)."""
+    """`update` after one of our own writes, and note that index.json is now exactly as we wrote it (see
+    `witnessed`). A failure only removes the cache: the index is saved already and the next reader rebuilds."""
     try:
         update(ws, index, loaded_from, changed, today)
+        db = _open(ws)
+        if db is not None:
+            with db:
+                _set_meta(db, written=signature(ws) or "")
+            db.close()
     except (OSError, sqlite3.Error):
         try:
             _path(ws).unlink()
@@ -177,12 +214,22 @@ def refresh_after_write(ws: Workspace, index: Index, loaded_from: str | None, ch
             pass
 
 
+def _with_math(db: sqlite3.Connection) -> sqlite3.Connection:
+    """SQLite builds without the math functions get Python's (same results, slower)."""
+    try:
+        db.execute("SELECT ln(1), pow(2, 2)")
+    except sqlite3.OperationalError:
+        db.create_function("ln", 1, math.log, deterministic=True)
+        db.create_function("pow", 2, math.pow, deterministic=True)
+    return db
+
+
 def _open(ws: Workspace) -> sqlite3.Connection | None:
     path = _path(ws)
     if not path.exists():
         return None
     try:
-        db = sqlite3.connect(path, timeout=30)
+        db = _with_math(sqlite3.connect(path, timeout=30))
         if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:
             db.close()
             return None
@@ -294,6 +341,22 @@ def open_corpus(ws: Workspace, today: date, locked: bool = False):
     return CachedCorpus(db, store.read_touches(ws)), CachedCorpus.meta
 
 
+def witnessed(ws: Workspace) -> bool:
+    """Is index.json exactly the file our last write produced (and the cache current for it)? Then its lines are
+    our own validated output, one memory a line, and may be rewritten line by line without parsing them all."""
+    sig = signature(ws)
+    db = _open(ws)
+    if db is None:
+        return False
+    try:
+        values = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('signature', 'written')"))
+    except sqlite3.DatabaseError:
+        return False
+    finally:
+        db.close()
+    return bool(sig) and values.get("signature") == sig and values.get("written") == sig
+
+
 def _current(db: sqlite3.Connection, sig: str | None) -> bool:
     try:
         row = db.execute("SELECT value FROM meta WHERE key = 'signature'").fetchone()
@@ -310,3 +373,27 @@ def core_candidates(ws: Workspace, today: date, threshold: float, locked: bool =
     from .selection import core_candidates as from_index  # the in-memory fallback
 
     return from_index(Index(memories=corpus.memories, meta=meta), today, threshold)
+
+
+def scored(ws: Workspace, today: date, limit: int, locked: bool = False) -> list:
+    """Every memory as the dashboard's aggregates need it (dashboard_data.Scored), most important first; only the
+    first `limit` carry their memory. Reads small columns, decodes `limit` bodies."""
+    from .dashboard_data import Scored
+    from .model import tier
+
+    corpus, _ = open_corpus(ws, today, locked)
+    if not isinstance(corpus, CachedCorpus):
+        from .dashboard_data import score
+
+        return score(Index(memories=corpus.memories, meta=corpus.meta), today)
+    now_day = today.toordinal()
+    # Today's importance and the order computed by SQLite: a 100k-memory store is one pass in C.
+    rows = corpus.db.execute(
+        "SELECT doc, id, domain, pinned, created, reinforced, max(0.0, min(1.0, CASE WHEN pinned THEN importance "
+        "WHEN since >= ? THEN base ELSE base * pow(?, ? - since) END)) AS today FROM docs "
+        "ORDER BY today DESC, reinforced DESC, id", (now_day, retention.DECAY_RATE, now_day)).fetchall()
+    bodies = corpus.fetch([r[0] for r in rows[:max(0, limit)]])
+    fromordinal = date.fromordinal
+    return [Scored(bodies.get(doc), importance, tier(importance), domain or "user", bool(pinned),
+                   fromordinal(created) if created else None, reinforced)
+            for doc, _, domain, pinned, created, reinforced, importance in rows]

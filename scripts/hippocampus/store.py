@@ -197,13 +197,126 @@ def save_index(ws: Workspace, index: Index, now: datetime) -> None:
     index.meta["_diskVersion"] = SCHEMA_VERSION
 
 
+def _copy_atomically(source: Path, target: Path) -> None:
+    """A copy that streams (a 50 MB index is not read into memory) and appears whole or not at all."""
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
+            shutil.copyfileobj(src, out, 1 << 20)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp_name, target)
+    except OSError as exc:
+        try:
+            os.unlink(tmp_name)
+        except OSError:
+            pass
+        raise _write_error(target, exc) from None
+
+
 def dump_index(index: Index) -> str:
     """The file's text: the bookkeeping keys, then one memory a line (readable, diffable and fast to write)."""
     data = index.to_dict()
     memories = data.pop("memories")
     head = json.dumps(data, ensure_ascii=False)[:-1]
-    lines = ",\n".join(json.dumps(m, ensure_ascii=False) for m in memories)
+    lines = ",\n".join(map(_ENCODE, memories))
     return f'{head}, "memories": [\n{lines}\n]}}\n' if memories else f'{head}, "memories": []}}\n'
+
+
+# --- line by line: large stores, files we wrote ourselves -----------------------------------------------------
+
+class NotLineFormat(Exception):
+    """index.json is not in the one-memory-a-line form that `dump_index` writes (a hand edit, an old file)."""
+
+
+_OPEN = ', "memories": [\n'
+_EMPTY = ', "memories": []}\n'
+_CLOSE = "]}\n"
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def _head(line: str) -> tuple[dict, bool]:
+    """The bookkeeping keys of a first line, and whether memory lines follow."""
+    for ending, more in ((_OPEN, True), (_EMPTY, False)):
+        if line.endswith(ending):
+            try:
+                meta = json.loads(line[: -len(ending)] + "}")
+            except json.JSONDecodeError:
+                break
+            if isinstance(meta, dict) and meta.get("version") == SCHEMA_VERSION:
+                return meta, more
+    raise NotLineFormat(line[:80])
+
+
+def memory_lines(ws: Workspace):
+    """(bookkeeping keys, an iterator over each memory's JSON text) of a line-format index.json, streamed."""
+    handle = open(ws.index, encoding="utf-8")
+    try:
+        meta, more = _head(handle.readline())
+    except BaseException:
+        handle.close()
+        raise
+
+    def lines():
+        with handle:
+            if not more:
+                return
+            for line in handle:
+                if line == _CLOSE:
+                    return
+                if line.endswith(",\n"):
+                    yield line[:-2]
+                elif line.endswith("\n"):
+                    yield line[:-1]
+                else:
+                    raise NotLineFormat("a memory line without its end")
+            raise NotLineFormat("no closing line")
+
+    return meta, lines()
+
+
+def rewrite_index(ws: Workspace, now: datetime, edit_line, edit_meta=None, append=()) -> dict:
+    """Stream index.json into its replacement a line at a time: `edit_line(text)` returns each memory's new text,
+    `edit_meta(meta)` may change the bookkeeping keys, `append` adds memories at the end. Memory stays small
+    however large the store; the file is replaced atomically. Raises NotLineFormat (nothing replaced) for a file
+    not in line form. Use only on a file this version wrote (`searchindex.witnessed`): lines are not re-validated."""
+    meta, lines = memory_lines(ws)
+    if edit_meta is not None:
+        edit_meta(meta)
+    meta["version"] = SCHEMA_VERSION
+    meta["lastUpdated"] = iso(now)
+    head = json.dumps(meta, ensure_ascii=False)[:-1]
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{ws.index.name}.", suffix=".tmp", dir=ws.index.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", buffering=1 << 20) as out:
+            out.write(head + _OPEN)
+            count = 0
+            for text in lines:
+                out.write((",\n" if count else "") + edit_line(text))
+                count += 1
+            for memory in append:
+                out.write((",\n" if count else "") + _ENCODE(memory.to_dict()))
+                count += 1
+            if count:
+                out.write("\n" + _CLOSE)
+            else:
+                out.seek(0)
+                out.truncate()
+                out.write(head + _EMPTY)
+            out.flush()
+            os.fsync(out.fileno())
+        shutil.copymode(ws.index, tmp_name)
+        os.replace(tmp_name, ws.index)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp_name)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise _write_error(ws.index, exc) from None
+        raise
+    _fsync_dir(ws.index.parent)
+    return meta
 
 
 def backup_index(ws: Workspace, now: datetime, keep: int = BACKUPS_KEPT) -> Path | None:
@@ -213,7 +326,7 @@ def backup_index(ws: Workspace, now: datetime, keep: int = BACKUPS_KEPT) -> Path
     ws.backups.mkdir(parents=True, exist_ok=True)
     target = ws.backups / f"index-{now.date().isoformat()}.json"
     if not target.exists():
-        atomic_write(target, ws.index.read_bytes())
+        _copy_atomically(ws.index, target)
     dated = sorted(p for p in ws.backups.glob("index-????-??-??.json"))
     for old in dated[:-keep] if keep > 0 else dated:
         try:

@@ -1,0 +1,101 @@
+"""The daily cycle: decay the whole store, keep a backup, refresh what is derived from it.
+
+Two ways, same result: a store this version wrote itself (the search cache vouches for the file) is decayed line
+by line, streaming, with most lines rewritten by their tail alone; any other store (an old skill's, a hand-edited
+one) is loaded, validated and saved whole.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+
+from . import events, publish, retention, searchindex, store
+from .model import CORE_THRESHOLD, Index
+from .workspace import Workspace
+
+
+def decay(ws: Workspace, now: datetime, wait: bool) -> retention.DecayReport:
+    """Run decay under the workspace lock; publish the core file and dashboard and log the event after a change."""
+    with store.workspace_lock(ws, wait=wait):
+        report = _by_lines(ws, now) if searchindex.witnessed(ws) else None
+        if report is None:
+            report = _whole(ws, now)
+        # A run killed after saving the index left the files derived from it behind: refresh them too.
+        refresh = not report.already_ran or not _published(ws)
+        if refresh:
+            # From the cache, which every path above leaves current: no second pass over the store.
+            candidates = searchindex.core_candidates(ws, now.date(), CORE_THRESHOLD, locked=True)
+            publish.write_core_file(ws, None, now, candidates=candidates)
+    if not report.already_ran:
+        events.log_event(ws, "decay", now, total=report.total, changed=report.changed,
+                         archiveCandidates=len(report.archive_candidates))
+    if refresh:
+        publish.write_dashboard(ws, None, now)  # after the event, so the page shows this run
+    return report
+
+
+def _published(ws: Workspace) -> bool:
+    """HIPPOCAMPUS_CORE.md and the dashboard were both written after index.json last changed."""
+    try:
+        changed = os.stat(ws.index).st_mtime_ns
+        return all(os.stat(path).st_mtime_ns >= changed for path in (ws.core_file, ws.dashboard))
+    except OSError:
+        return False
+
+
+def _whole(ws: Workspace, now: datetime) -> retention.DecayReport:
+    loaded_from = searchindex.signature(ws)
+    index = store.load_index(ws)
+    touched = store.apply_touches(index, store.read_touches(ws))
+    report = retention.decay_index(index, now)
+    if report.already_ran and not touched:
+        return report
+    if not report.already_ran:
+        store.backup_index(ws, now)
+    store.save_index(ws, index, now)
+    _clear_touches(ws)
+    # Decay moves importance along each memory's anchor, which the cache holds already: only touches changed it.
+    searchindex.refresh_after_write(ws, index, loaded_from, touched, now.date())
+    return report
+
+
+def _by_lines(ws: Workspace, now: datetime) -> retention.DecayReport | None:
+    """Decay a line-format store by streaming it; None when the file turns out not to be in line form."""
+    loaded_from = searchindex.signature(ws)
+    try:
+        meta, lines = store.memory_lines(ws)
+        lines.close()
+    except store.NotLineFormat:
+        return None
+    touches: dict = {}
+    for when, ids in store.read_touches(ws):
+        for memory_id in ids:
+            touches.setdefault(memory_id, []).append(when)
+    day = now.date().isoformat()
+    if meta.get("decayLastRun") == day and not touches:
+        return retention.DecayReport(day=day, already_ran=True, total=_count(ws))
+    decayer = retention.LineDecay(now, dict(meta), touches)
+    already = meta.get("decayLastRun") == day  # here only to fold in touches: importance is today's already
+    if not already:
+        store.backup_index(ws, now)
+    try:
+        store.rewrite_index(ws, now, decayer, edit_meta=lambda m: m.__setitem__("decayLastRun", day))
+    except store.NotLineFormat:
+        return None
+    _clear_touches(ws)
+    meta["decayLastRun"] = day
+    touched = Index(memories=decayer.touched, meta=meta)
+    searchindex.refresh_after_write(ws, touched, loaded_from, {m.id for m in decayer.touched}, now.date())
+    decayer.report.already_ran = already
+    return decayer.report
+
+
+def _count(ws: Workspace) -> int:
+    meta, lines = store.memory_lines(ws)
+    return sum(1 for _ in lines)
+
+
+def _clear_touches(ws: Workspace) -> None:
+    if ws.touches.exists():
+        store.atomic_write(ws.touches, b"")
