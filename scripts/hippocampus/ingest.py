@@ -169,7 +169,8 @@ def read_signals(ws: Workspace) -> tuple[list[Signal], int]:
     except FileNotFoundError:
         return [], 0
     signals, bad = [], 0
-    for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
+    # Lines end at "\n" only: a session or message id may hold any other line separator (U+2028, NEL, …).
+    for number, line in enumerate(data.decode("utf-8", errors="replace").split("\n"), 1):
         if not line.strip():
             continue
         try:

@@ -346,7 +346,8 @@ def record_touches(ws: Workspace, ids: list[str], now: datetime) -> None:
 
 def read_touches(ws: Workspace) -> list[tuple[datetime, list[str]]]:
     try:
-        lines = ws.touches.read_text(encoding="utf-8", errors="replace").splitlines()
+        # Lines end at "\n" only: an id may hold any other line separator (U+2028, NEL, …).
+        lines = ws.touches.read_text(encoding="utf-8", errors="replace").split("\n")
     except FileNotFoundError:
         return []
     out = []

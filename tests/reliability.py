@@ -1,0 +1,77 @@
+"""Helpers for the reliability tests: unique facts in real transcripts, and checks that a workspace holds every
+memory once, with nothing written half."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from transcript_fixtures import Session
+
+SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "po", "qu", "dra", "fen", "gil", "hox", "jun",
+             "mab", "nor", "pel", "sib", "tam", "ulv", "wex", "yor")
+
+
+def word(rng: random.Random) -> str:
+    """A made-up word, so that facts share no topic and each is a memory of its own."""
+    return "".join(rng.choice(SYLLABLES) for _ in range(3))
+
+
+def fact(rng: random.Random, token: str) -> str:
+    """A user turn the scorer keeps ("remember that", 0.92) and the encoder cannot mistake for another."""
+    a, b, c, d = (word(rng) for _ in range(4))
+    return f"Remember that the {a} {b} for {token} is kept beside the {c} in {d}"
+
+
+def session_with_facts(session_id: str, start: datetime, facts: list[str]) -> Session:
+    session = Session(session_id, start)
+    for text in facts:
+        session.user(text)
+        session.assistant("Noted.")
+    return session
+
+
+def start_of(day: int) -> datetime:
+    return datetime(2026, 2, 1, 9, tzinfo=timezone.utc) + timedelta(days=day - 1)
+
+
+def memories_of(ws: Path) -> list[dict]:
+    return json.loads((ws / "memory" / "index.json").read_text(encoding="utf-8"))["memories"]
+
+
+def assert_each_once(ws: Path, tokens: list[str]) -> list[dict]:
+    """Every id once, every message a source of one memory only, every token's fact in exactly one memory."""
+    stored = memories_of(ws)
+    ids = Counter(m["id"] for m in stored)
+    assert not [i for i, n in ids.items() if n > 1], "an id appears twice"
+    sources = Counter((s.get("session"), s.get("message")) for m in stored for s in m.get("sources", []))
+    assert not [k for k, n in sources.items() if n > 1], "a message was encoded twice"
+    for token in tokens:
+        holders = [m["id"] for m in stored if token in m["content"]]
+        assert len(holders) == 1, f"{token}: in {holders}"
+    return stored
+
+
+def assert_nothing_half_written(ws: Path) -> None:
+    """No temporary file left anywhere; every event line JSON; the derived files whole."""
+    leftovers = [p for p in ws.rglob("*") if p.name.endswith(".tmp")]
+    assert not leftovers, leftovers
+    events = ws / "memory" / "brain-events.jsonl"
+    if events.exists():
+        for number, line in enumerate(events.read_text(encoding="utf-8").split("\n")[:-1], 1):
+            assert isinstance(json.loads(line), dict), f"event line {number}"
+    core = ws / "HIPPOCAMPUS_CORE.md"
+    if core.exists():
+        text = core.read_text(encoding="utf-8")
+        assert text.startswith("# Hippocampus Core Memories") and text.endswith("\n"), text[-200:]
+    dashboard = ws / "brain-dashboard.html"
+    if dashboard.exists():
+        assert dashboard.read_text(encoding="utf-8").rstrip().endswith("</html>")
+
+
+def workspace_files(ws: Path) -> dict[str, bytes]:
+    """Every file of a workspace, by relative path, for byte comparisons."""
+    return {str(p.relative_to(ws)): p.read_bytes() for p in sorted(ws.rglob("*")) if p.is_file()}
