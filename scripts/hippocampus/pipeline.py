@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from . import encoding, events, ingest, mirrors, pending, publish, store
+from . import encoding, events, ingest, mirrors, pending, publish, searchindex, store
 from .encoding import Candidates, Draft, Outcome
 from .redaction import redact
 from .timeutil import parse_instant
@@ -129,7 +129,7 @@ def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prep
         _declare(txn, report.outcome.changed)
         report.total = len(index.memories)
         through = ingest.encoded_through(index.meta)
-    _tidy(ws, now, wait, txn.index, through, expired_ids, bool(report.outcome.changed), report)
+    _tidy(ws, now, wait, txn.index, txn.signature, through, expired_ids, bool(report.outcome.changed), report)
     return report
 
 
@@ -171,7 +171,7 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Run
         _declare(txn, report.outcome.changed)
         report.total = len(index.memories)
         through = ingest.encoded_through(index.meta)
-    _tidy(ws, now, wait, txn.index, through, done, bool(report.outcome.changed), report)
+    _tidy(ws, now, wait, txn.index, txn.signature, through, done, bool(report.outcome.changed), report)
     return report
 
 
@@ -198,8 +198,8 @@ def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where
                  when=when, source=signal.source, explicit=explicit, trust="untrusted" if untrusted else None)
 
 
-def _tidy(ws: Workspace, now: datetime, wait: bool, index, through: int, handled_items: set[str], changed: bool,
-          report: RunReport) -> None:
+def _tidy(ws: Workspace, now: datetime, wait: bool, index, saved: str | None, through: int, handled_items: set[str],
+          changed: bool, report: RunReport) -> None:
     with store.workspace_lock(ws, wait=wait):
         ingest.keep_signals(ws, lambda s: s.seq > through)
         ledger = ingest.Ledger(ingest.ledger_path(ws))
@@ -207,9 +207,12 @@ def _tidy(ws: Workspace, now: datetime, wait: bool, index, through: int, handled
             ledger.note_encoded(through)
             pending.remove_items(ws, handled_items)
             report.pending_left = len(pending.read_items(ws))
-            # Publish when this run changed memories, or when a killed run saved changes it never published.
-            version = str(index.meta.get("lastUpdated"))
+            # Publish when this run changed memories, or when a killed run saved changes it never published. The
+            # index file's signature tells every write apart, even two in the same second.
+            version = searchindex.signature(ws) or ""
             if changed or ledger.state("publishedIndex") != version:
+                if version != saved:
+                    index = store.load_index(ws)  # another run wrote after this one: publish the newest index
                 mirrors.write_mirrors(ws, index)
                 publish.write_core_file(ws, index, now)
                 ledger.note_published(version)

@@ -396,6 +396,7 @@ class Transaction:
         self.dirty = bool(touched)
         self._touched = touched
         self._changed: set[str] | None = None
+        self.signature: str | None = None  # index.json's, once the transaction is over
 
     def changed(self, ids) -> None:
         """Declare the ids this write added, changed (content, keywords, anchor, flags) or removed."""
@@ -417,6 +418,7 @@ def transaction(ws: Workspace, now: datetime, wait: bool = True):
         yield txn
         if txn.dirty:
             save_index(ws, txn.index, now)
+        txn.signature = searchindex.signature(ws)
         if ws.touches.exists():
             # Every touch is now in the saved index (or was a no-op); replaying them would change nothing.
             atomic_write(ws.touches, b"")
