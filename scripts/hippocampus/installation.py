@@ -374,6 +374,8 @@ def install(settings: Settings) -> Report:
         report.add("created", f"workspace {settings.workspace}")
         if not settings.dry_run:
             settings.workspace.mkdir(parents=True, exist_ok=True)
+    if not settings.dry_run:
+        store.sweep_temporaries(settings.ws, settings.openclaw_json.parent)  # left by a run killed mid-write
     layout(settings, report)
     changed = index(settings, report)
     core_file(settings, report, changed)

@@ -6,6 +6,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from . import retention
 from .errors import BusyError, HippocampusError
-from .model import SCHEMA_VERSION, Index
+from .model import DOMAINS, SCHEMA_VERSION, Index
 from .timeutil import iso, parse_instant
 from .workspace import Workspace
 
@@ -44,6 +45,7 @@ def workspace_lock(ws: Workspace, wait: bool = True, timeout: float = LOCK_WAIT_
                         f"another hippocampus run has held {ws.lock} for over {timeout:.0f} s; try again later"
                     ) from None
                 time.sleep(0.02)
+        sweep_temporaries(ws)
         yield
     finally:
         handle.close()
@@ -57,7 +59,7 @@ def atomic_write(path: Path, data: bytes | str) -> None:
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp_name = temporary_file(path)
     except OSError as exc:
         raise _write_error(path, exc) from None
     try:
@@ -77,6 +79,48 @@ def atomic_write(path: Path, data: bytes | str) -> None:
             pass
         raise _write_error(path, exc) from None
     _fsync_dir(path.parent)
+
+
+def temporary_file(path: Path) -> tuple[int, str]:
+    """A new temporary file beside `path`, named with this process's id so a later run can tell one left by a
+    killed writer from one being written."""
+    return tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+
+
+_TEMPORARY = re.compile(r"^\..+\.(\d+)(?:\.[A-Za-z0-9_]+)?\.tmp$")
+
+
+def sweep_temporaries(ws: Workspace, *more: Path) -> int:
+    """Remove the temporary files of writers that are gone (killed half way through a write) from the workspace's
+    folders and `more`; returns how many."""
+    removed = 0
+    folders = [ws.root, ws.memory, ws.backups, ws.cache, *(ws.domain_dir(d) for d in DOMAINS), *more]
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            match = _TEMPORARY.match(entry.name)
+            if match and not _running(int(match.group(1))):
+                try:
+                    os.unlink(entry.path)
+                    removed += 1
+                except OSError:
+                    pass
+    return removed
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process: alive
+    return True
 
 
 def _write_error(path: Path, exc: OSError) -> HippocampusError:
@@ -199,7 +243,7 @@ def save_index(ws: Workspace, index: Index, now: datetime) -> None:
 
 def _copy_atomically(source: Path, target: Path) -> None:
     """A copy that streams (a 50 MB index is not read into memory) and appears whole or not at all."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, tmp_name = temporary_file(target)
     try:
         with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
             shutil.copyfileobj(src, out, 1 << 20)
@@ -286,7 +330,7 @@ def rewrite_index(ws: Workspace, now: datetime, edit_line, edit_meta=None, appen
     meta["version"] = SCHEMA_VERSION
     meta["lastUpdated"] = iso(now)
     head = json.dumps(meta, ensure_ascii=False)[:-1]
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{ws.index.name}.", suffix=".tmp", dir=ws.index.parent)
+    fd, tmp_name = temporary_file(ws.index)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", buffering=1 << 20) as out:
             out.write(head + _OPEN)
