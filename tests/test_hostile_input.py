@@ -58,3 +58,349 @@ def test_ids_and_senders_holding_any_line_separator_still_become_memories(worksp
     assert json.loads(done.stdout)["new"] == len(SEPARATORS)
     contents = " ".join(m["content"] for m in memories_of(workspace))
     assert all(str(7000 + n) in contents for n in range(len(SEPARATORS)))
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["type", "id", "parentId", "timestamp", "message", "role", "content", "text", "stopReason",
+                         "seq", "session"]) | st.text(max_size=8), inner, max_size=5),
+    max_leaves=12)
+message_shapes = st.fixed_dictionaries({
+    "type": st.sampled_from(["message", "session", "compaction", "custom"]) | json_values,
+    "id": st.text(max_size=10) | json_values, "timestamp": json_values | st.sampled_from(["2026-02-03T09:00:00Z"]),
+    "message": st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant", "toolResult"]) | json_values,
+                                      "content": json_values | st.lists(st.fixed_dictionaries(
+                                          {"type": st.sampled_from(["text", "toolCall"]) | json_values,
+                                           "text": json_values}), max_size=3)}) | json_values})
+raw_lines = st.one_of(
+    message_shapes.map(json.dumps), json_values.map(json.dumps), st.text(max_size=60),
+    st.integers(1, 60_000).map(lambda n: "[" * n + "]" * n),
+    st.integers(1, 60_000).map(lambda n: '{"type": "message", "message": ' + "[" * n),
+    st.binary(max_size=40).map(lambda b: b.decode("utf-8", "replace")))
+
+
+@EXAMPLES
+@given(st.lists(raw_lines, max_size=8), st.booleans())
+def test_transcript_lines_of_any_shape_are_messages_or_counted_skips(lines, ended):
+    read = transcripts.parse_lines(list(enumerate(lines, 1)), "s1", "test", ended=ended)
+    assert all(isinstance(m.text, str) and isinstance(m.id, str) for m in read.messages)
+    assert read.malformed + read.incomplete <= len(lines) + len(read.messages)
+
+
+HOSTILE_FILES = {
+    "invalid-utf8.jsonl": b'{"type":"message","id":"aa01","timestamp":"2026-02-03T09:00:00Z","message":{"role":"user",'
+                          b'"content":"Remember that the shed \xff\xfe key is under the blue pot"}}\n\xff\xfe\x00\n',
+    "nul.jsonl": b'\x00\x00\x00\n{"type":"message","id":"\x00","message":{"role":"user","content":"\\u0000 zero"}}\n',
+    "deep.jsonl": b"[" * 100_000 + b"]" * 100_000 + b"\n" + b'{"type":"message","message":' + b"{" * 50_000 + b"\n",
+    "huge.jsonl": json.dumps({"type": "message", "id": "bb02", "timestamp": "2026-02-03T09:00:00Z",
+                              "message": {"role": "user", "content": "Remember that " + "very " * 100_000 + "big"}}
+                             ).encode() + b"\n",
+    "types.jsonl": b"".join(json.dumps(x).encode() + b"\n" for x in [
+        [], 7, "text", None, {"type": 3}, {"type": "message", "message": "user"},
+        {"type": "message", "message": {"role": 5, "content": "x"}},
+        {"type": "message", "id": ["x"], "parentId": {"a": 1}, "timestamp": True,
+         "message": {"role": "user", "content": {"text": "x"}}},
+        {"type": "message", "id": "cc03", "timestamp": 1e308, "message": {"role": "user", "content": [
+            {"type": "text", "text": 5}, "a bare string block", {"type": "text", "text": None}]}},
+        {"type": "session", "id": 12, "timestamp": "not a time"}]),
+    "good.jsonl": json.dumps({"type": "message", "id": "dd04", "timestamp": "2026-02-03T09:00:00Z",
+                              "message": {"role": "user", "content": "Remember that the harbour gate code is 4471"}}
+                             ).encode() + b"\n",
+}
+
+
+def test_hostile_transcript_files_are_skipped_and_counted_and_good_lines_still_encoded(workspace, tmp_path):
+    original = write_index(workspace, [memory("mem_001", "User prefers concise responses")], version=2)
+    before = original.read_bytes()
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    for name, data in HOSTILE_FILES.items():
+        (folder / name).write_bytes(data)
+    done = no_traceback(run_script("encode", "--sessions", str(folder), "--json", ws=workspace))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["preprocess"]["malformedLines"] >= 10
+    stored = read_index(workspace)["memories"]
+    assert stored[0] == json.loads(before)["memories"][0]
+    assert any("4471" in m["content"] for m in stored)
+    again = no_traceback(run_script("encode", "--sessions", str(folder), "--json", ws=workspace))
+    assert json.loads(again.stdout)["new"] == 0
+
+
+# --- SQLite stores of unexpected shapes -----------------------------------------------------------------------
+
+def database(path: Path, *statements: str, rows: list[tuple] = ()) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path)
+    for statement in statements:
+        db.execute(statement)
+    for row in rows:
+        db.execute(f"INSERT INTO transcript_events VALUES ({', '.join('?' * len(row))})", row)
+    db.commit()
+    db.close()
+    return path
+
+
+GOOD_LINE = json.dumps({"type": "message", "id": "ee05", "timestamp": "2026-02-03T09:00:00Z",
+                        "message": {"role": "user", "content": "Remember that the boat is moored at pier 12"}})
+ODD_DATABASES = {
+    "no-table": lambda p: database(p, "CREATE TABLE other (x)"),
+    "no-session-column": lambda p: database(p, "CREATE TABLE transcript_events (a, b)", rows=[(1, GOOD_LINE)]),
+    "odd-values": lambda p: database(p, "CREATE TABLE transcript_events (session_id, seq, event_json)", rows=[
+        (None, 1, GOOD_LINE), ("s", "x", b"\xff\xfe"), ("s", 2, 12), ("s", 3, 4.5), ("s", None, None),
+        ("s", 4, "[" * 100_000), (b"\x00", 5, GOOD_LINE), ("s", 6, GOOD_LINE)]),
+    "a-view": lambda p: database(p, "CREATE TABLE t (session_id, seq, event_json)",
+                                 "CREATE VIEW transcript_events AS SELECT * FROM t"),
+    "not-sqlite": lambda p: (p.write_bytes(b"SQLite format 3\x00" + b"\xff" * 200), p)[1],
+    "empty": lambda p: (p.write_bytes(b""), p)[1],
+    "text": lambda p: (p.write_text("this is not a database\n"), p)[1],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ODD_DATABASES))
+def test_a_database_of_any_shape_is_a_clear_warning_or_error_never_a_traceback(workspace, tmp_path, kind):
+    (tmp_path / "agent").mkdir()
+    path = ODD_DATABASES[kind](tmp_path / "agent" / "openclaw-agent.sqlite")
+    original = write_index(workspace, [memory("mem_001", "User prefers concise responses")], version=2)
+    before = original.read_bytes()
+    alone = run_script("encode", "--sessions", str(path), ws=workspace)
+    if alone.returncode:
+        clean_failure(alone)
+        assert original.read_bytes() == before
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps({"type": "message", "id": "ff06", "timestamp": "2026-02-03T09:00:00Z",
+                                "message": {"role": "user", "content": "Remember that the kiln fires on Sunday"}})
+                    + "\n")
+    beside = no_traceback(run_script("encode", "--sessions", str(path), str(good), ws=workspace))
+    assert beside.returncode == 0, beside.stderr
+    assert any("kiln" in m["content"] for m in read_index(workspace)["memories"])
+    assert read_index(workspace)["memories"][0] == json.loads(before)["memories"][0]
+
+
+# --- index files truncated or edited by hand --------------------------------------------------------------------
+
+READERS_AND_WRITERS = [("recall", "coffee"), ("load_core",), ("sync_core",), ("dashboard",), ("decay",),
+                       ("encode", "--no-preprocess"), ("log_event", "x")]
+
+
+def stored_index(ws: Path) -> bytes:
+    return (ws / "memory" / "index.json").read_bytes()
+
+
+def sample_index(ws: Path) -> Path:
+    return write_index(ws, [memory(f"mem_{n:03d}", f"User likes coffee number {n} with oat milk", 0.5 + n / 100)
+                            for n in range(1, 12)], version=2, lastUpdated="2026-02-01T00:00:00Z")
+
+
+@pytest.mark.parametrize("cut", [1, 17, 0.5, -3])
+def test_a_truncated_index_is_one_line_of_error_from_every_script_and_stays_as_it_was(workspace, cut):
+    text = sample_index(workspace).read_bytes()
+    at = int(len(text) * cut) if isinstance(cut, float) else cut
+    (workspace / "memory" / "index.json").write_bytes(text[:at])
+    for name, *args in READERS_AND_WRITERS:
+        done = run_script(name, *args, ws=workspace)
+        if name == "log_event":
+            assert done.returncode == 0, done.stderr  # the event log does not need the index
+            continue
+        assert "index.json" in clean_failure(done), name
+        assert stored_index(workspace) == text[:at], name
+
+
+WRONG_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=True), st.text(max_size=5),
+                         st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(),
+                                                                              max_size=2))
+FIELDS = ["id", "domain", "category", "content", "importance", "created", "lastAccessed", "timesReinforced",
+          "keywords", "sources", "decay", "history", "pinned", "archived", "supersededBy", "trust", "kind"]
+
+
+@EXAMPLES
+@given(st.lists(st.tuples(st.integers(0, 10), st.sampled_from(FIELDS), WRONG_VALUES), min_size=1, max_size=4),
+       st.dictionaries(st.sampled_from(["version", "decayLastRun", "encodedThrough", "highestId", "memories",
+                                        "lastProcessedTimestamp"]), WRONG_VALUES, max_size=2))
+def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edits, meta):
+    from hippocampus import searchindex, selection, store
+    from hippocampus.workspace import Workspace
+
+    ws = tmp_path_factory.mktemp("edited")
+    data = json.loads(sample_index(ws).read_text())
+    for position, name, value in edits:
+        data["memories"][position][name] = value
+    data.update(meta)
+    (ws / "memory" / "index.json").write_text(json.dumps(data))
+    try:
+        index = store.load_index(Workspace(ws))
+    except HippocampusError as exc:
+        assert str(exc)
+        return
+    from datetime import datetime, timezone
+
+    now = datetime(2026, 3, 1, tzinfo=timezone.utc)
+    selection.select_core(index, now)
+    corpus, meta_ = searchindex.open_corpus(Workspace(ws), now.date())
+    from hippocampus import search
+
+    search.rank(corpus, "coffee oat", now, meta_)
+
+
+def test_a_hand_edited_index_with_wrong_types_never_gives_a_traceback(workspace):
+    cases = [{"memories": {"a": 1}}, {"version": 99, "memories": []},
+             {"memories": [{"id": "mem_001", "content": "x", "importance": "high"}]},
+             {"memories": [{"id": "mem_001", "content": "x"}, {"id": "mem_001", "content": "y"}]}, [12]]
+    for number, case in enumerate(cases):
+        (workspace / "memory" / "index.json").write_text(json.dumps(case))
+        before = stored_index(workspace)
+        for name, *args in READERS_AND_WRITERS[:-1][number % 3::3]:
+            done = run_script(name, *args, ws=workspace)
+            assert "index.json" in clean_failure(done), (name, case)
+            assert stored_index(workspace) == before
+
+
+# --- queries, event values, IDENTITY.md ------------------------------------------------------------------------
+
+@EXAMPLES
+@given(st.text(max_size=200))
+def test_a_query_of_any_text_ranks_without_error(query):
+    from datetime import datetime, timezone
+
+    from hippocampus import search
+    from hippocampus.model import Memory
+
+    corpus = [Memory(id=f"mem_{n}", content=text) for n, text in enumerate(
+        ["User likes coffee", "Bob's birthday is on June 14", "私は朝は短い返事が好きです", "The Ω-project"])]
+    hits = search.rank(corpus, query, datetime(2026, 3, 1, tzinfo=timezone.utc), {})
+    assert all(0 <= h.score <= 1.0001 for h in hits)
+
+
+def test_queries_of_any_text_are_data_for_recall(workspace):
+    before = sample_index(workspace).read_bytes()
+    for query in ["$(touch /tmp/pwned)", "'; DROP TABLE docs; --", "-- --top 0", "\u202e\u2028\U0001f600",
+                  "coffee " * 10_000, "\\", "%s%n", "*", "\"coffee\""]:
+        done = no_traceback(run_script("recall", "--json", "--", query, ws=workspace))
+        assert done.returncode == 0, (query[:30], done.stderr)
+        assert json.loads(done.stdout)["query"] is not None
+    assert stored_index(workspace) == before or json.loads(stored_index(workspace)) == json.loads(before)
+
+
+@EXAMPLES
+@given(st.dictionaries(st.text(min_size=1, max_size=10).filter(lambda k: k not in ("ts", "event")),
+                       st.text(max_size=40), max_size=4), st.text(min_size=1, max_size=20))
+def test_event_values_of_any_text_make_one_valid_json_line(tmp_path_factory, fields, name):
+    from datetime import datetime, timezone
+
+    from hippocampus import events
+    from hippocampus.workspace import Workspace
+
+    ws = Workspace(tmp_path_factory.mktemp("events"))
+    events.log_event(ws, name, datetime(2026, 3, 1, tzinfo=timezone.utc), **fields)
+    data = ws.events.read_bytes()
+    assert data.endswith(b"\n") and data.count(b"\n") == 1
+    assert isinstance(json.loads(data.decode("utf-8")), dict)
+
+
+def test_an_argument_that_is_not_utf8_is_logged_as_valid_json(workspace):
+    import sys
+
+    from conftest import ROOT, SCRIPTS
+
+    command = [sys.executable.encode(), str(SCRIPTS / "log_event.py").encode(), b"odd", b"k=\xff\xfe", b"\xfe=v",
+               b"--workspace", str(workspace).encode()]
+    done = subprocess.run(command, capture_output=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    entry = json.loads((workspace / "memory" / "brain-events.jsonl").read_text(encoding="utf-8"))
+    assert entry["event"] == "odd" and entry["k"] == "\ufffd\ufffd" and entry["\ufffd"] == "v"
+
+
+@EXAMPLES
+@given(st.text(max_size=300) | st.lists(st.tuples(st.sampled_from(["Name", "Avatar", "Emoji", "Vibe", "name"]),
+                                                  st.text(max_size=60)), max_size=5).map(
+    lambda pairs: "\n".join(f"- **{k}:** {v}" for k, v in pairs)))
+def test_identity_md_of_any_text_gives_an_identity(tmp_path_factory, text):
+    from hippocampus.identity import read_identity
+
+    root = tmp_path_factory.mktemp("identity")
+    (root / "IDENTITY.md").write_text(text, encoding="utf-8", errors="surrogatepass")
+    identity = read_identity(root / "IDENTITY.md", root)
+    assert identity.name is None or isinstance(identity.name, str)
+
+
+def test_a_hostile_identity_md_still_gives_an_escaped_dashboard(workspace):
+    sample_index(workspace)
+    (workspace / "avatar.png").write_bytes(b"<svg onload=alert(1)>")
+    (workspace / "IDENTITY.md").write_bytes(
+        b"- **Name:** </script><script>alert(1)</script>\n- **Avatar:** ../../etc/passwd\n"
+        b"- **Avatar:** javascript:alert(1)\n- **Emoji:** \xff\xfe\x00\n" + b"- **Vibe:** " + b"x" * 300_000 + b"\n")
+    done = no_traceback(run_script("dashboard", ws=workspace))
+    assert done.returncode == 0, done.stderr
+    page = (workspace / "brain-dashboard.html").read_text(encoding="utf-8")
+    assert "<script>alert(1)" not in page and "javascript:alert" not in page
+
+
+# --- pending and decision files from a confused LLM --------------------------------------------------------------
+
+@EXAMPLES
+@given(json_values | st.lists(st.fixed_dictionaries({
+    "item": st.sampled_from(["sig-1", "sig-2"]) | json_values,
+    "action": st.sampled_from(["create", "reinforce", "skip"]) | json_values,
+    "content": json_values, "memory": st.sampled_from(["mem_001"]) | json_values,
+    "domain": st.sampled_from(["user", "moon"]) | json_values, "category": json_values,
+    "importance": json_values, "keywords": json_values}), max_size=4))
+def test_decisions_of_any_shape_are_valid_or_reported(raw):
+    from hippocampus import pending
+    from hippocampus.model import Index, Memory
+
+    index = Index(memories=[Memory(id="mem_001", content="User likes coffee")])
+    items = [{"id": "sig-1", "signal": {}}, {"id": "sig-2", "trust": "untrusted"}]
+    valid, invalid = pending.validate(raw if isinstance(raw, list) else [raw], items, index)
+    assert all(isinstance(problem["error"], str) for problem in invalid)
+    for decision in valid:
+        assert decision.action in pending.ACTIONS
+
+
+CONFUSED_DECISIONS = {
+    "not-json.json": b"Sure! Here are my decisions: create the memory about coffee.",
+    "empty.json": b"",
+    "deep.json": b'{"decisions": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+    "not-utf8.json": b'{"decisions": ["\xff"]}',
+    "object.json": b'{"decision": {"item": "sig-1"}}',
+    "numbers.json": b"[1, 2, 3]",
+    "huge.json": b'{"decisions": [' + b",".join([b'{"item": "sig-9", "action": "skip"}'] * 100_000) + b"]}",
+    "types.json": json.dumps({"decisions": [{"item": "sig-1", "action": "create", "content": ["x"] * 3,
+                                             "domain": None, "keywords": "k", "importance": "1"},
+                                            {"item": None, "action": "reinforce", "memory": 7}]}).encode(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONFUSED_DECISIONS))
+def test_a_confused_decisions_file_changes_no_memory_and_says_so_in_one_line(workspace, tmp_path, name):
+    sample_index(workspace)
+    before = stored_index(workspace)
+    pending_file = workspace / "memory" / "pending-memories.json"
+    pending_file.write_text(json.dumps({"version": 1, "items": [{"id": "sig-1", "added": "2026-03-01T11:00:00Z",
+                                                                 "signal": {}}]}))
+    pending_before = pending_file.read_bytes()
+    path = tmp_path / name
+    path.write_bytes(CONFUSED_DECISIONS[name])
+    done = no_traceback(run_script("encode", "--apply", str(path), ws=workspace))
+    assert done.returncode in (0, 1), done.stderr
+    if done.returncode and done.stderr.strip():
+        clean_failure(done)
+    assert json.loads(stored_index(workspace))["memories"] == json.loads(before)["memories"]
+    assert pending_file.read_bytes() == pending_before
+
+
+@pytest.mark.parametrize("text", ['{"items": [ half', "[" * 100_000, '{"items": {"id": 1}}', '{"items": [{"id": 3}]}',
+                                  "\xff\xfe"])
+def test_a_confused_pending_file_is_an_error_and_is_never_overwritten(workspace, tmp_path, text):
+    sample_index(workspace)
+    before = stored_index(workspace)
+    pending_file = workspace / "memory" / "pending-memories.json"
+    pending_file.write_text(text, encoding="utf-8", errors="surrogateescape")
+    written = pending_file.read_bytes()
+    session = tmp_path / "s.jsonl"
+    session.write_text(GOOD_LINE + "\n")
+    for args in (("--prepare",), ()):
+        done = run_script("encode", "--sessions", str(session), *args, ws=workspace)
+        assert "pending-memories.json" in clean_failure(done)
+        assert pending_file.read_bytes() == written
+    assert stored_index(workspace) == before

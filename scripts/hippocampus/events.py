@@ -29,11 +29,22 @@ def coerce(value: str):
 
 
 def record(event: str, now: datetime, fields: dict, kind: str = "hippocampus") -> dict:
-    out = {"ts": iso(now), "type": kind, "event": event}
+    out = {"ts": iso(now), "type": _text(kind), "event": _text(event)}
     for key, value in fields.items():
         if key not in RESERVED:
-            out[key] = value
+            out[_text(key)] = _text(value)
     return out
+
+
+def _text(value):
+    """A string UTF-8 can hold: lone surrogates (the bytes of an argument that was not UTF-8) become U+FFFD."""
+    if not isinstance(value, str):
+        return value
+    try:
+        raw = value.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raw = value.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "replace")
 
 
 def log_event(ws: Workspace, event: str, now: datetime, kind: str = "hippocampus", **fields) -> dict:
@@ -57,7 +68,7 @@ def read_events(ws: Workspace) -> tuple[list[dict], int]:
                 continue
             try:
                 entry = json.loads(line)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):
                 skipped += 1
                 continue
             if isinstance(entry, dict):

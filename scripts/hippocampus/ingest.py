@@ -65,7 +65,7 @@ def load_config(ws: Workspace) -> Config:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return Config()
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise HippocampusError(f"{path} is not readable JSON ({exc}); fix it or delete it") from None
     if not isinstance(raw, dict):
         raise HippocampusError(f"{path}: expected a JSON object")
@@ -175,7 +175,7 @@ def read_signals(ws: Workspace) -> tuple[list[Signal], int]:
             continue
         try:
             signals.append(Signal.from_dict(json.loads(line), f"{ws.signals}:{number}"))
-        except (json.JSONDecodeError, HippocampusError):
+        except (json.JSONDecodeError, RecursionError, HippocampusError):
             bad += 1
     return signals, bad
 

@@ -169,7 +169,7 @@ def first_run(settings: Settings, report: Report) -> None:
     path = config_path(settings.ws)
     try:
         current = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
         report.add("failed", f"memory/{CONFIG_NAME}", f"not valid JSON ({exc}); fix or delete it, then run again")
         return
     if not isinstance(current, dict):

@@ -42,6 +42,8 @@ def parse(text: str) -> tuple[dict | None, str | None]:
         data = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as exc:
         return None, f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
+    except RecursionError:
+        return None, "it is nested too deeply"
     if not isinstance(data, dict):
         return None, "the top level is not an object"
     return data, None

@@ -52,6 +52,9 @@ def read_items(ws: Workspace) -> list[dict]:
     except json.JSONDecodeError as exc:
         raise HippocampusError(f"{ws.pending} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it by hand — "
                                "it is never overwritten while it cannot be read") from None
+    except RecursionError:
+        raise HippocampusError(f"{ws.pending} is nested too deeply; fix it by hand — it is never overwritten while "
+                               "it cannot be read") from None
     items = raw.get("items") if isinstance(raw, dict) else raw
     if not isinstance(items, list) or not all(isinstance(i, dict) and isinstance(i.get("id"), str) for i in items):
         raise HippocampusError(f"{ws.pending}: expected {{\"items\": [{{\"id\": …}}, …]}}; fix it by hand — it is "
@@ -140,6 +143,8 @@ def load_decisions(path: Path) -> list[Any]:
         raise HippocampusError(f"--apply: cannot read {path}: {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise HippocampusError(f"--apply: {path} is not valid JSON ({exc})") from None
+    except RecursionError:
+        raise HippocampusError(f"--apply: {path} is nested too deeply to hold decisions") from None
     decisions = raw.get("decisions") if isinstance(raw, dict) else raw
     if not isinstance(decisions, list):
         raise HippocampusError(f'--apply: {path} must hold {{"decisions": [...]}}')

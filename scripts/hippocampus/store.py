@@ -211,6 +211,9 @@ def read_raw(ws: Workspace) -> dict | None:
             f"{ws.index} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
             f"fix it or restore a copy from {ws.backups}/"
         ) from None
+    except RecursionError:
+        raise HippocampusError(f"{ws.index} is nested too deeply to be an index; restore a copy from "
+                               f"{ws.backups}/") from None
     if not isinstance(raw, dict):
         raise HippocampusError(f"{ws.index}: expected a JSON object with `memories`, found {type(raw).__name__}")
     return raw
@@ -398,7 +401,7 @@ def read_touches(ws: Workspace) -> list[tuple[datetime, list[str]]]:
     for line in lines:
         try:
             entry = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             continue  # a torn last line from a crash: the touch is lost, the memory is not
         when = parse_instant(entry.get("ts")) if isinstance(entry, dict) else None
         ids = entry.get("ids") if isinstance(entry, dict) else None

@@ -167,7 +167,7 @@ def clean_user_text(text: str) -> Cleaned:
             break
         try:
             block = json.loads(match.group(2))
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             block = None
         if isinstance(block, dict):
             meta.append({"_title": match.group(1).strip().lower(), **block})
@@ -285,7 +285,7 @@ def parse_lines(lines: Iterable[tuple[int, str | None]], fallback_session: str, 
             continue
         try:
             entry = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # deep nesting is as unreadable as a torn line
             if not ended and position == len(items) - 1:
                 incomplete += 1
             else:
@@ -453,7 +453,7 @@ def session_keys(folder: Path) -> dict[str, str]:
     """sessions.json of a folder as {sessionId or file name: session key}; empty when missing or unreadable."""
     try:
         raw = json.loads((folder / "sessions.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
     keys: dict[str, str] = {}
     if isinstance(raw, dict):
