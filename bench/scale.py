@@ -62,10 +62,26 @@ TEMPLATES = [
 ]
 
 
+def long_tail(size: int, seed: int = 11) -> list[str]:
+    """Made-up words standing for the long tail of a real vocabulary (names of things, jargon, rare words)."""
+    rng = random.Random(seed)
+    syllables = [c + v for c in "bcdfghklmnprstvz" for v in "aeiou"] + ["ar", "en", "is", "on", "ul", "ex"]
+    out = set()
+    while len(out) < size:
+        out.add("".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))))
+    return sorted(out)
+
+
+# Real chat text follows Zipf's law over tens of thousands of words. Function words (which the tokeniser drops)
+# hold the head of that curve, so content words follow it from about rank 50 on (Zipf-Mandelbrot, q = 50):
+# the common ones above, then a long tail.
+WORDS = VOCABULARY + long_tail(20_000)
+WEIGHTS = [1 / (rank + 50) for rank in range(len(WORDS))]
+
+
 def zipf_words(rng: random.Random):
-    weights = [1 / (rank + 1) ** 0.9 for rank in range(len(VOCABULARY))]
     while True:
-        yield from rng.choices(VOCABULARY, weights, k=512)
+        yield from rng.choices(WORDS, WEIGHTS, k=512)
 
 
 def generate_store(count: int, seed: int = 42) -> dict:
@@ -106,11 +122,11 @@ def write_store(count: int, path: Path) -> None:
     path.write_text(json.dumps(store)[:-1] + ', "memories": [\n' + body + "\n]}\n")
 
 
-def transcript(path: Path, messages: int, seed: int = 7) -> None:
+def transcript(path: Path, messages: int, seed: int = 7, session: str = "bench-session") -> None:
     """An OpenClaw session file with `messages` user/assistant messages of ordinary chat."""
     rng = random.Random(seed)
     words = zipf_words(rng)
-    lines = [{"type": "session", "version": 3, "id": "bench-session", "timestamp": "2026-11-01T08:00:00.000Z"}]
+    lines = [{"type": "session", "version": 3, "id": session, "timestamp": "2026-11-01T08:00:00.000Z"}]
     parent = None
     for i in range(messages):
         role = "user" if i % 2 == 0 else "assistant"
@@ -118,7 +134,7 @@ def transcript(path: Path, messages: int, seed: int = 7) -> None:
                              "Thanks for", "My sister", "Tomorrow the"])
         text = f"{opener} " + " ".join(next(words) for _ in range(rng.randint(6, 30))) + f" {rng.randint(1, 999)}"
         ts = NOW - timedelta(minutes=messages - i)
-        entry_id = f"{i + 1:08x}"
+        entry_id = f"{seed:02x}{i + 1:06x}"
         content = text if role == "user" else [{"type": "text", "text": text}]
         lines.append({"type": "message", "id": entry_id, "parentId": parent,
                       "timestamp": ts.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
@@ -185,18 +201,16 @@ def bench_size(count: int, runs: int, workdir: Path) -> list[dict]:
         runs, lambda r: script("decay", ws, now=NOW + timedelta(days=r + 1)))))})
 
     if (SCRIPTS / "encode.py").exists():
+        # As cron runs it: each run finds one new session of 200 messages in the same, growing workspace.
         sessions = workdir / f"sessions-{count}"
         sessions.mkdir()
-        transcript(sessions / "bench-session.jsonl", 200)
-        pristine = workdir / f"pristine-{count}"
-        shutil.copytree(ws, pristine)
 
-        def fresh_copy(run):
-            shutil.rmtree(ws)
-            shutil.copytree(pristine, ws)
+        def new_session(run):
+            transcript(sessions / f"bench-session-{run}.jsonl", 200, seed=run, session=f"bench-{count}-{run}")
 
         rows.append({"what": "encode 200 new messages", **dict(zip(("wall", "peak"), median_of(
-            runs, lambda r: script("encode", ws, "--sessions", str(sessions)), prepare=fresh_copy)))})
+            runs, lambda r: script("encode", ws, "--sessions", str(sessions), now=NOW + timedelta(hours=r + 1)),
+            prepare=new_session)))})
     else:
         rows.append({"what": "encode 200 new messages", "wall": None, "peak": None})
 

@@ -136,3 +136,37 @@ def test_the_dashboard_from_the_cache_shows_what_the_dashboard_from_the_index_sh
         assert from_cache[key] == from_index[key], key
     assert [m["id"] for m in from_cache["memories"]] == [m["id"] for m in from_index["memories"]]
     assert from_cache["top"] == from_index["top"]
+
+
+def test_mirror_shelves_from_the_cache_equal_those_from_the_index(workspace):
+    from hippocampus import mirrors
+
+    ws = varied_store(workspace, count=300)
+    index = store.read(ws)
+    plain = mirrors.shelves(index, NOW.date(), 20)
+    plain = {key: [(m.id, round(v, 6)) for m, v in shelf[:20]] for key, shelf in plain.items()}
+    cached = searchindex.mirror_shelves(ws, NOW.date(), mirrors.file_name, 20)
+    cached = {key: [(m.id, round(v, 6)) for m, v in shelf] for key, shelf in cached.items()}
+    assert cached == plain
+
+
+def test_encoding_against_the_cache_decides_like_encoding_against_the_loaded_store(tmp_path):
+    from hippocampus import encoding
+    from hippocampus.model import Index
+
+    ws = varied_store(tmp_path / "ws", count=300)
+    index = store.read(ws)
+    searchindex.open_corpus(ws, NOW.date())  # build the cache
+    cached, seen = searchindex.cached_lookups(ws, index, searchindex.signature(ws), NOW.date())
+    plain = encoding.Candidates(index.memories)
+    for words in ("coffee tea dentist", "sister Lisbon piano", "rain weather beach bike", "budget invoice"):
+        topic = encoding.topic_terms(words)
+        a = cached.lookup(topic, False, limit=5)
+        b = plain.lookup(topic, False, limit=5)
+        # Both compare only the memories sharing the most rare terms; what decides reinforce or update is the same.
+        assert [(m.id, v) for m, v in a if v >= encoding.SAME_TOPIC] == \
+               [(m.id, v) for m, v in b if v >= encoding.SAME_TOPIC], words
+        assert a[0][1] == b[0][1], words
+    source = index.memories[5].sources[0] if index.memories[5].sources else None
+    assert (source is None) or ((source["session"], source["message"]) in seen)
+    assert ("no-such-session", "x") not in seen

@@ -10,6 +10,7 @@ comparing every signal with every memory.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import defaultdict
@@ -28,6 +29,7 @@ CONTENT_LIMIT = 200
 UNTRUSTED_CEILING = 0.6  # a stranger's words never reach the core memories on their own
 KEYWORDS_KEPT = 6
 CANDIDATES_SHOWN = 3
+EXAMINED = 100  # memories compared in full per lookup, those sharing the most rare terms
 
 # Words that say a value changed; they are not part of a fact's topic.
 CHANGE_WORDS = frozenset({"now", "changed", "change", "moved", "new", "instead", "anymore", "longer", "updated",
@@ -291,11 +293,12 @@ class Candidates:
         for memory in memories:
             self.add(memory)
 
-    def add(self, memory: Memory) -> None:
+    def add(self, memory: Memory, topic: set[str] | None = None) -> None:
+        """Index a memory (by its `topic` terms when they are known already)."""
         position = len(self.memories)
         self.memories.append(memory)
         self.position[memory.id] = position
-        topic = topic_terms(memory.content)
+        topic = topic_terms(memory.content) if topic is None else topic
         self.topics.append(topic)
         for term in topic:
             self.postings[term].append(position)
@@ -325,35 +328,44 @@ class Candidates:
         total = sum(weight(t) for t in topic) + sum(weight(t) for t in other)
         return 2 * shared / total if total else 0.0
 
-    def lookup(self, topic: set[str], untrusted: bool, limit: int = CANDIDATES_SHOWN,
-               floor: float = 0.0) -> list[tuple[Memory, float]]:
-        """The memories closest to `topic`, best first, among memories of the same trust (at most `limit`)."""
-        if not topic:
-            return []
+    def probe(self, topic: set[str]) -> list[str]:
+        """The terms to look a topic up by. A memory at similarity ≥ SAME_TOPIC must share one of the rarest
+        terms that carry over 1 - SAME_TOPIC/2 of the weight; probing those first keeps common words from pulling
+        in half the store."""
         ranked = sorted(topic, key=lambda t: (-self.weight(t), t))
         total = sum(self.weight(t) for t in ranked)
-        # A memory at similarity ≥ SAME_TOPIC must share one of the rarest terms that carry over 1 - SAME_TOPIC/2
-        # of the weight; probing those first keeps common words from pulling in half the store.
         probe, carried = [], 0.0
         for term in ranked:
             probe.append(term)
             carried += self.weight(term)
             if carried > (1 - SAME_TOPIC / 2) * total and len(probe) >= 2:
                 break
-        seen: set[int] = set()
+        return probe
+
+    def lookup(self, topic: set[str], untrusted: bool, limit: int = CANDIDATES_SHOWN,
+               floor: float = 0.0) -> list[tuple[Memory, float]]:
+        """The memories closest to `topic`, best first, among memories of the same trust (at most `limit`)."""
+        if not topic:
+            return []
+        probe = self.probe(topic)
+        # Which memories share probe terms, and how much weight: cheap to add up over the postings. Only the
+        # EXAMINED memories sharing the most are compared in full, so a message of common words stays fast.
+        shared: dict[int, float] = {}
+        for term in probe:
+            weight = self.weight(term)
+            for position in self.postings.get(term, ()):
+                shared[position] = shared.get(position, 0.0) + weight
+        closest = shared if len(shared) <= EXAMINED else \
+            heapq.nlargest(EXAMINED, shared, key=lambda p: (shared[p], -p))
         scored = []
         weights: dict[str, float] = {}  # document frequencies do not change during one lookup
-        for term in probe:
-            for position in self.postings.get(term, ()):
-                if position in seen:
-                    continue
-                seen.add(position)
-                memory = self.memories[position]
-                if memory.superseded or memory.untrusted != untrusted:
-                    continue
-                value = self.similarity(topic, self.topics[position], weights)
-                if value >= floor:
-                    scored.append((value, position))
+        for position in closest:
+            memory = self.memories[position]
+            if memory.superseded or memory.untrusted != untrusted:
+                continue
+            value = self.similarity(topic, self.topics[position], weights)
+            if value >= floor:
+                scored.append((value, position))
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [(self.memories[p], round(v, 4)) for v, p in scored[:limit]]
 

@@ -399,7 +399,10 @@ def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> Report:
     signals = []
     for message in keepers:
         signal = message.signal(next_seq)
-        signals.append(Signal(**{**signal.to_dict(), "text": redaction.redact(signal.text)}))
+        redacted = {"text": redaction.redact(signal.text)}
+        if signal.sender:
+            redacted["sender"] = redaction.redact(signal.sender)  # a display name is anyone's to choose
+        signals.append(Signal(**{**signal.to_dict(), **redacted}))
         handled.append((message.session, message.id, next_seq, None))
         next_seq += 1
     append_signals(ws, signals)

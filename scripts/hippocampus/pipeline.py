@@ -15,6 +15,7 @@ from pathlib import Path
 
 from . import encoding, events, ingest, mirrors, pending, publish, searchindex, store
 from .encoding import Candidates, Draft, Outcome
+from .model import CORE_THRESHOLD
 from .redaction import redact
 from .timeutil import parse_instant
 from .workspace import Workspace
@@ -60,6 +61,15 @@ def _declare(txn, ids) -> None:
         declare(ids)
 
 
+def _lookups(ws: Workspace, txn, now: datetime):
+    """What encoding compares new messages with: the search cache's view of the store when it is current (a large
+    store is then never tokenised whole), else an index built from the loaded memories."""
+    cached = searchindex.cached_lookups(ws, txn.index, getattr(txn, "loaded_from", None), now.date())
+    if cached is not None:
+        return cached
+    return Candidates(txn.index.memories), encoding.known_sources(txn.index)
+
+
 def _fallback(index, lookup, seen, items: list[dict], now: datetime, min_importance: float, outcome: Outcome,
               where: str) -> None:
     """Expired pending items go the automatic way (already-applied ones are recognised by their source)."""
@@ -98,7 +108,7 @@ def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prep
         if not batch and not old:
             lookup, seen = None, set()  # nothing to encode: no need to index the whole store
         else:
-            lookup, seen = Candidates(index.memories), encoding.known_sources(index)
+            lookup, seen = _lookups(ws, txn, now)
         _fallback(index, lookup, seen, old, now, min_importance, report.outcome, str(ws.pending))
         if prepare:
             waiting = {pending.item_key(item) for item in items if item["id"] not in expired_ids}
@@ -211,10 +221,11 @@ def _tidy(ws: Workspace, now: datetime, wait: bool, index, saved: str | None, th
             # index file's signature tells every write apart, even two in the same second.
             version = searchindex.signature(ws) or ""
             if changed or ledger.state("publishedIndex") != version:
-                if version != saved:
-                    index = store.load_index(ws)  # another run wrote after this one: publish the newest index
-                mirrors.write_mirrors(ws, index)
-                publish.write_core_file(ws, index, now)
+                # From the search cache, which the write keeps current (or the first reader rebuilds): the newest
+                # index, without parsing it again, and bounded whatever the store's size.
+                mirrors.write_mirrors(ws, None, now.date())
+                publish.write_core_file(ws, None, now, candidates=searchindex.core_candidates(
+                    ws, now.date(), CORE_THRESHOLD, locked=True))
                 ledger.note_published(version)
         finally:
             ledger.close()
@@ -222,3 +233,5 @@ def _tidy(ws: Workspace, now: datetime, wait: bool, index, saved: str | None, th
         events.log_event(ws, "encoding", now, new=len(report.outcome.new),
                          reinforced=len(report.outcome.reinforced), updated=len(report.outcome.updated),
                          skipped=report.outcome.skipped, total=report.total, mode=report.mode)
+    if changed:
+        publish.write_dashboard(ws, None, now)  # after the event, so the page shows this run

@@ -23,7 +23,7 @@ from .model import Index, Memory, id_number
 from .timeutil import parse_day
 from .workspace import Workspace
 
-SCHEMA = 4
+SCHEMA = 5
 _LOG_RATE = math.log(retention.DECAY_RATE)
 
 _TABLES = """
@@ -54,6 +54,7 @@ CREATE TABLE sources(session TEXT NOT NULL, message TEXT NOT NULL, doc INTEGER N
 # Built after the bulk insert of a rebuild: sorting once is much faster than inserting into a B-tree in doc order.
 _INDEXES = """
 CREATE INDEX IF NOT EXISTS docs_core ON docs(hidden, pinned, explicit, strength);
+CREATE INDEX IF NOT EXISTS docs_shelf ON docs(hidden, domain, category, pinned, base, since, importance, id);
 CREATE INDEX IF NOT EXISTS postings_term ON postings(term, doc, tf, length);
 CREATE INDEX IF NOT EXISTS topics_term ON topics(term, doc);
 CREATE INDEX IF NOT EXISTS sources_key ON sources(session, message);
@@ -397,3 +398,139 @@ def scored(ws: Workspace, today: date, limit: int, locked: bool = False) -> list
     return [Scored(bodies.get(doc), importance, tier(importance), domain or "user", bool(pinned),
                    fromordinal(created) if created else None, reinforced)
             for doc, _, domain, pinned, created, reinforced, importance in rows]
+
+
+# --- encoding against the cache: the same-fact candidates of a 100k-memory store without loading it -----------
+
+def _candidates_base():
+    from .encoding import Candidates  # encoding's lookup, of which the cached one is a variant
+
+    return Candidates
+
+
+class CachedCandidates(_candidates_base()):
+    """encoding.Candidates over the cache. Memories a lookup returns are decoded once and then kept, changed or
+    not, in the in-memory part (so a run sees its own changes); memories the run creates go there too."""
+
+    def __init__(self, corpus: CachedCorpus, resolve=None):
+        super().__init__([])
+        self.corpus = corpus
+        self.resolve = resolve  # id -> the loaded index's own Memory, when the caller holds the whole index
+        self.loaded: dict[str, Memory] = {}
+        self._docs: set[int] = set()  # cached documents already in the in-memory part
+        self._df: dict[str, int] = {}
+        self._new = 0
+        self._new_df: dict[str, int] = {}
+
+    def add(self, memory: Memory, topic: set[str] | None = None) -> None:
+        super().add(memory, topic)
+        if memory.id not in self.loaded:  # made in this run: the store grows
+            self._new += 1
+            for term in self.topics[-1]:
+                self._new_df[term] = self._new_df.get(term, 0) + 1
+
+    def weight(self, term: str) -> float:
+        df = self._df.get(term)
+        if df is None:
+            df = self._df[term] = self.corpus.db.execute("SELECT COUNT(*) FROM topics WHERE term = ?",
+                                                         (term,)).fetchone()[0]
+        return math.log(1 + (self.corpus.count + self._new + 1) / (df + self._new_df.get(term, 0) + 1))
+
+    def lookup(self, topic: set[str], untrusted: bool, limit: int = 3, floor: float = 0.0):
+        from .encoding import EXAMINED
+
+        if not topic:
+            return []
+        shared: dict[int, float] = {}
+        for term in self.probe(topic):
+            weight = self.weight(term)
+            for (doc,) in self.corpus.db.execute("SELECT doc FROM topics WHERE term = ?", (term,)):
+                if doc not in self._docs:
+                    shared[doc] = shared.get(doc, 0.0) + weight
+        closest = shared if len(shared) <= EXAMINED else \
+            heapq.nlargest(EXAMINED, shared, key=lambda d: (shared[d], -d))
+        wanted = list(closest)
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            marks = ",".join("?" * len(part))
+            for doc, memory_id, terms, body in self.corpus.db.execute(
+                    f"SELECT doc, id, topic, body FROM docs WHERE doc IN ({marks})", part):
+                self._docs.add(doc)
+                memory = self.resolve(memory_id) if self.resolve else self.corpus._memory(body)
+                if memory is not None:
+                    self.loaded[memory.id] = memory
+                    super().add(memory, set(terms.split()))
+        return super().lookup(topic, untrusted, limit, floor)
+
+
+def cached_lookups(ws: Workspace, index: Index, loaded_from: str | None, today: date):
+    """(candidates, seen) for encoding into `index` from the cache, when the cache describes exactly the file
+    the index was loaded from; else None (the caller indexes the loaded store itself)."""
+    db = _open(ws)
+    if db is None or not _current(db, loaded_from):
+        if db is not None:
+            db.close()
+        return None
+    corpus = CachedCorpus(db, [])
+    by_id = index.by_id()
+    return CachedCandidates(corpus, resolve=by_id.get), CachedSeen(corpus)
+
+
+class CachedSeen:
+    """The (session, message) pairs already in the store, asked of the cache one at a time, plus this run's."""
+
+    def __init__(self, corpus: CachedCorpus):
+        self.corpus = corpus
+        self.local: set = set()
+
+    def __contains__(self, key) -> bool:
+        if key in self.local:
+            return True
+        session, message = key
+        return self.corpus.db.execute("SELECT 1 FROM sources WHERE session = ? AND message = ? LIMIT 1",
+                                      (str(session), str(message))).fetchone() is not None
+
+    def add(self, key) -> None:
+        self.local.add(key)
+
+
+def mirror_shelves(ws: Workspace, today: date, shelf_name, limit: int, locked: bool = False) -> dict:
+    """{(domain, shelf): [(memory, today's importance)]}: each shelf's `limit` most important visible memories."""
+    corpus, meta = open_corpus(ws, today, locked)
+    if not isinstance(corpus, CachedCorpus):
+        from .mirrors import shelves
+
+        return shelves(Index(memories=corpus.memories, meta=meta), today, limit)
+    now_day = today.toordinal()
+    importance = ("max(0.0, min(1.0, CASE WHEN pinned THEN importance WHEN since >= :day THEN base "
+                  "ELSE base * pow(:rate, :day - since) END))")
+    # One pass over a covering index: each (domain, category)'s `limit` most important, by a window function.
+    rows = corpus.db.execute(
+        f"SELECT doc, domain, category, today FROM (SELECT doc, domain, category, id, {importance} AS today, "
+        f"row_number() OVER (PARTITION BY domain, category ORDER BY {importance} DESC, id) AS place "
+        "FROM docs WHERE hidden = 0) WHERE place <= :limit",
+        {"day": now_day, "rate": retention.DECAY_RATE, "limit": limit}).fetchall()
+    bodies = corpus.fetch([row[0] for row in rows])
+    out: dict[tuple[str, str], list] = {}
+    for doc, domain, category, value in rows:
+        out.setdefault((domain, shelf_name(category)), []).append((bodies[doc], value))
+    for key, shelf in out.items():
+        shelf.sort(key=lambda pair: (-pair[1], pair[0].id))
+        del shelf[limit:]
+    return out
+
+
+def shelf_counts(ws: Workspace, shelf_name) -> dict:
+    """{(domain, shelf): how many visible memories} from the cache (which the caller has made current)."""
+    db = _open(ws)
+    if db is None:
+        return {}
+    out: dict = {}
+    try:
+        for domain, category, count in db.execute(
+                "SELECT domain, category, COUNT(*) FROM docs WHERE hidden = 0 GROUP BY domain, category"):
+            key = (domain, shelf_name(category))
+            out[key] = out.get(key, 0) + count
+    finally:
+        db.close()
+    return out
