@@ -188,15 +188,19 @@ def append_signals(ws: Workspace, signals: list[Signal]) -> None:
     if not signals:
         return
     payload = _dump(signals).encode("utf-8")
-    ws.signals.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(ws.signals, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        ws.signals.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(ws.signals, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise store.write_error(ws.signals, exc) from None
     try:
         view = memoryview(payload)
         while view:
             view = view[os.write(fd, view):]
         os.fsync(fd)
     except OSError as exc:
-        raise HippocampusError(f"could not write {ws.signals}: {exc.strerror}") from None
+        # The ledger is not committed: the lines written are dropped and redone by the next run.
+        raise store.write_error(ws.signals, exc) from None
     finally:
         os.close(fd)
 

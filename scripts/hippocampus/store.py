@@ -29,8 +29,14 @@ LOCK_WAIT_SECONDS = 120.0
 @contextmanager
 def workspace_lock(ws: Workspace, wait: bool = True, timeout: float = LOCK_WAIT_SECONDS):
     """Hold the workspace's one lock. wait=False (cron runs) raises BusyError at once when it is taken."""
-    ws.memory.mkdir(parents=True, exist_ok=True)
-    handle = open(ws.lock, "a+")
+    try:
+        ws.memory.mkdir(parents=True, exist_ok=True)
+        handle = open(ws.lock, "a+")
+    except OSError as exc:
+        try:
+            handle = open(ws.lock)  # a read-only workspace: lock it all the same; a write then fails in words
+        except OSError:
+            raise _write_error(ws.lock, exc) from None
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -127,9 +133,14 @@ def _write_error(path: Path, exc: OSError) -> HippocampusError:
     reason = os.strerror(exc.errno) if exc.errno else str(exc)
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         reason = "the disk is full"
+    elif exc.errno == errno.EFBIG:
+        reason = "the file would pass the size limit"
     elif exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
         reason = "the folder is read-only or not writable"
     return HippocampusError(f"could not write {path}: {reason}; the previous file is unchanged")
+
+
+write_error = _write_error  # for the other writers of the store's files
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -147,9 +158,9 @@ def _fsync_dir(folder: Path) -> None:
 
 def append_line(path: Path, line: str) -> None:
     """Append one line in a single write under an exclusive lock of that file, so lines never interleave."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     payload = (line.rstrip("\n") + "\n").encode("utf-8")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     except OSError as exc:
         raise _write_error(path, exc) from None
@@ -236,7 +247,6 @@ def save_index(ws: Workspace, index: Index, now: datetime) -> None:
     if disk_version < SCHEMA_VERSION and ws.index.exists():
         keep = ws.backups / f"index.v{disk_version}.original.json"
         if not keep.exists():
-            ws.backups.mkdir(parents=True, exist_ok=True)
             atomic_write(keep, ws.index.read_bytes())
     index.version = SCHEMA_VERSION
     index.meta["lastUpdated"] = iso(now)
@@ -246,7 +256,11 @@ def save_index(ws: Workspace, index: Index, now: datetime) -> None:
 
 def _copy_atomically(source: Path, target: Path) -> None:
     """A copy that streams (a 50 MB index is not read into memory) and appears whole or not at all."""
-    fd, tmp_name = temporary_file(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = temporary_file(target)
+    except OSError as exc:
+        raise _write_error(target, exc) from None
     try:
         with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
             shutil.copyfileobj(src, out, 1 << 20)
@@ -370,7 +384,6 @@ def backup_index(ws: Workspace, now: datetime, keep: int = BACKUPS_KEPT) -> Path
     """A dated copy of the current index (one a day), keeping the newest `keep` of them."""
     if not ws.index.exists():
         return None
-    ws.backups.mkdir(parents=True, exist_ok=True)
     target = ws.backups / f"index-{now.date().isoformat()}.json"
     if not target.exists():
         _copy_atomically(ws.index, target)
@@ -462,7 +475,6 @@ def transaction(ws: Workspace, now: datetime, wait: bool = True):
         loaded_from = searchindex.signature(ws)
         index = load_index(ws)
         txn = Transaction(ws, index, apply_touches(index, read_touches(ws)))
-        txn.loaded_from = loaded_from
         yield txn
         if txn.dirty:
             save_index(ws, txn.index, now)
