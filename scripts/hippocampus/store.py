@@ -475,6 +475,7 @@ def transaction(ws: Workspace, now: datetime, wait: bool = True):
         loaded_from = searchindex.signature(ws)
         index = load_index(ws)
         txn = Transaction(ws, index, apply_touches(index, read_touches(ws)))
+        txn.loaded_from = loaded_from
         yield txn
         if txn.dirty:
             save_index(ws, txn.index, now)
