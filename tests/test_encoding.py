@@ -205,3 +205,55 @@ def test_signals_of_one_batch_reinforce_each_other():
     outcome = encoding.encode(index, [signal(1, "I prefer oat milk flat whites", day=3),
                                       signal(2, "I prefer oat milk flat whites", day=3, session="other")], NOW)
     assert len(index.memories) == 1 and len(outcome.reinforced) == 1
+
+
+def test_at_min_importance_zero_every_message_but_noise_becomes_a_memory():
+    index = Index(memories=[], meta={})
+    signals = [signal(1, "ok sounds good"), signal(2, "Got it, dentist on Friday at 16:30.", role="assistant"),
+               signal(3, "Can you remind me what we decided about the database?"), signal(4, "HEARTBEAT_OK"),
+               signal(5, "NO_REPLY", role="assistant")]
+    outcome = encoding.encode(index, signals, NOW, min_importance=0)
+    assert [m.sources[0]["message"] for m in index.memories] == ["m0001", "m0002", "m0003"]
+    assert outcome.skipped == 2
+    assert (index.memories[1].domain, index.memories[1].category) == ("self", "replies")
+
+
+def test_at_the_default_threshold_short_messages_replies_and_questions_are_skipped():
+    index = Index(memories=[], meta={})
+    signals = [signal(1, "ok sounds good"), signal(2, "Got it, dentist on Friday at 16:30.", role="assistant"),
+               signal(3, "Can you remind me what we decided about the database?")]
+    outcome = encoding.encode(index, signals, NOW)
+    assert index.memories == [] and outcome.skipped == 3
+
+
+def test_turns_of_two_speakers_with_a_name_label_are_kept_apart():
+    index = Index(memories=[], meta={})
+    signals = [signal(1, "Nate: Bye!"), signal(2, "Joanna: Bye Nate!", role="assistant")]
+    encoding.encode(index, signals, NOW, min_importance=0)
+    assert len(index.memories) == 2
+
+
+def test_what_a_long_message_s_summary_leaves_out_is_kept_as_its_detail():
+    tail = "We also talked about the pottery class on Sunday and the blue bowl my kids painted there."
+    text = "I went to the LGBTQ support group yesterday and it was powerful. " * 3 + tail
+    index, _ = encode([text])
+    memory = index.memories[0]
+    assert len(memory.content) <= encoding.CONTENT_LIMIT and "pottery" not in memory.content
+    assert "pottery class on Sunday" in memory.extra["detail"]
+    assert memory.content.endswith("(said 2026-02-01)")
+
+
+def test_a_short_message_has_no_detail():
+    index, _ = encode(["I prefer oat milk flat whites"])
+    assert "detail" not in index.memories[0].extra
+
+
+def test_a_memory_keeps_words_of_the_message_it_answered_as_context():
+    index = Index(memories=[], meta={})
+    signals = [signal(1, "Why did you name the stuffed dog Tilly?", role="assistant", session="s"),
+               signal(2, "I used to have a dog back in Michigan with that name, but I got allergic.", session="s"),
+               signal(3, "I'm building a treehouse with Tom this summer", session="other")]
+    encoding.encode(index, signals, NOW)
+    answer, other = index.memories
+    assert "tilly" in answer.extra["context"] and "stuffed" in answer.extra["context"]
+    assert "context" not in other.extra  # the first message of its session answers nothing

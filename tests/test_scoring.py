@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippocampus.scoring import score
+from hippocampus.scoring import QUESTION, score
 
 TABLE = [
     # (text, role, value, rule, domain/category)
@@ -25,13 +25,14 @@ TABLE = [
      "for all of us.", "user", 0.70, "long", "user/facts"),
     ("The new espresso machine at the office makes decent cortados", "user", 0.55, "general", "user/facts"),
     ("The espresso machine at work is broken", "user", 0.50, "general", "user/facts"),
-    ("ok sounds good", "user", 0.0, "short", "user/noise"),
+    ("ok sounds good", "user", 0.0, "short", "user/facts"),
     ("HEARTBEAT_OK", "assistant", 0.0, "noise", "user/noise"),
     ("NO_REPLY", "user", 0.0, "noise", "user/noise"),
     ("I am Nova, your assistant; I believe short answers work best for you.", "assistant", 0.70, "identity",
      "self/identity"),
     ("Got it — dentist moved to Friday 16:30, calendar updated as well.", "assistant", 0.0, "assistant",
-     "self/noise"),
+     "self/replies"),
+    ("Can you remind me what we decided about the database?", "user", 0.2, "question", "user/questions"),
 ]
 
 
@@ -66,7 +67,29 @@ def test_an_emotional_word_does_not_shadow_a_deadline():
 ])
 def test_words_inside_other_words_do_not_match(text):
     result = score(text)
-    assert result.rule in ("general", "long", "short"), (text, result)
+    assert result.rule in ("general", "long", "short", "question"), (text, result)
+
+
+@pytest.mark.parametrize("text", [
+    "Can you remind me what we decided about the database?",
+    "What kind of assistant do you think you are?",
+    "Hey Mel! How was your weekend?",
+    "Caroline: What did you do last weekend?",
+    "Did we decide on the venue? And is it important?",
+])
+def test_a_message_that_only_asks_is_not_a_fact(text):
+    result = score(text)
+    assert (result.value, result.rule) == (QUESTION, "question"), (text, result)
+    assert result.value < 0.5  # below the default threshold: kept only by a run that keeps every message
+
+
+@pytest.mark.parametrize("text,rule", [
+    ("Can you remember that my flight is at 9?", "explicit"),    # asks to remember: a fact all the same
+    ("I feel lost, what should I do?", "emotional"),               # says something before it asks
+    ("We decided on PostgreSQL. Can you note it down?", "decision"),
+])
+def test_a_message_that_says_something_is_scored_by_what_it_says_even_with_a_question(text, rule):
+    assert score(text).rule == rule
 
 
 def test_the_agent_s_replies_count_only_when_it_says_who_it_is():

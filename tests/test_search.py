@@ -69,3 +69,31 @@ def test_a_hostile_query_is_just_words():
 
 def test_a_query_of_only_stop_words_matches_nothing_rather_than_everything():
     assert rank([mem("mem_001", "who is there")], "who is", NOW, {}) == []
+
+
+def test_a_strong_match_outranks_a_weak_one_however_important_the_weak_one_is():
+    memories = [mem("mem_001", "We talked about the weather", importance=0.95),
+                mem("mem_002", "The pottery class on Sunday: we painted a blue bowl", importance=0.1,
+                    last="2025-06-01")]
+    assert [h.memory.id for h in rank(memories, "what did we paint at the pottery class", NOW, {})][0] == "mem_002"
+
+
+def test_the_best_match_has_relevance_one_and_a_weak_lone_match_stays_weak():
+    memories = [mem("mem_001", "pottery class on Sunday"), mem("mem_002", "a class")]
+    hits = rank(memories, "pottery class", NOW, {})
+    assert hits[0].memory.id == "mem_001" and hits[0].parts["relevance"] == 1.0
+    lone = rank([mem("mem_003", "the class was fun and long and loud and late")], "pottery class tomorrow", NOW, {})
+    assert lone[0].parts["relevance"] < 0.5
+
+
+def test_the_words_a_summary_left_out_still_find_the_memory():
+    memories = [mem("mem_001", "User went to the support group (said 2026-02-01)",
+                    detail="We also talked about the pottery class"), mem("mem_002", "Lunch was good")]
+    assert [h.memory.id for h in rank(memories, "pottery", NOW, {})] == ["mem_001"]
+
+
+def test_a_reply_is_found_by_words_of_the_message_it_answered():
+    memories = [mem("mem_001", "I used to have a dog back in Michigan with that name", context=["tilly", "named"]),
+                mem("mem_002", "The dog park is closed")]
+    hits = rank(memories, "why is the dog called Tilly", NOW, {})
+    assert hits[0].memory.id == "mem_001" and "tilly" in hits[0].matched

@@ -1,6 +1,6 @@
 """Words, stems and token estimates."""
 
-from hippocampus.text import estimate_tokens, one_line, stem, terms, words
+from hippocampus.text import estimate_tokens, one_line, stem, terms, without_label, words
 
 
 def test_related_word_forms_share_a_stem():
@@ -40,3 +40,10 @@ def test_token_estimates_count_cjk_characters_one_each():
 def test_one_line_flattens_newlines_so_markdown_cannot_grow_headings():
     assert one_line("a\n## b\n- c") == "a ## b - c"
     assert one_line("x" * 50, limit=10) == "x" * 9 + "…"
+
+
+def test_a_leading_speaker_label_can_be_set_aside():
+    assert without_label("Caroline: I went to the support group") == "I went to the support group"
+    assert without_label("Dr Okafor: take two a day") == "take two a day"
+    assert without_label("the plan: two steps") == "the plan: two steps"
+    assert without_label("at 10:30 we meet") == "at 10:30 we meet"

@@ -20,14 +20,16 @@ from datetime import datetime
 from . import redaction, retention, scoring
 from .model import DOMAINS, Index, Memory, format_id, id_number
 from .scoring import Score
-from .text import STOP_WORDS, terms, words
+from .text import STOP_WORDS, label, one_line, terms, without_label, words
 from .timeutil import iso, parse_instant
 from .transcripts import Signal
 
 SAME_TOPIC = 0.7
 CONTENT_LIMIT = 200
+DETAIL_LIMIT = 2000  # what a summary leaves out stays searchable up to this length; a pasted document is no memory
 UNTRUSTED_CEILING = 0.6  # a stranger's words never reach the core memories on their own
 KEYWORDS_KEPT = 6
+CONTEXT_KEPT = 6
 CANDIDATES_SHOWN = 3
 EXAMINED = 100  # memories compared in full per lookup, those sharing the most rare terms
 
@@ -138,6 +140,12 @@ def rewrite_sentence(sentence: str) -> str:
 
 def concise(text: str, matched: tuple[str, ...] = (), first_person: bool = True, limit: int = CONTENT_LIMIT) -> str:
     """A standalone memory of at most about `limit` characters that keeps names, numbers and dates."""
+    return summarise(text, matched, first_person, limit)[0]
+
+
+def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = True,
+              limit: int = CONTENT_LIMIT) -> tuple[str, str]:
+    """(the concise memory, what it left out): the left-out sentences stay searchable, never shown as the memory."""
     sentences = [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
     meaningful = [s for s in sentences if s.lower().strip(" .!?,") not in _FILLERS]
     sentences = meaningful or sentences
@@ -149,10 +157,10 @@ def concise(text: str, matched: tuple[str, ...] = (), first_person: bool = True,
         stripped = stripped[0].upper() + stripped[1:]
         out.append(rewrite_sentence(stripped) if first_person else stripped)
     if not out:
-        return ""
+        return "", ""
     joined = " ".join(out)
     if len(joined) <= limit:
-        return joined
+        return joined, ""
     # Too long: the sentences that matched a rule, then those with numbers or names, in their original order.
     wanted = [p for p in matched if p]
 
@@ -169,12 +177,19 @@ def concise(text: str, matched: tuple[str, ...] = (), first_person: bool = True,
             chosen.append((position, sentence))
             size += len(sentence) + (1 if len(chosen) > 1 else 0)
     if not chosen:
-        best = sorted(enumerate(out), key=rank)[0][1]
+        position, best = sorted(enumerate(out), key=rank)[0]
         cut = best[: limit - 1]
         if " " in cut[limit // 2:]:
             cut = cut[: cut.rfind(" ")]
-        return cut.rstrip(" ,;:") + "…"
-    return " ".join(sentence for _, sentence in sorted(chosen))
+        rest = [best[len(cut):].strip()] + [s for i, s in enumerate(out) if i != position]
+        return cut.rstrip(" ,;:") + "…", _detail(rest)
+    kept = {position for position, _ in chosen}
+    return " ".join(sentence for _, sentence in sorted(chosen)), _detail(
+        [s for i, s in enumerate(out) if i not in kept])
+
+
+def _detail(sentences: list[str]) -> str:
+    return one_line(" ".join(s for s in sentences if s), DETAIL_LIMIT)
 
 
 def keywords_of(content: str, limit: int = KEYWORDS_KEPT) -> list[str]:
@@ -215,7 +230,7 @@ def _tokens(text: str) -> set[str]:
 
 def topic_terms(text: str) -> set[str]:
     """The terms that say what a fact is about: its words minus numbers, stop words and change words."""
-    text = _SAID.sub("", text)
+    text = without_label(_SAID.sub("", text))  # who speaks is not what the fact is about
     return {t for t in terms(text) if t not in _IGNORED_TERMS and not _DIGIT.search(t)}
 
 
@@ -235,6 +250,8 @@ class Draft:
     explicit: bool = False
     trust: str | None = None
     score: Score | None = None
+    detail: str = ""  # what the concise content left out of the message (searchable, never shown as the memory)
+    context: list[str] = field(default_factory=list)  # words of the message this one answered
     topic: set[str] = field(default_factory=set)
     values: set[str] = field(default_factory=set)
     tokens: set[str] = field(default_factory=set)
@@ -254,25 +271,30 @@ def signal_time(signal: Signal, now: datetime) -> datetime:
     return min(when, now)
 
 
-def draft_from(signal: Signal, score: Score, now: datetime) -> Draft | None:
-    """The memory a signal would make (already redacted text in, a concise memory out); None if nothing is left."""
+def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None = None) -> Draft | None:
+    """The memory a signal would make (already redacted text in, a concise memory out); None if nothing is left.
+
+    `previous` is the message this one follows in its session: a few of its words are kept as the memory's
+    `context`, so a reply ("Tilly, after my old dog") is found by what it answered ("why did you name her Tilly").
+    """
     text = redaction.redact(signal.text)
     when = signal_time(signal, now)
     untrusted = signal.trust == "untrusted"
-    content = concise(text, score.matched, first_person=signal.role == "user" and not untrusted)
+    said = f" (said {(signal.local or iso(when))[:10]})" if _RELATIVE.search(text) else ""
+    content, detail = summarise(text, score.matched, first_person=signal.role == "user" and not untrusted,
+                                limit=CONTENT_LIMIT - len(said))
     if not content:
         return None
     if untrusted:
         content = f"{signal.sender or 'Someone'} said: {content}"
-    if _RELATIVE.search(content):
-        day = (signal.local or iso(when))[:10]
-        content = concise(content, score.matched, first_person=False, limit=CONTENT_LIMIT - 18) + f" (said {day})"
-    content = redaction.redact(content)
+    content = redaction.redact(content + said)
     domain, category = (("world", "observed") if untrusted else (score.domain, score.category))
     importance = min(score.value, UNTRUSTED_CEILING) if untrusted else score.value
+    context = keywords_of(redaction.redact(previous), CONTEXT_KEPT) if previous else []
     return Draft(content=content, keywords=keywords_of(content), domain=domain, category=category,
                  importance=importance, when=when, source=signal.source, explicit=score.explicit and not untrusted,
-                 trust="untrusted" if untrusted else None, score=score)
+                 trust="untrusted" if untrusted else None, score=score, detail=redaction.redact(detail),
+                 context=context)
 
 
 # --- candidates -----------------------------------------------------------------------------------------------
@@ -381,6 +403,8 @@ def relation(draft: Draft, memory: Memory, similarity: float) -> str | None:
         return None
     old_values = values_of(memory.content)
     old_tokens = _tokens(memory.content)
+    if label(draft.content) != label(memory.content):
+        return None  # "Nate: Bye!" and "Joanna: Bye Nate!": what one person says is not what another says
     new_only = draft.values - old_tokens
     if not new_only:
         return "reinforce"
@@ -445,6 +469,10 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
         extra["kind"] = "explicit"
     if draft.trust:
         extra["trust"] = draft.trust
+    if draft.detail:
+        extra["detail"] = draft.detail
+    if draft.context:
+        extra["context"] = list(draft.context)
     memory = Memory(id=_fresh_id(index, lookup), content=draft.content, domain=draft.domain, category=draft.category,
                     importance=draft.importance, created=iso(draft.when), lastAccessed=iso(draft.when),
                     timesReinforced=0, keywords=list(draft.keywords), sources=[draft.source], extra=extra)
@@ -468,6 +496,11 @@ def update(index: Index, lookup: Candidates, memory: Memory, draft: Draft) -> No
     stale = values_of(memory.content) - draft.tokens
     memory.keywords = [k for k in memory.keywords if k.lower() not in stale]
     memory.content = draft.content
+    for name, value in (("detail", draft.detail), ("context", list(draft.context))):
+        if value:
+            memory.extra[name] = value
+        else:
+            memory.extra.pop(name, None)
     lookup.refresh(memory)
     reinforce(index, memory, draft)
 
@@ -518,19 +551,22 @@ def encode(index: Index, signals: list[Signal], now: datetime, min_importance: f
         return outcome
     lookup = lookup if lookup is not None else Candidates(index.memories)
     seen = seen if seen is not None else known_sources(index)
+    previous: dict[str, str] = {}  # session → the text of its last message so far
     for signal in signals:
+        before = previous.get(signal.session)
+        previous[signal.session] = signal.text
         if signal.key in seen:
             outcome.duplicates += 1
             continue
         seen.add(signal.key)
         score = score_of(signal)
-        if score.value > 0 and score.value >= min_importance:
-            draft = draft_from(signal, score, now)
+        if kept(score, min_importance):
+            draft = draft_from(signal, score, now, before)
             if draft is not None:
                 place(index, lookup, draft, outcome)
                 continue
         elif score.rule == "short" and signal.role == "user":
-            draft = draft_from(signal, score, now)
+            draft = draft_from(signal, score, now, before)
             if draft is not None and attach(index, lookup, draft, outcome) is not None:
                 continue
         outcome.skipped += 1
@@ -541,10 +577,18 @@ def score_of(signal: Signal) -> Score:
     return scoring.score(redaction.redact(signal.text), signal.role)
 
 
+def kept(score: Score, min_importance: float) -> bool:
+    """Whether a message scored so becomes a memory of its own: at or above `min_importance` and above 0 — or, at
+    `min_importance` 0, anything but noise (short messages and the agent's replies too: every turn is kept)."""
+    if min_importance <= 0:
+        return score.rule != "noise"
+    return score.value > 0 and score.value >= min_importance
+
+
 def prepare(signal: Signal, now: datetime, min_importance: float) -> Draft | None:
     """Score a signal and draft its memory; None when it is noise or below `min_importance`."""
     score = score_of(signal)
-    if score.value <= 0 or score.value < min_importance:
+    if not kept(score, min_importance):
         return None
     return draft_from(signal, score, now)
 

@@ -118,8 +118,7 @@ def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prep
                     report.outcome.duplicates += 1
                     continue
                 score = encoding.score_of(signal)
-                draft = encoding.draft_from(signal, score, now) \
-                    if score.value > 0 and score.value >= min_importance else None
+                draft = encoding.draft_from(signal, score, now) if encoding.kept(score, min_importance) else None
                 if draft is None:
                     report.outcome.skipped += 1
                     continue

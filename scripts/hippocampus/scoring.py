@@ -4,6 +4,11 @@ The rules keep the old skill's values. Two things differ on purpose: a rule matc
 "project", "hi never mind" is not "I never"), and when several rules match, the highest value wins (the old skill
 took the first, so an emotional word hid a deadline). The agent's own replies count only when it says who it is:
 they mostly repeat what the user said.
+
+A question is not a fact: a message made only of questions ("Can you remind me what we decided about the
+database?") scores QUESTION, below the default threshold, whatever words it shares with a rule — unless it asks to
+remember something. Messages that score 0 (short ones, the agent's replies) still get a shelf, for a run that keeps
+every message (`--min-importance 0`).
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .text import words
+from .text import without_label, words
 
 NOISE_REPLIES = frozenset({"no_reply", "heartbeat_ok"})
 
@@ -82,6 +87,14 @@ _SECONDARY = ("preference", "loves", "deadline", "project", "decision", "emotion
 LONG_TEXT = 200
 SHORT_TEXT = 30
 MEDIUM_TEXT = 50
+QUESTION = 0.2
+
+# A question sentence: ends with a question mark and opens like one ("what …", "can you …", "is it …").
+_ASKING = re.compile(r"\A(?:(?:and|but|so|ok|okay|hey|hi|also|btw|oh|well|um)\W+)*"
+                     r"(?:what|when|where|who|whom|whose|why|how|which|can|could|would|will|won't|do|does|did|don't"
+                     r"|doesn't|didn't|is|isn't|are|aren't|was|wasn't|were|should|shall|may|might|have|has|had"
+                     r"|any|anything|remind)\b", re.IGNORECASE)
+_SENTENCES = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 
 
 @dataclass(frozen=True)
@@ -112,11 +125,23 @@ def is_noise(text: str) -> bool:
     return not flat or flat in NOISE_REPLIES
 
 
+def is_question(text: str) -> bool:
+    """Whether a message only asks: every sentence of it is a question (greetings and fillers aside)."""
+    sentences = [s.strip() for s in _SENTENCES.split(without_label(text).strip()) if s.strip()]
+    asked = [s for s in sentences if s.endswith(("?", "？"))]
+    if not asked:
+        return False
+    rest = [s for s in sentences if not s.endswith(("?", "？")) and len(words(s)) > 2]
+    return not rest and all(_ASKING.match(s) for s in asked)
+
+
 def score(text: str, role: str = "user") -> Score:
     """The importance and category of one cleaned message."""
     if is_noise(text):
         return Score(0.0, "noise", "user", "noise")
     flat = normalized(text)
+    if role == "user" and is_question(text) and not RULES[0].pattern.search(flat):
+        return Score(QUESTION, "question", "user", "questions")
     matches = []
     for rule in RULES:
         if role not in rule.roles:
@@ -137,12 +162,12 @@ def score(text: str, role: str = "user") -> Score:
         domain, category = _shelf(best, [m[0] for m in matches], flat)
         return Score(best.value, best.name, domain, category, matched)
     if role != "user":
-        return Score(0.0, "assistant", "self", "noise")
+        return Score(0.0, "assistant", "self", "replies")
     size = length(text)
     if size > LONG_TEXT:
         return Score(0.70, "long", "user", _general_category(flat))
     if size < SHORT_TEXT:
-        return Score(0.0, "short", "user", "noise")
+        return Score(0.0, "short", "user", _general_category(flat))
     if size > MEDIUM_TEXT:
         return Score(0.55, "general", "user", _general_category(flat))
     return Score(0.50, "general", "user", _general_category(flat))

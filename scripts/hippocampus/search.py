@@ -18,10 +18,12 @@ from .model import Memory
 from .text import terms
 from .timeutil import days_between, parse_day
 
-K1 = 1.5
+K1 = 1.2
 B = 0.75
 KEYWORD_WEIGHT = 0.5
-WEIGHTS = {"relevance": 0.6, "importance": 0.25, "recency": 0.15}
+CONTEXT_WEIGHT = 0.5
+WEIGHTS = {"relevance": 0.8, "importance": 0.1, "recency": 0.1}
+WEAK_MATCH = 0.5
 BATCH = 256
 
 
@@ -67,10 +69,18 @@ def facts_of(memory: Memory, now: datetime, meta: dict) -> Facts:
 
 
 def document_terms(memory: Memory) -> Counter:
-    """Weighted term counts of a memory: its content, and its keywords at KEYWORD_WEIGHT."""
+    """Weighted term counts of a memory: its content and the `detail` its summary left out, its keywords at
+    KEYWORD_WEIGHT and the `context` words (of the message it answered) at CONTEXT_WEIGHT."""
     counts: Counter = Counter(terms(memory.content))
+    detail = memory.raw.get("detail")
+    if isinstance(detail, str) and detail:
+        counts.update(terms(detail))
     for term in terms(" ".join(memory.keywords)):
         counts[term] += KEYWORD_WEIGHT
+    context = memory.raw.get("context")
+    if isinstance(context, list) and context:
+        for term in terms(" ".join(w for w in context if isinstance(w, str))):
+            counts[term] += CONTEXT_WEIGHT
     return counts
 
 
@@ -126,8 +136,8 @@ def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, t
         return []
     lists = {t: corpus.postings(t) for t in wanted}
     idf = {t: math.log(1 + (corpus.count - len(p) + 0.5) / (len(p) + 0.5)) for t, p in lists.items()}
-    # The score of a document that holds every query term once at average length: relevance 1.0.
-    ceiling = sum(idf.values()) or 1.0
+    # The score of a document that holds every query term once at average length.
+    ideal = sum(idf.values()) or 1.0
     average = corpus.average_length or 1.0
     relevance: dict[int, float] = {}
     matched: dict[int, list[str]] = {}
@@ -138,6 +148,12 @@ def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, t
                 tf + K1 * (1 - B + B * length / average))
             matched.setdefault(doc, []).append(term)
     order = sorted(relevance, key=relevance.__getitem__, reverse=True)
+    if not order:
+        return []
+    # Relevance 1.0 is the best match of this query — or half an ideal match when every match is weaker, so a
+    # weak match stays weak. Relative to the best, the strongest matches keep their order instead of all
+    # reaching a cap, and importance and recency reorder only memories about as relevant as each other.
+    ceiling = max(relevance[order[0]], ideal * WEAK_MATCH)
     w_rel, w_imp, w_rec = WEIGHTS["relevance"], WEIGHTS["importance"], WEIGHTS["recency"]
     found: list[tuple[float, float, str, int, object]] = []
     floor = -1.0  # the score to beat once `top` hits are in hand

@@ -23,7 +23,7 @@ from .model import Index, Memory, id_number
 from .timeutil import parse_day
 from .workspace import Workspace
 
-SCHEMA = 5
+SCHEMA = 6
 _LOG_RATE = math.log(retention.DECAY_RATE)
 
 _TABLES = """

@@ -98,6 +98,21 @@ def terms(text: str) -> list[str]:
     return [cache.get(w) or stem(w) for w in words(text) if w not in STOP_WORDS]
 
 
+# "Caroline: …", "Dr Okafor: …": who speaks, written before the words of a relayed or group message.
+_LABEL = re.compile(r"\A\s*[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}:\s+(?=\S)")
+
+
+def without_label(text: str) -> str:
+    """The text without a leading speaker label ("Caroline: I went…" → "I went…")."""
+    return _LABEL.sub("", text, count=1)
+
+
+def label(text: str) -> str | None:
+    """The leading speaker label of a text, lower-cased ("Caroline: I went…" → "caroline"), or None."""
+    found = _LABEL.match(text)
+    return found.group(0).strip().rstrip(":").casefold() if found else None
+
+
 def estimate_tokens(text: str) -> int:
     """A model-token estimate: about four characters each, one per CJK character."""
     cjk = sum(len(run) for run in _CJK.findall(text))
