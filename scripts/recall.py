@@ -4,11 +4,14 @@
 Words match whole words in any script ("projector" is not "project"), with light stemming ("migration" finds
 "migrate"). Each hit shows its parts: relevance, importance, recency (--why explains them). A recalled memory
 counts as accessed, so its decay restarts today (--no-touch leaves it as it was). The query is only ever data.
+Superseded memories are left out unless --all; --archive also searches memory/archive.jsonl (what consolidation
+moved out of the index), and an archived memory it finds moves back into the index.
 
 Examples:
   recall.py "coffee order"
   recall.py "what did we decide about the database" --top 3 --why
   recall.py "dentist" --json --no-touch
+  recall.py "old flat" --archive
 """
 
 import json
@@ -38,11 +41,24 @@ def within_budget(hits: list, budget: int | None) -> list:
     return kept
 
 
-def as_json(hit) -> dict:
+def as_json(hit, archived: set[str] = frozenset()) -> dict:
     m = hit.memory
-    return {"id": m.id, "content": m.content, "domain": m.domain, "category": m.category,
-            "importance": round(hit.importance, 4), "score": hit.score, "parts": hit.parts,
-            "keywords": m.keywords, "sources": m.sources}
+    out = {"id": m.id, "content": m.content, "domain": m.domain, "category": m.category,
+           "importance": round(hit.importance, 4), "score": hit.score, "parts": hit.parts,
+           "keywords": m.keywords, "sources": m.sources}
+    if m.id in archived:
+        out["archived"] = True
+    return out
+
+
+def with_archive(ws, hits: list, query: str, args, now) -> tuple[list, set[str]]:
+    """The hits of the index and of the archive together, best first; and the ids that came from the archive."""
+    from hippocampus import archive
+
+    found = search.rank(archive.searchable(ws, {h.memory.id for h in hits}), query, now, {}, top=args.top,
+                        min_score=args.min_score, domain=args.domain, include_all=True)
+    merged = sorted(hits + found, key=lambda h: (-h.score, h.memory.id))[:args.top]
+    return merged, {h.memory.id for h in found} & {h.memory.id for h in merged}
 
 
 def main() -> int:
@@ -56,6 +72,8 @@ def main() -> int:
     p.add_argument("--budget", type=int, metavar="TOKENS", help="keep the answer within about this many tokens")
     p.add_argument("--no-touch", action="store_true", help="do not count this recall as an access")
     p.add_argument("--all", action="store_true", help="include superseded and archived memories")
+    p.add_argument("--archive", action="store_true", help="also search memory/archive.jsonl; archived memories "
+                   "found move back into the index")
     ctx = cli.context(p)
     if ctx.args.top < 1:
         p.error("--top must be at least 1")
@@ -64,19 +82,29 @@ def main() -> int:
     corpus, meta = searchindex.open_corpus(ctx.ws, ctx.now.date())
     hits = search.rank(corpus, query, ctx.now, meta, top=ctx.args.top, min_score=ctx.args.min_score,
                        domain=ctx.args.domain, include_all=ctx.args.all)
+    archived: set[str] = set()
+    if ctx.args.archive:
+        hits, archived = with_archive(ctx.ws, hits, query, ctx.args, ctx.now)
     hits = within_budget(hits, ctx.args.budget)
+    archived &= {h.memory.id for h in hits}
     if hits and not ctx.args.no_touch:
+        if archived:
+            from hippocampus import archive
+
+            archive.restore(ctx.ws, sorted(archived), ctx.now)  # recalled: back in the index, accessed now
         with store.workspace_lock(ctx.ws):
-            store.record_touches(ctx.ws, [h.memory.id for h in hits], ctx.now)
+            store.record_touches(ctx.ws, [h.memory.id for h in hits if h.memory.id not in archived], ctx.now)
     if ctx.args.json:
-        cli.emit(json.dumps({"query": query, "results": [as_json(h) for h in hits]}, ensure_ascii=False))
+        cli.emit(json.dumps({"query": query, "results": [as_json(h, archived) for h in hits]}, ensure_ascii=False))
         return 0
     if not hits:
         cli.emit("no memory matches that")
         return 0
     for rank, hit in enumerate(hits, 1):
         m = hit.memory
-        cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {' '.join(m.content.split())}  · {m.id}")
+        origin = ("  (from the archive" + (")" if ctx.args.no_touch else ", back in the index now)")
+                  if m.id in archived else "")
+        cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {' '.join(m.content.split())}  · {m.id}{origin}")
         if ctx.args.why:
             parts = " · ".join(f"{name} {value:.2f}×{search.WEIGHTS[name]:.2f}" for name, value in hit.parts.items())
             cli.emit(f"   why: {parts}; matched: {', '.join(hit.matched)}")

@@ -93,6 +93,16 @@ class Workspace:
         return self.memory / "pending-memories.json"
 
     @property
+    def archive(self) -> Path:
+        """Memories moved out of the index by consolidation (faded or merged): one JSON object a line."""
+        return self.memory / "archive.jsonl"
+
+    @property
+    def consolidation(self) -> Path:
+        """Weekly consolidation reports, `<YYYY-Www>.md`."""
+        return self.memory / "consolidation"
+
+    @property
     def config(self) -> Path:
         """Settings written by install.py, e.g. {"firstRun": {"signals": 200}} or {"firstRun": {"whole": true}}."""
         return self.memory / "hippocampus-config.json"

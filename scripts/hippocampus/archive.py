@@ -1,0 +1,106 @@
+"""memory/archive.jsonl: the memories consolidation moved out of the hot index (faded below 0.20, or merged into
+another), one JSON object a line. Nothing in it is lost: `recall.py --archive` searches it, and a recalled memory
+moves back into the index.
+
+A memory whose id is in the index as well as here (a run killed between its two writes) is the index's: the copy
+here is stale and is dropped by the next write of this file.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from . import retention, store
+from .errors import HippocampusError
+from .model import BACKGROUND_THRESHOLD, Memory
+from .timeutil import iso
+from .workspace import Workspace
+
+# A memory brought back by a recall starts again in the background tier, so it is not archived again at once.
+RESTORED_IMPORTANCE = BACKGROUND_THRESHOLD + 0.1
+ARCHIVE_KEYS = ("archived", "archivedOn")
+
+
+def read_entries(ws: Workspace) -> list[dict]:
+    """Every archived memory as stored. A line that cannot be read is an error: rewriting would lose it."""
+    try:
+        text = ws.archive.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as exc:
+        raise HippocampusError(f"cannot read {ws.archive}: {exc}") from None
+    entries = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise HippocampusError(f"{ws.archive} line {number} is not valid JSON ({exc.msg}); fix or remove that "
+                                   "line by hand — the file is never rewritten while it cannot be read") from None
+        Memory.from_dict(entry, f"{ws.archive} line {number}")
+        entries.append(entry)
+    return entries
+
+
+def write_entries(ws: Workspace, entries: list[dict]) -> None:
+    text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
+    store.atomic_write(ws.archive, text)
+
+
+def add(ws: Workspace, memories: list[Memory], live_ids: set[str]) -> int:
+    """Write these memories to the archive (replacing older copies of the same ids; dropping copies of ids that
+    are in the index, `live_ids`). Call before the index that no longer holds them is saved."""
+    if not memories:
+        return 0
+    moved = {m.id: m.to_dict() for m in memories}
+    kept = [e for e in read_entries(ws) if e["id"] not in moved and e["id"] not in live_ids]
+    write_entries(ws, kept + list(moved.values()))
+    return len(moved)
+
+
+def searchable(ws: Workspace, live_ids: set[str]) -> list[Memory]:
+    """The archived memories recall can find: not those merged into another (their words live on in it), and not
+    stale copies of memories that are in the index."""
+    return [Memory.wrap(e) for e in read_entries(ws)
+            if not e.get("mergedInto") and e["id"] not in live_ids]
+
+
+def bring_back(memory: Memory, now: datetime, meta: dict) -> None:
+    """An archived memory recalled: no longer archived, reinforced, at least in the background tier again."""
+    for key in ARCHIVE_KEYS:
+        memory.extra.pop(key, None)
+    current = retention.importance_on(memory, now.date(), meta)
+    value = max(current + (1 - current) * retention.REINFORCE_STEP, RESTORED_IMPORTANCE)
+    retention.restart(memory, value, now.date())
+    memory.lastAccessed = iso(now)
+    memory.timesReinforced += 1
+    memory.history.append({"ts": iso(now), "restored": "archive"})
+
+
+def restore(ws: Workspace, ids: list[str], now: datetime, wait: bool = True) -> list[str]:
+    """Move these archived memories back into the index (under the lock); returns the ids moved."""
+    wanted = set(ids)
+    if not wanted:
+        return []
+    with store.transaction(ws, now, wait=wait) as txn:
+        present = {m.id for m in txn.index.memories}
+        back = []
+        for entry in read_entries(ws):
+            if entry["id"] in wanted and entry["id"] not in present and not entry.get("mergedInto"):
+                memory = Memory.from_dict(entry, str(ws.archive))
+                bring_back(memory, now, txn.index.meta)
+                txn.index.memories.append(memory)
+                present.add(memory.id)
+                back.append(memory.id)
+        if back:
+            txn.changed(back)
+            txn.dirty = True
+    if back:
+        # The index holds them now; only then do they leave the archive (a kill in between leaves a stale copy
+        # here, which the index shadows).
+        with store.workspace_lock(ws, wait=wait):
+            moved = set(back)
+            write_entries(ws, [e for e in read_entries(ws) if e["id"] not in moved])
+    return back

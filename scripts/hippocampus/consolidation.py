@@ -1,0 +1,692 @@
+"""Consolidation, the store's weekly sleep: merge memories that say the same thing, mark memories whose value a newer
+one changed as superseded, list contradictions it cannot settle, form schemas from recurring episodes, and move
+faded memories out of the hot index. Pure: the index and the clock are passed in; the caller writes the archive,
+the index and the report.
+
+Every comparison goes through the inverted index of topic terms that encoding uses (`encoding.Candidates`), and
+the same-fact test is encoding's (`encoding.relation`), applied in both directions: two memories merge only when
+each would reinforce the other, so "unit 12 is 4417" and "unit 19 is 8803", or Lea's birthday and Mia's, never do.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from itertools import combinations
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from . import retention
+from .encoding import SAME_TOPIC, Candidates, Fact, relation, topic_terms
+from .model import BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory, format_id, id_number
+from .text import STOP_WORDS, one_line, terms
+from .timeutil import iso, parse_day, parse_instant
+
+MARKER = "consolidated"    # index meta: {"through": highest id number seen, "at": time of that run}
+PROBE_TERMS = 4
+PROBE_POSTINGS = 400      # a term in more memories than this is too common to find neighbours by
+POOL = 40
+SCHEMA_SIMILARITY = 0.4   # related episodes: a weighted share of their topic words, below "the same fact"
+SCHEMA_MIN = 3            # episodes needed for a schema
+THEME_MIN = 2             # topic terms every member of a schema shares
+ARCHIVE_GRACE = timedelta(days=7)  # a memory used this week stays, whatever its importance
+WEEK = timedelta(days=7)
+GROWN_LISTED = 5
+SCHEMA_CONTENT_LIMIT = 300
+# Facts rather than episodes: these never become members of a schema.
+_NOT_EPISODIC_CATEGORIES = frozenset({"preferences", "identity"})
+_NOT_EPISODIC_KINDS = frozenset({"schema", "explicit", "reflection"})
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_SAID = re.compile(r"\s*\(said \d{4}-\d{2}-\d{2}\)\s*$")
+
+
+def week_id(day: date | datetime) -> str:
+    """The ISO week, `YYYY-Www`: the name of the week's report."""
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+@dataclass
+class Report:
+    week: str
+    day: str
+    total_before: int = 0
+    total_after: int = 0
+    merged: list[dict] = field(default_factory=list)
+    superseded: list[dict] = field(default_factory=list)
+    contradictions: list[dict] = field(default_factory=list)
+    schemas: list[dict] = field(default_factory=list)
+    archived: list[dict] = field(default_factory=list)
+    grown: list[dict] = field(default_factory=list)
+    faded: list[dict] = field(default_factory=list)
+    changed_ids: set[str] = field(default_factory=set)
+    moved: list[Memory] = field(default_factory=list)  # out of the index, into the archive
+    marked: bool = False  # the index's record of this run changed (a reason to save it)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changed_ids)
+
+    def to_dict(self) -> dict:
+        return {"week": self.week, "day": self.day, "changed": self.changed, "totalBefore": self.total_before,
+                "totalAfter": self.total_after, "merged": self.merged, "superseded": self.superseded,
+                "contradictions": self.contradictions, "schemas": self.schemas, "archived": self.archived,
+                "grown": self.grown, "faded": self.faded}
+
+
+def _short(memory: Memory, limit: int = 160) -> str:
+    return one_line(memory.content, limit)
+
+
+def _created(memory: Memory) -> tuple:
+    when = parse_instant(memory.created)
+    number = id_number(memory.id)
+    return (when.timestamp() if when else 0.0, number if number is not None else -1, memory.id)
+
+
+class _Run:
+    """One consolidation over an index: the shared lookups and today's importances.
+
+    Only memories that are new or changed since the last consolidation ("fresh") look for neighbours; pairs of
+    two older memories were looked at before. A neighbour must share the fresh memory's rarer topic terms (two of
+    its PROBE_TERMS rarest, each in at most PROBE_POSTINGS memories): the cost of a lookup is bounded whatever the
+    store's size, and nothing compares every memory with every other.
+    """
+
+    def __init__(self, index: Index, now: datetime):
+        self.index = index
+        self.now = now
+        self.today = now.date()
+        self.meta = index.meta
+        self.gone: set[str] = set()  # merged into another this run
+        self.facts: dict[str, Fact] = {}
+        self.live = [m for m in index.memories if not (m.superseded or m.archived)]
+        self.importance = {m.id: retention.importance_on(m, self.today, self.meta) for m in index.memories}
+        self.fresh = _fresh_test(index.meta.get(MARKER))
+        self.lookup = Candidates(self.live) if any(self.fresh(m) for m in self.live) else Candidates([])
+        self._near: dict[str, list[tuple[Memory, float]]] = {}
+        self.weights: dict[str, float] = {}  # term weights, read once per run
+        self._sets: dict[str, set[int]] = {}
+        self._totals: dict[int, float] = {}
+        self.next_number: int | None = None
+
+    def new_id(self) -> str:
+        """Index.next_id, but the store is scanned once per run, not once per schema."""
+        if self.next_number is None:
+            self.next_number = id_number(self.index.next_id())
+        else:
+            self.index.meta["highestId"] = self.next_number
+        number = self.next_number
+        self.next_number += 1
+        return format_id(number)
+
+    def fact(self, memory: Memory) -> Fact:
+        found = self.facts.get(memory.id)
+        if found is None or found.content != memory.content:
+            found = self.facts[memory.id] = Fact(memory.content)
+        return found
+
+    def topic(self, memory: Memory) -> set[str]:
+        position = self.lookup.position.get(memory.id)
+        if position is not None and self.lookup.memories[position] is memory:
+            return self.lookup.topics[position]
+        return self.fact(memory).topic
+
+    def near(self, memory: Memory, floor: float) -> list[tuple[Memory, float]]:
+        """The memories closest to this one at `floor` or above, best first (merged-away ones left out)."""
+        found = self._near.get(memory.id)
+        if found is None:
+            found = self._near[memory.id] = self._probe(memory)
+        return [(m, s) for m, s in found if s >= floor and m.id not in self.gone]
+
+    def forget_postings(self, memory: Memory) -> None:
+        """The memory was added or changed: its terms' cached posting sets are out of date."""
+        for term in topic_terms(memory.content):
+            self._sets.pop(term, None)
+        self._totals.pop(self.lookup.position.get(memory.id, -1), None)
+
+    def _weight_of(self, topic: set[str]) -> float:
+        weights, weigh = self.weights, self.lookup.weight
+        total = 0.0
+        for term in topic:
+            value = weights.get(term)
+            if value is None:
+                value = weights[term] = weigh(term)
+            total += value
+        return total
+
+    def _total(self, position: int, topic: set[str]) -> float:
+        found = self._totals.get(position)
+        if found is None:
+            found = self._totals[position] = self._weight_of(topic)
+        return found
+
+    def _postings(self, term: str) -> set[int]:
+        found = self._sets.get(term)
+        if found is None:
+            found = self._sets[term] = set(self.lookup.postings.get(term, ()))
+        return found
+
+    def _probe(self, memory: Memory) -> list[tuple[Memory, float]]:
+        lookup = self.lookup
+        mine = lookup.position.get(memory.id)
+        topic = lookup.topics[mine] if mine is not None else topic_terms(memory.content)
+        cap = PROBE_POSTINGS
+        sizes = {t: len(lookup.postings.get(t, ())) for t in topic}
+        probe = sorted((t for t in topic if 0 < sizes[t] <= cap), key=lambda t: (sizes[t], t))[:PROBE_TERMS]
+        if not probe:
+            return []
+        sets = [self._postings(term) for term in probe]
+        if len(sets) == 1:
+            pool = sets[0]
+        else:
+            # A neighbour worth scoring shares two of the rarer terms (set intersections run in C).
+            pool = set().union(*(a & b for a, b in combinations(sets, 2)))
+        if len(pool) > POOL:
+            # Too many: those sharing the most of the rarer terms.
+            counts: Counter = Counter()
+            for found in sets:
+                counts.update(found & pool)
+            pool = [p for p, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:POOL]]
+        own = self._weight_of(topic)
+        weights = self.weights
+        topics = lookup.topics
+        out = []
+        for position in pool:
+            other = lookup.memories[position]
+            if position == mine or other.id == memory.id or other.superseded or other.untrusted != memory.untrusted:
+                continue
+            theirs = topics[position]
+            total = own + self._total(position, theirs)
+            shared = sum(weights[t] for t in topic & theirs)  # every term of `topic` is weighed already
+            # The weighted Dice overlap of encoding's `Candidates.similarity`, with each memory's total kept.
+            similarity = 2 * shared / total if total else 0.0
+            if similarity >= SCHEMA_SIMILARITY:
+                out.append((other, round(similarity, 4)))
+        out.sort(key=lambda pair: (-pair[1], pair[0].id))
+        return out
+
+
+def _fresh_test(marker):
+    """Which memories are new or changed since the consolidation that left `marker` ({through, at})."""
+    if not isinstance(marker, dict) or not isinstance(marker.get("through"), int):
+        return lambda memory: True
+    through = marker["through"]
+    at = parse_instant(marker.get("at"))
+
+    def fresh(memory: Memory) -> bool:
+        number = id_number(memory.id)
+        if number is None or number > through or at is None:
+            return True
+        history = memory.raw.get("history")
+        if history:
+            return any((parse_instant(h.get("ts")) or at) > at for h in history if isinstance(h, dict))
+        return False
+
+    return fresh
+
+
+def mark(index: Index, now: datetime) -> bool:
+    """Record how far this consolidation got; True if the index changed by it."""
+    numbers = [n for n in (id_number(m.id) for m in index.memories) if n is not None]
+    highest = index.meta.get("highestId")
+    through = max(numbers + ([highest] if isinstance(highest, int) and not isinstance(highest, bool) else []),
+                  default=0)
+    current = index.meta.get(MARKER)
+    if isinstance(current, dict) and current.get("through") == through:
+        return False
+    index.meta[MARKER] = {"through": through, "at": iso(now)}
+    return True
+
+
+# --- merge ----------------------------------------------------------------------------------------------------
+
+def _strength(run: _Run, memory: Memory) -> tuple:
+    """Strongest first: pinned, explicit, today's importance, reinforcements, then the older id."""
+    number = id_number(memory.id)
+    return (not memory.pinned, memory.extra.get("kind") != "explicit", -run.importance[memory.id],
+            -memory.timesReinforced, number if number is not None else 1 << 62, memory.id)
+
+
+def _mergeable(memory: Memory) -> bool:
+    return memory.extra.get("kind") != "schema"
+
+
+def same_fact(run: _Run, a: Memory, b: Memory, similarity: float) -> bool:
+    """Each would reinforce the other under encoding's test: the same topic, and no value of either missing
+    from the other."""
+    if a.domain != b.domain or a.untrusted != b.untrusted or not (_mergeable(a) and _mergeable(b)):
+        return False
+    fa, fb = run.fact(a), run.fact(b)
+    return relation(fa, fb, similarity) == "reinforce" and relation(fb, fa, similarity) == "reinforce"
+
+
+def merge(run: _Run, report: Report) -> None:
+    order = sorted((m for m in run.live if _mergeable(m)), key=lambda m: _strength(run, m))
+    rank = {m.id: i for i, m in enumerate(order)}
+    groups: dict[str, list[Memory]] = {}
+    keepers: dict[str, Memory] = {}
+    for memory in order:
+        if memory.id in run.gone:
+            continue
+        if not run.fresh(memory):
+            continue
+        same = [(m, s) for m, s in run.near(memory, SAME_TOPIC) if m.id in rank and same_fact(run, memory, m, s)]
+        stronger = [m for m, _ in same if rank[m.id] < rank[memory.id]]
+        if stronger:
+            if memory.pinned or memory.id in groups:
+                continue  # a pinned memory is never merged away; a keeper keeps its own group
+            keeper = min(stronger, key=lambda m: rank[m.id])
+            groups.setdefault(keeper.id, []).append(memory)
+            keepers[keeper.id] = keeper
+            run.gone.add(memory.id)
+            continue
+        for other, _ in same:
+            if other.pinned or other.id in groups or other.id in run.gone:
+                continue
+            groups.setdefault(memory.id, []).append(other)
+            keepers[memory.id] = memory
+            run.gone.add(other.id)
+    for keeper_id, absorbed in groups.items():
+        _merge_into(run, keepers[keeper_id], absorbed, report)
+
+
+def _merge_into(run: _Run, keeper: Memory, absorbed: list[Memory], report: Report) -> None:
+    stamp = iso(run.now)
+    best = max(run.importance[m.id] for m in [keeper, *absorbed])
+    keywords = list(keeper.keywords)
+    sources = list(keeper.sources)
+    created = [keeper.created] if keeper.created else []
+    reinforced = keeper.timesReinforced
+    for other in absorbed:
+        keywords += [k for k in other.keywords if k not in keywords]
+        sources += [s for s in other.sources if s not in sources]
+        if other.created:
+            created.append(other.created)
+        reinforced += other.timesReinforced + 1
+        if other.extra.get("kind") == "explicit":
+            keeper.extra["kind"] = "explicit"
+        keeper.history.append({"ts": stamp, "merged": other.id, "content": other.content})
+        other.extra["mergedInto"] = keeper.id
+    keeper.keywords = keywords
+    keeper.sources = sources
+    if created:
+        keeper.created = min(created, key=lambda c: (parse_instant(c) or run.now))
+    keeper.timesReinforced = max(0, reinforced - 1)  # reinforce() below adds the last one
+    retention.restart(keeper, best, run.today)
+    retention.reinforce(keeper, run.now, run.meta)
+    run.importance[keeper.id] = keeper.importance
+    report.changed_ids.add(keeper.id)
+    report.changed_ids.update(m.id for m in absorbed)
+    report.merged.append({"id": keeper.id, "content": _short(keeper), "importance": keeper.importance,
+                          "merged": [{"id": m.id, "content": _short(m)} for m in absorbed]})
+
+
+# --- supersede, and what cannot be settled ----------------------------------------------------------------------
+
+def supersede(run: _Run, report: Report) -> None:
+    """Newest last: a memory that says a value of an older one changed ("moved to", "now", "instead of") marks
+    that one superseded by it. Chains form in order: A → B → C."""
+    suspects: dict[tuple[str, str], tuple[Memory, Memory]] = {}
+    order = sorted((m for m in run.live if m.id not in run.gone), key=_created)
+    position = {m.id: i for i, m in enumerate(order)}
+    for newer in order:
+        if newer.superseded or not run.fresh(newer):
+            continue
+        for older, similarity in run.near(newer, SAME_TOPIC):
+            if older.id not in position or position[older.id] >= position[newer.id] or older.superseded:
+                continue
+            if older.domain != newer.domain or older.untrusted != newer.untrusted:
+                continue
+            new_fact, old_fact = run.fact(newer), run.fact(older)
+            kind = relation(new_fact, old_fact, similarity)
+            if kind == "update" and not older.pinned:
+                older.extra["supersededBy"] = newer.id
+                older.extra["supersededOn"] = run.today.isoformat()
+                newer.history.append({"ts": iso(run.now), "supersedes": older.id, "content": older.content})
+                report.changed_ids.update((older.id, newer.id))
+                report.superseded.append({"id": older.id, "content": _short(older), "by": newer.id,
+                                          "byContent": _short(newer)})
+                continue
+            if kind is None and relation(old_fact, new_fact, similarity) is None:
+                shared = new_fact.values & old_fact.tokens
+                new_only = new_fact.values - old_fact.tokens
+                old_only = old_fact.values - new_fact.tokens
+                if not (new_only and old_only and len(new_only) <= 2 and len(old_only) <= 2):
+                    continue
+                if shared:
+                    # The same subject with another value, not another subject with the same value.
+                    unsettled = (_differs_after(newer.content, shared, new_only)
+                                 and _differs_after(older.content, shared, old_only))
+                else:
+                    # One value each, about the same thing ("the passport expires on …").
+                    unsettled = len(new_fact.values) == len(old_fact.values) == 1
+                if unsettled:
+                    suspects[(older.id, newer.id)] = (older, newer)
+    for (older_id, newer_id), (older, newer) in sorted(suspects.items(), key=lambda kv: _created(kv[1][1])):
+        if older.superseded or newer.superseded:
+            continue
+        new_fact, old_fact = run.fact(newer), run.fact(older)
+        report.contradictions.append({
+            "ids": [older_id, newer_id], "contents": [_short(older), _short(newer)],
+            "differ": [sorted(old_fact.values - new_fact.tokens), sorted(new_fact.values - old_fact.tokens)]})
+
+
+def _differs_after(content: str, shared: set[str], differing: set[str]) -> bool:
+    """The differing value comes after a shared one: the same subject with another value ("Lea lives in Berlin"
+    / "… in Munich"), not another subject ("Lea's birthday is June 14" / "Mia's birthday is June 14")."""
+    positions: dict[str, int] = {}
+    for position, word in enumerate(w.lower().strip(".,:/-") for w in re.findall(r"[\w'’.:/-]+", content)):
+        word = word.removesuffix("'s").removesuffix("’s")
+        positions.setdefault(word, position)
+    first_shared = min((positions[v] for v in shared if v in positions), default=None)
+    first_differing = min((positions[v] for v in differing if v in positions), default=None)
+    return first_shared is not None and first_differing is not None and first_shared < first_differing
+
+
+# --- schemas --------------------------------------------------------------------------------------------------
+
+def _episodic(memory: Memory) -> bool:
+    return (not (memory.superseded or memory.archived or memory.pinned or memory.untrusted)
+            and memory.domain in ("user", "world", "relationship")
+            and memory.category not in _NOT_EPISODIC_CATEGORIES
+            and memory.extra.get("kind") not in _NOT_EPISODIC_KINDS
+            and not memory.extra.get("schema"))
+
+
+def theme_phrase(memory: Memory, theme: set[str]) -> str:
+    """The words of a memory that carry the theme, as it wrote them: its longest run of theme words (with the
+    small words between them, never across punctuation), else the theme words in order."""
+    found = list(_WORD.finditer(memory.content))
+    best: tuple[int, int, int] | None = None  # (theme words, first, last) of the best run
+    first = last = None
+    count = 0
+    for i, match in enumerate(found):
+        word = match.group(0)
+        gap = memory.content[found[i - 1].end():match.start()] if i else ""
+        if first is not None and gap.strip():
+            first, count = None, 0  # punctuation ends a run
+        if set(terms(word)) & theme:
+            if first is None:
+                first = i
+            last, count = i, count + 1
+            if best is None or count > best[0]:
+                best = (count, first, last)
+        elif word.lower() not in STOP_WORDS:
+            first, count = None, 0
+    if best is None:
+        return " ".join(sorted(theme))
+    _, a, b = best
+    return one_line(memory.content[found[a].start():found[b].end()])
+
+
+def _day(memory: Memory) -> str:
+    day = parse_day(memory.created)
+    return day.isoformat() if day else "?"
+
+
+def schema_content(phrase: str, count: int, first: str, last: str, gist: str, latest: str | None) -> str:
+    head = f"Recurring: {phrase} ({count} memories, {first} to {last})."
+    if gist and gist[-1] not in ".!?…。！？":
+        gist += "."
+    body = gist if latest is None or latest == gist else f"{gist} Latest: {latest}"
+    room = SCHEMA_CONTENT_LIMIT - len(head) - 1
+    return f"{head} {one_line(body, room) if room > 20 else ''}".strip()
+
+
+def schemas(run: _Run, report: Report) -> None:
+    """Groups of SCHEMA_MIN or more related episodes become one schema memory (their gist, with the members as
+    sources); a later episode of a schema's theme joins it."""
+    existing = {m.id: m for m in run.index.memories if m.extra.get("kind") == "schema" and not m.superseded}
+    taken: set[str] = set()
+    seeds = sorted((m for m in run.live if m.id not in run.gone and _episodic(m) and run.fresh(m)), key=_created)
+    for seed in seeds:
+        if seed.id in taken or not _episodic(seed):
+            continue
+        topic = run.topic(seed)
+        related = run.near(seed, SCHEMA_SIMILARITY)
+        joined = False
+        for other, _ in related:
+            schema = existing.get(other.id) or existing.get(other.extra.get("schema") or "")
+            if schema is not None and set(schema.extra.get("theme") or ()) <= topic:
+                _join(run, schema, seed, report)
+                taken.add(seed.id)
+                joined = True
+                break
+        if joined:
+            continue
+        group, theme = [seed], set(topic)
+        for other, _ in related:
+            if other.id in taken or not _episodic(other):
+                continue
+            shared = theme & run.topic(other)
+            if len(shared) >= THEME_MIN:
+                group.append(other)
+                theme = shared
+        if len(group) < SCHEMA_MIN:
+            continue
+        schema = _form(run, group, theme, report)
+        existing[schema.id] = schema
+        taken.update(m.id for m in group)
+
+
+def _form(run: _Run, group: list[Memory], theme: set[str], report: Report) -> Memory:
+    strongest = min(group, key=lambda m: _strength(run, m))
+    ordered = sorted(group, key=_created)
+    latest = ordered[-1]
+    phrase = theme_phrase(strongest, theme)
+    gist = one_line(_SAID.sub("", strongest.content))
+    domains = Counter(m.domain for m in group).most_common()
+    categories = Counter(m.category for m in group).most_common()
+    keywords = [w for w in phrase.lower().split() if w.strip(".,;:")][:4]
+    for member in sorted(group, key=lambda m: _strength(run, m)):
+        keywords += [k for k in member.keywords if k not in keywords]
+    sources: list[dict] = []
+    for member in ordered:
+        sources += [s for s in member.sources if s not in sources]
+    value = max(run.importance[m.id] for m in group)
+    for _ in group[1:]:
+        value += (1 - value) * retention.REINFORCE_STEP  # every further episode reinforces the gist
+    memory = Memory(
+        id=run.new_id(), content=schema_content(phrase, len(group), _day(ordered[0]), _day(latest), gist,
+                                                        one_line(_SAID.sub("", latest.content)) if latest is not strongest else None),
+        domain=domains[0][0], category=categories[0][0], created=iso(run.now), lastAccessed=iso(run.now),
+        timesReinforced=len(group) - 1, keywords=keywords[:12], sources=sources,
+        extra={"kind": "schema", "theme": sorted(theme), "phrase": phrase, "gist": gist,
+               "members": [m.id for m in ordered], "firstDay": _day(ordered[0]), "lastDay": _day(latest)})
+    retention.restart(memory, value, run.today)
+    run.index.memories.append(memory)
+    run.importance[memory.id] = memory.importance
+    run.lookup.add(memory)
+    run.forget_postings(memory)
+    for member in group:
+        member.extra["schema"] = memory.id
+    report.changed_ids.add(memory.id)
+    report.changed_ids.update(m.id for m in group)
+    report.schemas.append({"id": memory.id, "content": memory.content, "members": [m.id for m in ordered],
+                           "joined": []})
+    return memory
+
+
+def _join(run: _Run, schema: Memory, episode: Memory, report: Report) -> None:
+    members = list(schema.extra.get("members") or [])
+    members.append(episode.id)
+    schema.extra["members"] = members
+    first = schema.extra.get("firstDay") or _day(episode)
+    last = max(str(schema.extra.get("lastDay") or ""), _day(episode))
+    schema.extra["lastDay"] = last
+    schema.content = schema_content(schema.extra.get("phrase") or "", len(members), first, last,
+                                    schema.extra.get("gist") or "", one_line(_SAID.sub("", episode.content)))
+    schema.sources = schema.sources + [s for s in episode.sources if s not in schema.sources]
+    retention.reinforce(schema, run.now, run.meta)
+    episode.extra["schema"] = schema.id
+    run.importance[schema.id] = schema.importance
+    run.lookup.refresh(schema)
+    run.forget_postings(schema)
+    report.changed_ids.update((schema.id, episode.id))
+    entry = next((s for s in report.schemas if s["id"] == schema.id), None)
+    if entry is None:
+        entry = {"id": schema.id, "content": schema.content, "members": members, "joined": []}
+        report.schemas.append(entry)
+    entry["content"] = schema.content
+    entry["joined"].append(episode.id)
+
+
+# --- archive --------------------------------------------------------------------------------------------------
+
+def archive(run: _Run, report: Report) -> None:
+    """Below 0.20 today and not used this week (or archived already, or merged away): out of the index."""
+    stale_before = run.now - ARCHIVE_GRACE
+    kept = []
+    for memory in run.index.memories:
+        if memory.id in run.gone:
+            memory.extra["archived"] = True
+            memory.extra["archivedOn"] = run.today.isoformat()
+            report.moved.append(memory)
+            continue
+        importance = retention.importance_on(memory, run.today, run.meta)
+        last = parse_instant(memory.lastAccessed) or parse_instant(memory.created)
+        faded = (not memory.pinned and importance < BACKGROUND_THRESHOLD
+                 and (last is None or last < stale_before))
+        if memory.archived or faded:
+            # Its anchor is written out, so its importance reads the same from the archive, with no index meta.
+            retention.restart(memory, importance, run.today)
+            memory.extra["archived"] = True
+            memory.extra["archivedOn"] = run.today.isoformat()
+            report.moved.append(memory)
+            report.changed_ids.add(memory.id)
+            report.archived.append({"id": memory.id, "content": _short(memory), "importance": memory.importance})
+            continue
+        kept.append(memory)
+    run.index.memories = kept
+
+
+def _keep_highest_id(index: Index) -> None:
+    """Ids are never reused, even once the highest of them has moved to the archive."""
+    numbers = [n for n in (id_number(m.id) for m in index.memories) if n is not None]
+    highest = index.meta.get("highestId")
+    highest = highest if isinstance(highest, int) and not isinstance(highest, bool) else 0
+    if numbers and max(numbers) > highest:
+        index.meta["highestId"] = max(numbers)
+
+
+# --- what grew and what faded -----------------------------------------------------------------------------------
+
+def growth(run: _Run, report: Report) -> None:
+    since = run.now - WEEK
+    grown = []
+    faded = []
+    for memory in run.index.memories:
+        if memory.superseded:
+            continue
+        created = parse_instant(memory.created)
+        mentions = 0
+        if created is not None and created < since:
+            for source in memory.sources:
+                when = parse_instant(source.get("ts")) if isinstance(source, dict) else None
+                if when is not None and since <= when <= run.now:
+                    mentions += 1
+        if mentions:
+            grown.append((mentions, memory))
+        last = parse_instant(memory.lastAccessed)
+        if last is not None and last >= since:
+            continue
+        before = retention.importance_on(memory, since.date(), run.meta)
+        now_value = retention.importance_on(memory, run.today, run.meta)
+        if before >= CORE_THRESHOLD > now_value:
+            faded.append((before - now_value, memory, before, now_value))
+    grown.sort(key=lambda g: (-g[0], -run.importance.get(g[1].id, g[1].importance), g[1].id))
+    faded.sort(key=lambda f: (-f[0], f[1].id))
+    report.grown = [{"id": m.id, "content": _short(m), "mentions": n,
+                     "importance": round(retention.importance_on(m, run.today, run.meta), 4)}
+                    for n, m in grown[:GROWN_LISTED]]
+    report.faded = [{"id": m.id, "content": _short(m), "from": round(b, 4), "to": round(a, 4)}
+                    for _, m, b, a in faded[:GROWN_LISTED]]
+
+
+# --- the whole run --------------------------------------------------------------------------------------------
+
+def consolidate(index: Index, now: datetime) -> Report:
+    """Merge, supersede, form schemas, archive, in that order; returns what was done (the memories to archive
+    are in `moved`, already taken out of `index.memories`)."""
+    report = Report(week=week_id(now), day=now.date().isoformat(), total_before=len(index.memories))
+    _keep_highest_id(index)
+    run = _Run(index, now)
+    merge(run, report)
+    supersede(run, report)
+    schemas(run, report)
+    archive(run, report)
+    growth(run, report)
+    report.total_after = len(index.memories)
+    if mark(index, now):
+        report.marked = True
+    return report
+
+
+# --- the report -----------------------------------------------------------------------------------------------
+
+def _more(items: list, limit: int) -> list[str]:
+    return [f"- … and {len(items) - limit} more"] if len(items) > limit else []
+
+
+def as_markdown(report: Report, now: datetime, dry_run: bool = False, limit: int = 30) -> str:
+    """The weekly report: what was merged, superseded, formed and archived, what grew and faded, what is open."""
+    q = lambda text: one_line(str(text), 200)  # noqa: E731 - memory text comes from chats: one line, bounded
+    lines = [f"# Consolidation {report.week}", ""]
+    when = now.strftime("%Y-%m-%d %H:%M UTC")
+    lines.append(f"{'Dry run (nothing was changed)' if dry_run else 'Run'} on {when}: {report.total_before} "
+                 f"memories before, {report.total_after} in the index after.")
+    if not report.changed:
+        lines.append("Nothing needed consolidating.")
+    lines += ["", f"## Merged ({len(report.merged)})", ""]
+    if not report.merged:
+        lines.append("None: no two memories say the same thing.")
+    for item in report.merged[:limit]:
+        ids = ", ".join(m["id"] for m in item["merged"])
+        lines.append(f"- {item['id']} [{item['importance']:.2f}] {q(item['content'])} ← {ids}")
+    lines += _more(report.merged, limit)
+    lines += ["", f"## Superseded ({len(report.superseded)})", ""]
+    if not report.superseded:
+        lines.append("None.")
+    for item in report.superseded[:limit]:
+        lines.append(f"- {item['id']} “{q(item['content'])}” → {item['by']} “{q(item['byContent'])}”")
+    lines += _more(report.superseded, limit)
+    lines += ["", f"## Open contradictions ({len(report.contradictions)})", ""]
+    if report.contradictions:
+        lines.append("Same topic, a value differs, and neither says it changed: nothing was guessed. Ask the user "
+                     "or check, then keep the right one.")
+        lines.append("")
+    else:
+        lines.append("None.")
+    for item in report.contradictions[:limit]:
+        (a, b), (ca, cb) = item["ids"], item["contents"]
+        lines.append(f"- {a} “{q(ca)}” vs {b} “{q(cb)}”")
+    lines += _more(report.contradictions, limit)
+    lines += ["", f"## Schemas ({len(report.schemas)})", ""]
+    if not report.schemas:
+        lines.append("None formed.")
+    for item in report.schemas[:limit]:
+        joined = f"; joined by {', '.join(item['joined'])}" if item["joined"] else ""
+        lines.append(f"- {item['id']} {q(item['content'])} (members: {len(item['members'])}{joined})")
+    lines += _more(report.schemas, limit)
+    lines += ["", f"## Archived ({len(report.archived)})", ""]
+    if not report.archived:
+        lines.append("None: no memory faded below 0.20.")
+    else:
+        lines.append("Moved to memory/archive.jsonl; `recall.py --archive` still finds them.")
+        lines.append("")
+    for item in report.archived[:limit]:
+        lines.append(f"- {item['id']} [{item['importance']:.2f}] {q(item['content'])}")
+    lines += _more(report.archived, limit)
+    lines += ["", "## Grew strongest this week", ""]
+    if not report.grown:
+        lines.append("No older memory came up again this week.")
+    for item in report.grown:
+        lines.append(f"- {item['id']} [{item['importance']:.2f}] {q(item['content'])} "
+                     f"(+{item['mentions']} mention{'s' if item['mentions'] != 1 else ''})")
+    lines += ["", "## Faded this week", ""]
+    if not report.faded:
+        lines.append("No core memory fell out of the core this week.")
+    for item in report.faded:
+        lines.append(f"- {item['id']} {item['from']:.2f} → {item['to']:.2f} {q(item['content'])}")
+    return "\n".join(lines) + "\n"
