@@ -257,3 +257,10 @@ def test_a_memory_keeps_words_of_the_message_it_answered_as_context():
     answer, other = index.memories
     assert "tilly" in answer.extra["context"] and "stuffed" in answer.extra["context"]
     assert "context" not in other.extra  # the first message of its session answers nothing
+
+
+def test_the_same_preference_in_other_words_and_asides_reinforces_one_memory():
+    index, outcome = encode(["I prefer oat milk flat whites, by the way. Never regular milk.",
+                             "Flat white with oat milk again please. I prefer it over cappuccino."])
+    assert len(index.memories) == 1 and len(outcome.reinforced) == 1
+

@@ -290,3 +290,23 @@ def test_message_times_are_aware_utc():
     read = parse(SAMPLE)
     assert all(m.when.tzinfo is not None and m.when.utcoffset().total_seconds() == 0 for m in read.messages)
     assert read.messages[0].when == datetime(2026, 5, 4, 7, 58, 12, 31000, tzinfo=timezone.utc)
+
+
+def test_a_message_edited_afterwards_and_what_followed_it_are_abandoned():
+    session = Session("edit-1", day(5))
+    root = session.assistant("Anything else for Saturday?")
+    session.user("Actually, cancel the dinner with Jonas on Saturday.", parent_id=root)
+    session.assistant("Okay, cancelled.")
+    session.user("Let's keep the dinner with Jonas on Saturday at 19:00.", parent_id=root)
+    session.assistant("Saturday 19:00 with Jonas, noted.")
+    assert [m.noise for m in parse(session.lines).messages] == [None, "abandoned", "abandoned", None, None]
+
+
+def test_a_heartbeat_beside_a_message_does_not_make_it_abandoned():
+    session = Session("side-1", day(5))
+    root = session.assistant("Good morning!")
+    session.user("I prefer oat milk flat whites", parent_id=root)
+    session.user("Read HEARTBEAT.md if it exists (workspace context). Follow it strictly. If nothing needs "
+                 "attention, reply HEARTBEAT_OK.", parent_id=root, sender=None, local_stamp=False)
+    session.assistant("HEARTBEAT_OK")
+    assert [m.noise for m in parse(session.lines).messages] == [None, None, "heartbeat", "heartbeat"]

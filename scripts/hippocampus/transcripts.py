@@ -3,7 +3,8 @@ table (≥ 2026.7.2).
 
 Parsing is pure (lines in, messages out); the readers around it only open files. Every message entry of a session
 comes out exactly once, abandoned branches included; what is not worth encoding carries the reason in `noise`
-(heartbeats, cron runs, tool traffic, failed attempts, retries), so a caller can mark it handled. A malformed line is
+(heartbeats, cron runs, tool traffic, failed attempts, retries, branches abandoned by an edit), so a caller can mark
+it handled. A malformed line is
 counted and skipped, never more. Naive timestamps are UTC.
 """
 
@@ -13,7 +14,7 @@ import hashlib
 import json
 import re
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -391,7 +392,38 @@ def parse_entries(entries: list[tuple[int, dict, str]], fallback_session: str, w
         else:
             # toolResult and any role this version does not know: tool output is never a memory.
             read.messages.append(Message(read.session, message_id, when, role, "", "tool"))
+    _mark_abandoned(read, parents)
     return read
+
+
+def _mark_abandoned(read: SessionRead, parents: dict) -> None:
+    """A user message edited afterwards (a later user message with other words hangs off the same parent) was taken
+    back: it and everything that followed it on its branch are noise "abandoned". A re-sent identical message is a
+    retry, not an edit, and a heartbeat or cron prompt beside it edits nothing."""
+    later: dict[str | None, list[Message]] = {}
+    edited: list[str] = []
+    for message in reversed(read.messages):
+        if message.role != "user" or message.id not in parents:
+            continue
+        parent = parents[message.id]
+        siblings = later.setdefault(parent, [])
+        if message.noise is None and any(s.noise is None and s.text != message.text for s in siblings):
+            edited.append(message.id)
+        if message.noise is None:
+            siblings.append(message)
+    if not edited:
+        return
+    children: dict[str, list[str]] = {}
+    for child, parent in parents.items():
+        if parent is not None:
+            children.setdefault(parent, []).append(child)
+    gone, stack = set(), list(edited)
+    while stack:
+        entry = stack.pop()
+        if entry not in gone:
+            gone.add(entry)
+            stack.extend(children.get(entry, ()))
+    read.messages = [replace(m, noise="abandoned") if m.id in gone and m.noise is None else m for m in read.messages]
 
 
 def _turn_noise(entry_id: str | None, parents: dict, turn_noise: dict, fallback: str | None) -> str | None:
