@@ -9,13 +9,15 @@ message is already a memory's source is treated as applied.
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from . import encoding, events, ingest, mirrors, pending, publish, searchindex, store
 from .encoding import Candidates, Draft, Outcome
-from .model import CORE_THRESHOLD
+from .model import CORE_THRESHOLD, Index
 from .redaction import redact
 from .timeutil import parse_instant
 from .workspace import Workspace
@@ -96,50 +98,113 @@ def _add(total: Outcome, part: Outcome) -> None:
 def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prepare: bool = False) -> RunReport:
     """The automatic path (or, with `prepare`, the first half of the LLM path) over the queued signals."""
     report = RunReport(mode="prepare" if prepare else "auto")
-    expired_ids: set[str] = set()
+    if _encode_by_lines(ws, now, wait, min_importance, prepare, report):
+        return report
     with store.transaction(ws, now, wait=wait) as txn:
         index = txn.index
-        through = ingest.encoded_through(index.meta)
-        queued, _ = ingest.read_signals(ws)
-        batch = [s for s in queued if s.seq > through]
-        items = pending.read_items(ws)
-        old = pending.expired(items, now)
-        expired_ids = {item["id"] for item in old}
-        if not batch and not old:
-            lookup, seen = None, set()  # nothing to encode: no need to index the whole store
-        else:
-            lookup, seen = _lookups(ws, txn, now)
-        _fallback(index, lookup, seen, old, now, min_importance, report.outcome, str(ws.pending))
-        if prepare:
-            waiting = {pending.item_key(item) for item in items if item["id"] not in expired_ids}
-            added = []
-            for signal in batch:
-                if signal.key in seen or signal.key in waiting:
-                    report.outcome.duplicates += 1
-                    continue
-                score = encoding.score_of(signal)
-                draft = encoding.draft_from(signal, score, now) if encoding.kept(score, min_importance) else None
-                if draft is None:
-                    report.outcome.skipped += 1
-                    continue
-                added.append(pending.make_item(signal, now, score, draft, encoding.candidates(lookup, draft)))
-            if added:
-                # Written before the index records the signals as consumed: a kill in between re-prepares them,
-                # and the check above keeps them from being added twice.
-                pending.write_items(ws, [i for i in items] + added)
-            report.prepared = len(added)
-        else:
-            _add(report.outcome, encoding.encode(index, batch, now, min_importance, lookup=lookup, seen=seen))
-        report.signals = len(batch)
-        report.expired = len(old)
-        if batch:
-            index.meta["encodedThrough"] = max(s.seq for s in batch)
+        expired_ids, batch = _encode_batch(ws, index, now, min_importance, prepare, report,
+                                           lambda: _lookups(ws, txn, now))
         txn.dirty = txn.dirty or bool(batch) or bool(report.outcome.changed)
         _declare(txn, report.outcome.changed)
         report.total = len(index.memories)
         through = ingest.encoded_through(index.meta)
-    _tidy(ws, now, wait, txn.index, txn.signature, through, expired_ids, bool(report.outcome.changed), report)
+    _tidy(ws, now, wait, through, expired_ids, bool(report.outcome.changed), report)
     return report
+
+
+def _encode_batch(ws: Workspace, index, now: datetime, min_importance: float, prepare: bool, report: RunReport,
+                  make_lookups) -> tuple[set[str], list]:
+    """Encode (or prepare) the queued signals past the index's `encodedThrough`, and expired pending items, into
+    `index`; records the new `encodedThrough` in it. Returns (the expired items' ids, the batch)."""
+    through = ingest.encoded_through(index.meta)
+    queued, _ = ingest.read_signals(ws)
+    batch = [s for s in queued if s.seq > through]
+    items = pending.read_items(ws)
+    old = pending.expired(items, now)
+    expired_ids = {item["id"] for item in old}
+    if not batch and not old:
+        lookup, seen = None, set()  # nothing to encode: no need to index the whole store
+    else:
+        lookup, seen = make_lookups()
+    _fallback(index, lookup, seen, old, now, min_importance, report.outcome, str(ws.pending))
+    if prepare:
+        waiting = {pending.item_key(item) for item in items if item["id"] not in expired_ids}
+        added = []
+        for signal in batch:
+            if signal.key in seen or signal.key in waiting:
+                report.outcome.duplicates += 1
+                continue
+            score = encoding.score_of(signal)
+            draft = encoding.draft_from(signal, score, now) if encoding.kept(score, min_importance) else None
+            if draft is None:
+                report.outcome.skipped += 1
+                continue
+            added.append(pending.make_item(signal, now, score, draft, encoding.candidates(lookup, draft)))
+        if added:
+            # Written before the index records the signals as consumed: a kill in between re-prepares them,
+            # and the check above keeps them from being added twice.
+            pending.write_items(ws, [i for i in items] + added)
+        report.prepared = len(added)
+    else:
+        _add(report.outcome, encoding.encode(index, batch, now, min_importance, lookup=lookup, seen=seen))
+    report.signals = len(batch)
+    report.expired = len(old)
+    if batch:
+        index.meta["encodedThrough"] = max(s.seq for s in batch)
+    return expired_ids, batch
+
+
+_FIRST_KEY_ID = re.compile(r'\{"id": "([^"\\]*)"')
+
+
+def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: float, prepare: bool,
+                     report: RunReport) -> bool:
+    """Encode without loading the store, when it is a file this version wrote (the search cache vouches for it):
+    candidates and known sources come from the cache, and index.json is rewritten line by line with only the
+    memories this run changed or made. False (nothing done) when the store is not such a file."""
+    with store.workspace_lock(ws, wait=wait):
+        if not searchindex.witnessed(ws):
+            return False
+        try:
+            meta, lines = store.memory_lines(ws)
+            lines.close()
+        except (store.NotLineFormat, OSError, UnicodeDecodeError):
+            return False
+        corpus = searchindex.cached_corpus(ws)
+        if corpus is None:
+            return False
+        part = Index(memories=[], meta=dict(meta))
+        highest = part.meta.get("highestId")
+        highest = highest if isinstance(highest, int) and not isinstance(highest, bool) else 0
+        part.meta["highestId"] = max(highest, corpus.highest_id)
+        made: list = []
+
+        def lookups():
+            made.append(searchindex.CachedCandidates(corpus))
+            return made[-1], searchindex.CachedSeen(corpus)
+
+        expired_ids, batch = _encode_batch(ws, part, now, min_importance, prepare, report, lookups)
+        changed = report.outcome.changed
+        if batch or changed:
+            loaded_from = searchindex.signature(ws)
+            loaded = made[0].loaded if made else {}
+            replaced = {i: loaded[i] for i in changed if i in loaded}
+
+            def edit(text: str) -> str:
+                found = _FIRST_KEY_ID.match(text)
+                memory_id = found.group(1) if found else json.loads(text).get("id")
+                memory = replaced.get(memory_id)
+                return text if memory is None else store.ENCODE(memory.to_dict())
+
+            written = store.rewrite_index(ws, now, edit, edit_meta=lambda m: m.update(part.meta),
+                                          append=part.memories)
+            searchindex.refresh_after_write(ws, Index(memories=[*replaced.values(), *part.memories], meta=written),
+                                            loaded_from, set(changed), now.date())
+        report.total = corpus.count + len(part.memories)
+        through = ingest.encoded_through(part.meta)
+        corpus.db.close()
+    _tidy(ws, now, wait, through, expired_ids, bool(report.outcome.changed), report)
+    return True
 
 
 def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> RunReport:
@@ -180,7 +245,7 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Run
         _declare(txn, report.outcome.changed)
         report.total = len(index.memories)
         through = ingest.encoded_through(index.meta)
-    _tidy(ws, now, wait, txn.index, txn.signature, through, done, bool(report.outcome.changed), report)
+    _tidy(ws, now, wait, through, done, bool(report.outcome.changed), report)
     return report
 
 
@@ -207,8 +272,8 @@ def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where
                  when=when, source=signal.source, explicit=explicit, trust="untrusted" if untrusted else None)
 
 
-def _tidy(ws: Workspace, now: datetime, wait: bool, index, saved: str | None, through: int, handled_items: set[str],
-          changed: bool, report: RunReport) -> None:
+def _tidy(ws: Workspace, now: datetime, wait: bool, through: int, handled_items: set[str], changed: bool,
+          report: RunReport) -> None:
     with store.workspace_lock(ws, wait=wait):
         ingest.keep_signals(ws, lambda s: s.seq > through)
         ledger = ingest.Ledger(ingest.ledger_path(ws))

@@ -463,6 +463,19 @@ class CachedCandidates(_candidates_base()):
         return super().lookup(topic, untrusted, limit, floor)
 
 
+def cached_corpus(ws: Workspace) -> CachedCorpus | None:
+    """The cache as a corpus, when it is current for index.json (with the touches recorded since)."""
+    db = _open(ws)
+    if db is None or not _current(db, signature(ws)):
+        if db is not None:
+            db.close()
+        return None
+    corpus = CachedCorpus(db, store.read_touches(ws))
+    row = db.execute("SELECT value FROM meta WHERE key = 'highest_id'").fetchone()
+    corpus.highest_id = int(row[0]) if row else 0
+    return corpus
+
+
 def cached_lookups(ws: Workspace, index: Index, loaded_from: str | None, today: date):
     """(candidates, seen) for encoding into `index` from the cache, when the cache describes exactly the file
     the index was loaded from; else None (the caller indexes the loaded store itself)."""

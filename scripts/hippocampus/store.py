@@ -293,7 +293,7 @@ class NotLineFormat(Exception):
 _OPEN = ', "memories": [\n'
 _EMPTY = ', "memories": []}\n'
 _CLOSE = "]}\n"
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+_ENCODE = ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # one memory's line
 
 
 def _head(line: str) -> tuple[dict, bool]:
