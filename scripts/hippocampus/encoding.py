@@ -228,6 +228,20 @@ def _tokens(text: str) -> set[str]:
     return set(words(text)) | {m.group(0).strip(".,:/-") for m in _NUMBER.finditer(text)}
 
 
+# "instead of MySQL", "no longer Berlin", "switched from Slack": the value named here is the one being replaced.
+_REPLACED = re.compile(r"\b(?:instead of|rather than|no longer(?: in| at| with| on| uses?)?|switched from|moved from"
+                       r"|changed from|replaced)\s+(?:the |a |an |our |my |their )?([\w'’-]+(?:\s\d[\d.:,/-]*)?)",
+                       re.IGNORECASE)
+
+
+def replaced_values(text: str) -> set[str]:
+    """Values a text says are being replaced ("we use Postgres instead of MySQL" → {"mysql"})."""
+    out: set[str] = set()
+    for match in _REPLACED.finditer(_SAID.sub("", text)):
+        out |= _tokens(match.group(1))
+    return out
+
+
 # Words that colour how a thing is said, not what it is about ("again please", "by the way", "I always take…").
 # Negations ("never", "only", "rarely") are not among them: they change the fact.
 _ASIDES = re.compile(r"\b(?:by the way|btw|please|pls|again|anyway|always|usually|often|sometimes|really|also|just"
@@ -262,11 +276,35 @@ class Draft:
     topic: set[str] = field(default_factory=set)
     values: set[str] = field(default_factory=set)
     tokens: set[str] = field(default_factory=set)
+    replaced: set[str] = field(default_factory=set)
 
     def __post_init__(self):
         self.topic = topic_terms(self.content)
         self.values = values_of(self.content)
         self.tokens = _tokens(self.content)
+        self.replaced = replaced_values(self.content)
+
+    @property
+    def changes(self) -> bool:
+        return bool(self.tokens & CHANGE_WORDS)
+
+
+@dataclass
+class Fact:
+    """What the same-fact test reads of a text: its topic terms, values, tokens and replaced values. A stored
+    memory seen as the newer side of `relation` (consolidation compares memories with memories)."""
+
+    content: str
+    topic: set[str] = field(default_factory=set)
+    values: set[str] = field(default_factory=set)
+    tokens: set[str] = field(default_factory=set)
+    replaced: set[str] = field(default_factory=set)
+
+    def __post_init__(self):
+        self.topic = topic_terms(self.content)
+        self.values = values_of(self.content)
+        self.tokens = _tokens(self.content)
+        self.replaced = replaced_values(self.content)
 
     @property
     def changes(self) -> bool:
@@ -404,18 +442,24 @@ def candidates(lookup: Candidates, draft: Draft, limit: int = CANDIDATES_SHOWN) 
     return lookup.lookup(draft.topic, draft.trust == "untrusted", limit=limit)
 
 
-def relation(draft: Draft, memory: Memory, similarity: float) -> str | None:
-    """"reinforce" (the same fact), "update" (the same thing with a changed value) or None (another fact)."""
+def relation(draft: Draft | Fact, memory: Memory | Fact, similarity: float) -> str | None:
+    """"reinforce" (the same fact), "update" (the same thing with a changed value) or None (another fact).
+
+    `draft` is the newer text (a Draft, or a stored memory as a Fact); `memory` the older one.
+    """
     if similarity < SAME_TOPIC:
         return None
-    old_values = values_of(memory.content)
-    old_tokens = _tokens(memory.content)
     if label(draft.content) != label(memory.content):
         return None  # "Nate: Bye!" and "Joanna: Bye Nate!": what one person says is not what another says
+    if isinstance(memory, Fact):
+        old_values, old_tokens = memory.values, memory.tokens
+    else:
+        old_values, old_tokens = values_of(memory.content), _tokens(memory.content)
     new_only = draft.values - old_tokens
     if not new_only:
         return "reinforce"
-    old_only = old_values - draft.tokens
+    kept = draft.tokens - draft.replaced  # "Postgres instead of MySQL" no longer holds MySQL
+    old_only = old_values - kept
     if draft.changes and old_only:
         if len(old_values) >= 2 and not (draft.values & old_values):
             return None  # every value differs, the qualifier too ("unit 19" is not "unit 12")
