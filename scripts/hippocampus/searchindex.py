@@ -388,16 +388,22 @@ def scored(ws: Workspace, today: date, limit: int, locked: bool = False) -> list
 
         return score(Index(memories=corpus.memories, meta=corpus.meta), today)
     now_day = today.toordinal()
-    # Today's importance and the order computed by SQLite: a 100k-memory store is one pass in C.
+    # Today's importance and the order computed by SQLite: a 100k-memory store is one pass in C, read row by row.
     rows = corpus.db.execute(
-        "SELECT doc, id, domain, pinned, created, reinforced, max(0.0, min(1.0, CASE WHEN pinned THEN importance "
+        "SELECT doc, domain, pinned, created, reinforced, max(0.0, min(1.0, CASE WHEN pinned THEN importance "
         "WHEN since >= ? THEN base ELSE base * pow(?, ? - since) END)) AS today FROM docs "
-        "ORDER BY today DESC, reinforced DESC, id", (now_day, retention.DECAY_RATE, now_day)).fetchall()
-    bodies = corpus.fetch([r[0] for r in rows[:max(0, limit)]])
+        "ORDER BY today DESC, reinforced DESC, id", (now_day, retention.DECAY_RATE, now_day))
     fromordinal = date.fromordinal
-    return [Scored(bodies.get(doc), importance, tier(importance), domain or "user", bool(pinned),
-                   fromordinal(created) if created else None, reinforced)
-            for doc, _, domain, pinned, created, reinforced, importance in rows]
+    out, docs = [], []
+    for doc, domain, pinned, created, reinforced, importance in rows:
+        if len(docs) < limit:
+            docs.append(doc)
+        out.append(Scored(None, importance, tier(importance), domain or "user", bool(pinned),
+                          fromordinal(created) if created else None, reinforced))
+    bodies = corpus.fetch(docs)
+    for item, doc in zip(out, docs):
+        item.memory = bodies.get(doc)
+    return out
 
 
 # --- encoding against the cache: the same-fact candidates of a 100k-memory store without loading it -----------
