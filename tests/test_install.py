@@ -100,7 +100,8 @@ def test_an_old_skill_workspace_is_taken_over_without_duplicates(claw):
     paths = json.loads((claw.state / "openclaw.json").read_text())["agents"]["defaults"]["memorySearch"]["extraPaths"]
     assert paths.count("HIPPOCAMPUS_CORE.md") == 1 and "memory/user" in paths
     names = sorted(j["name"] for j in claw.openclaw_jobs())
-    assert names == ["hippocampus-decay", "hippocampus-encoding", "morning-brief"]
+    assert names == ["hippocampus-consolidation", "hippocampus-decay", "hippocampus-encoding",
+                     "hippocampus-reflection", "morning-brief"]
     assert ["cron", "rm", "old-1"] in claw.openclaw_calls() and ["cron", "rm", "old-2"] in claw.openclaw_calls()
 
     before = snapshot(claw.home, claw.openclaw_home / "jobs.json")
@@ -111,7 +112,9 @@ def test_an_old_skill_workspace_is_taken_over_without_duplicates(claw):
 def test_openclaw_jobs_are_added_with_the_documented_flags_and_readable_prompts(claw):
     ok(claw.install("--with-cron", "--agent", "work", "--now", NOW))
     adds = [call for call in claw.openclaw_calls() if call[:2] == ["cron", "add"]]
-    assert len(adds) == 2
+    assert len(adds) == 4
+    scripts = {"hippocampus-encoding": "encode.py --cron", "hippocampus-decay": "decay.py --cron",
+               "hippocampus-consolidation": "consolidate.py --cron", "hippocampus-reflection": "reflect.py --week"}
     schedules = {}
     for call in adds:
         opts = {call[i]: call[i + 1] for i in range(2, len(call) - 1) if call[i].startswith("--")}
@@ -120,13 +123,18 @@ def test_openclaw_jobs_are_added_with_the_documented_flags_and_readable_prompts(
         message = opts["--message"]
         assert "\n" in message and "\\n" not in message
         schedules[opts["--name"]] = opts["--cron"]
-        script = "encode.py" if opts["--name"] == "hippocampus-encoding" else "decay.py"
-        assert f"{ROOT / 'scripts' / script} --cron" in message and str(claw.workspace) in message
-        assert "75" in message
-        if script == "encode.py":
+        script = scripts[opts["--name"]]
+        assert f"{ROOT / 'scripts' / script}" in message and str(claw.workspace) in message
+        if opts["--name"] != "hippocampus-reflection":
+            assert "75" in message
+        else:
+            assert "--apply" in message and "three questions" in message
+        if script.startswith("encode.py"):
             assert "--cron --agent work --workspace" in message
-    assert schedules == {"hippocampus-encoding": "17 */3 * * *", "hippocampus-decay": "43 4 * * *"}
-    assert schedules["hippocampus-encoding"].split()[0] != schedules["hippocampus-decay"].split()[0]
+    assert schedules == {"hippocampus-encoding": "17 */3 * * *", "hippocampus-decay": "43 4 * * *",
+                         "hippocampus-consolidation": "13 5 * * 0", "hippocampus-reflection": "29 5 * * 0"}
+    minutes = [s.split()[0] for s in schedules.values()]
+    assert len(set(minutes)) == len(minutes), "no two jobs start at the same minute"
 
 
 def test_when_openclaw_cannot_list_its_jobs_nothing_is_added_and_install_says_why(claw):
@@ -143,9 +151,11 @@ def test_the_crontab_block_is_inserted_updated_and_removed_around_the_users_line
     table = machine.crontab_file.read_text()
     assert table.startswith(mine) and table.count("# hippocampus:start") == 1
     lines = [line for line in table.splitlines() if "scripts/" in line]
-    assert len(lines) == 2 and all("--cron || [ $? -eq 75 ]" in line for line in lines)
+    assert len(lines) == 3 and all("--cron || [ $? -eq 75 ]" in line for line in lines)
     assert all(f"WORKSPACE={machine.workspace}" in line for line in lines)
-    assert lines[0].split()[0] != lines[1].split()[0]
+    assert len({line.split()[0] for line in lines}) == 3
+    assert lines[2].startswith("13 5 * * 0 ") and "scripts/consolidate.py --cron" in lines[2]
+    assert "reflect.py" not in table, "the reflection is the agent's own turn: no crontab line"
 
     stale = table.replace("17 */3 * * *", "0 3 * * *")
     machine.crontab_file.write_text(stale)

@@ -1,5 +1,6 @@
-"""The two scheduled jobs (encoding every 3 hours, decay daily at another minute) and their two homes: OpenClaw's
-scheduler (`openclaw cron`, an isolated agent turn per run) or the user's crontab (a marked block).
+"""The scheduled jobs (encoding every 3 hours, decay daily at another minute, consolidation weekly after decay, and
+a weekly reflection turn for the agent) and their two homes: OpenClaw's scheduler (`openclaw cron`, an isolated
+agent turn per run) or the user's crontab (a marked block; the reflection needs the agent, so it is OpenClaw's only).
 
 Planning is pure; the few functions that run `openclaw` or `crontab` take the executable's path.
 """
@@ -17,10 +18,14 @@ from .render import render
 
 ENCODING = "hippocampus-encoding"
 DECAY = "hippocampus-decay"
-NAMES = (ENCODING, DECAY)
+CONSOLIDATION = "hippocampus-consolidation"
+REFLECTION = "hippocampus-reflection"
+NAMES = (ENCODING, DECAY, CONSOLIDATION, REFLECTION)
 # Off the hour and at different minutes: the old skill ran both at 03:00, so they fought over the index.
 ENCODING_SCHEDULE = "17 */3 * * *"
 DECAY_SCHEDULE = "43 4 * * *"
+CONSOLIDATION_SCHEDULE = "13 5 * * 0"  # Sundays, half an hour after that day's decay
+REFLECTION_SCHEDULE = "29 5 * * 0"     # then the agent reflects on the consolidated week
 
 BLOCK_START = "# hippocampus:start"
 BLOCK_END = "# hippocampus:end"
@@ -38,6 +43,7 @@ class Job:
     schedule: str
     argv: tuple[str, ...]
     message: str
+    agent_only: bool = False  # needs the agent's own turn: no crontab line
 
     @property
     def minute(self) -> str:
@@ -49,16 +55,21 @@ def quoted(argv) -> str:
 
 
 def jobs(skill: Path, workspace: Path, python: str, agent: str | None = None) -> list[Job]:
-    """The encoding and decay jobs for this skill folder and workspace."""
+    """The encoding, decay, consolidation and reflection jobs for this skill folder and workspace."""
     agent_args = ("--agent", agent) if agent else ()
     encode = (python, str(skill / "scripts" / "encode.py"), "--cron", *agent_args)
     decay = (python, str(skill / "scripts" / "decay.py"), "--cron")
+    consolidate = (python, str(skill / "scripts" / "consolidate.py"), "--cron")
+    reflect = (python, str(skill / "scripts" / "reflect.py"), "--week")
     out = []
-    for name, schedule, argv, template in ((ENCODING, ENCODING_SCHEDULE, encode, "cron_encoding.txt"),
-                                           (DECAY, DECAY_SCHEDULE, decay, "cron_decay.txt")):
+    for name, schedule, argv, template, agent_only in (
+            (ENCODING, ENCODING_SCHEDULE, encode, "cron_encoding.txt", False),
+            (DECAY, DECAY_SCHEDULE, decay, "cron_decay.txt", False),
+            (CONSOLIDATION, CONSOLIDATION_SCHEDULE, consolidate, "cron_consolidation.txt", False),
+            (REFLECTION, REFLECTION_SCHEDULE, reflect, "cron_reflection.txt", True)):
         command = quoted([*argv, "--workspace", str(workspace)])
         message = render(template, command=command, workspace=str(workspace), skill=str(skill)).strip()
-        out.append(Job(name, schedule, argv, message))
+        out.append(Job(name, schedule, argv, message, agent_only))
     if len({job.minute for job in out}) != len(out):
         raise AssertionError("the jobs must not start at the same minute")
     return out
@@ -73,7 +84,9 @@ def crontab_line(job: Job, workspace: Path) -> str:
 
 
 def crontab_block(job_list: list[Job], workspace: Path) -> str:
-    lines = [f"{BLOCK_START} {BLOCK_NOTE}", *(crontab_line(j, workspace) for j in job_list), BLOCK_END]
+    """The marked block of crontab lines (jobs that need the agent's own turn have none)."""
+    lines = [f"{BLOCK_START} {BLOCK_NOTE}", *(crontab_line(j, workspace) for j in job_list if not j.agent_only),
+             BLOCK_END]
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,283 @@
+"""The weekly self-reflection: prompts built from the week's memories for the agent's own turn, and its answers,
+validated field by field like encode's LLM decisions, stored as `self` / `relationship` memories whose sources
+point at the reflection. Pure, except `load_answers`, which reads the answer file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from . import encoding
+from .consolidation import week_id
+from .errors import HippocampusError
+from .model import Index, Memory
+from .pending import CONTENT_MAX, KEYWORDS_MAX
+from .text import one_line
+from .timeutil import iso, parse_instant
+
+VERSION = 1
+WINDOW = timedelta(days=7)
+DOMAINS = ("relationship", "self")
+DEFAULT_CATEGORY = {"relationship": "insight", "self": "identity"}
+DEFAULT_IMPORTANCE = 0.75
+LISTED = 12
+FIELDS = frozenset({"domain", "content", "category", "importance", "keywords", "about"})
+_WEEK = re.compile(r"^\d{4}-W(0[1-9]|[1-4]\d|5[0-3])$")
+_CATEGORY = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+
+QUESTIONS = (
+    ("relationship", "What did you learn about the user this week that should change how you work with them?"),
+    ("relationship", "What went well between you this week, and what went badly? What will you do differently?"),
+    ("self", "What do you believe about yourself after this week: how you work, what you are good or bad at?"),
+)
+
+
+# --- the prompt -----------------------------------------------------------------------------------------------
+
+@dataclass
+class Week:
+    """The memories of a week, by the section of the prompt they belong to."""
+
+    name: str
+    since: datetime
+    until: datetime
+    sections: dict[str, list[tuple[Memory, str]]] = field(default_factory=dict)
+
+
+def _section(memory: Memory) -> str:
+    if memory.domain == "self":
+        return "self"
+    if memory.domain == "relationship" or memory.category in ("feedback", "emotions"):
+        return "between"
+    return "user"
+
+
+def week_memories(index: Index, now: datetime) -> Week:
+    """Memories made this week ("new") or mentioned again this week ("again"), strongest first per section."""
+    since = now - WINDOW
+    week = Week(name=week_id(now), since=since, until=now, sections={"user": [], "between": [], "self": []})
+    for memory in index.memories:
+        if memory.superseded or memory.archived or memory.untrusted or memory.extra.get("kind") == "reflection":
+            continue
+        created = parse_instant(memory.created)
+        if created is not None and since <= created <= now:
+            week.sections[_section(memory)].append((memory, "new"))
+            continue
+        for source in memory.sources:
+            when = parse_instant(source.get("ts")) if isinstance(source, dict) else None
+            if when is not None and since <= when <= now:
+                week.sections[_section(memory)].append((memory, "again"))
+                break
+    for items in week.sections.values():
+        items.sort(key=lambda item: (-item[0].importance, item[0].id))
+    return week
+
+
+def example(week: Week) -> dict:
+    """An answer file of the right shape (its `about` names a memory of this week, when there is one)."""
+    first = next((items[0][0].id for items in week.sections.values() if items), None)
+    insight = {"domain": "relationship", "content": "The user opens up about work stress late in the evening; short, "
+               "calm answers help more than plans then.", "category": "insight", "importance": 0.8,
+               "keywords": ["stress", "evening"]}
+    if first:
+        insight["about"] = [first]
+    return {"reflection": week.name, "answers": [
+        insight, {"domain": "self", "content": "I tend to over-explain when a task is unclear; asking one question "
+                  "first works better."}]}
+
+
+def _example_text(data: dict) -> str:
+    answers = ",\n  ".join(json.dumps(a, ensure_ascii=False) for a in data["answers"])
+    return f'{{"reflection": "{data["reflection"]}", "answers": [\n  {answers}]}}'
+
+
+def prompt(week: Week, apply_command: str, answer_file: str) -> str:
+    """The text the agent reads in its weekly turn: the week's memories, three questions, the answer format."""
+    titles = {"user": "What you learned about the user", "between": "Between you: thanks, feelings, feedback",
+              "self": "What you said about yourself"}
+    lines = [f"# Weekly reflection {week.name} ({week.since.date().isoformat()} to {week.until.date().isoformat()})",
+             "", "Below is what you remembered this week. Read it, then answer the questions as yourself: briefly, "
+             "honestly, in your own words.", ""]
+    for key in ("user", "between", "self"):
+        items = week.sections[key]
+        lines.append(f"## {titles[key]} ({len(items)})")
+        lines.append("")
+        if not items:
+            lines.append("Nothing this week.")
+        for memory, how in items[:LISTED]:
+            lines.append(f"- {memory.id} [{memory.importance:.2f}] {one_line(memory.content, 240)} ({how})")
+        if len(items) > LISTED:
+            lines.append(f"- … and {len(items) - LISTED} more (recall.py finds them)")
+        lines.append("")
+    lines += ["## Questions", ""]
+    for number, (domain, question) in enumerate(QUESTIONS, 1):
+        lines.append(f"{number}. {question} (domain \"{domain}\")")
+    lines += ["", "## Your answers", "",
+              f"Write one JSON file, {answer_file}, with one entry per insight (none is fine too):", "",
+              _example_text(example(week)), "", "(That is the shape only: write your own entries, or none.)", "",
+              f"- `reflection`: \"{week.name}\" (this week, as above).",
+              "- `domain`: \"relationship\" (about the user and the two of you) or \"self\" (about you).",
+              f"- `content`: one standalone sentence or two, at most {CONTENT_MAX} characters.",
+              f"- optional `category` (a lower-case word; default \"insight\" for relationship, \"identity\" for "
+              f"self), `importance` (0 to 1, default {DEFAULT_IMPORTANCE}), `keywords` (at most {KEYWORDS_MAX} "
+              "words), `about` (ids of the memories above it draws on). No other fields.",
+              "", "Then run:", "", f"    {apply_command} {answer_file}", "",
+              "Entries that say what a memory already says reinforce it instead of adding another; applying the "
+              "same file twice changes nothing. Invalid entries are listed and nothing else is affected."]
+    return "\n".join(lines) + "\n"
+
+
+# --- the answers ----------------------------------------------------------------------------------------------
+
+@dataclass
+class Answer:
+    position: int
+    domain: str
+    content: str
+    category: str
+    importance: float
+    keywords: list[str]
+    about: list[str]
+
+    @property
+    def digest(self) -> str:
+        """Names the answer in its memory's sources, so the same answer is never applied twice."""
+        return hashlib.sha256(" ".join(self.content.lower().split()).encode("utf-8")).hexdigest()[:12]
+
+
+def load_answers(path: Path) -> tuple[str, list[Any]]:
+    """(week, raw answers) from an answer file; a file that is not one is an error naming it."""
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise HippocampusError(f"--apply: {path} does not exist") from None
+    except OSError as exc:
+        raise HippocampusError(f"--apply: cannot read {path}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise HippocampusError(f"--apply: {path} is not valid JSON ({exc})") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("answers"), list):
+        raise HippocampusError(f'--apply: {path} must hold {{"reflection": "YYYY-Www", "answers": [...]}}')
+    name = raw.get("reflection")
+    if not isinstance(name, str) or not _WEEK.match(name):
+        raise HippocampusError(f"--apply: {path}: `reflection` must name the week the prompt gave, like "
+                               f"\"2026-W09\", not {name!r}")
+    unknown = set(raw) - {"reflection", "answers", "version"}
+    if unknown:
+        raise HippocampusError(f"--apply: {path}: unknown top-level field(s): {', '.join(sorted(unknown))}")
+    return name, raw["answers"]
+
+
+def validate(raw_answers: list[Any], index: Index) -> tuple[list[Answer], list[dict]]:
+    """Check every field of every answer: (valid answers, [{"index", "error"}])."""
+    ids = {m.id for m in index.memories}
+    valid: list[Answer] = []
+    errors: list[dict] = []
+    seen: set[str] = set()
+    for position, raw in enumerate(raw_answers):
+        try:
+            answer = _check(position, raw, ids)
+            if answer.digest in seen:
+                raise ValueError("the same answer appears twice in this file")
+            seen.add(answer.digest)
+        except ValueError as exc:
+            errors.append({"index": position, "error": str(exc)})
+            continue
+        valid.append(answer)
+    return valid, errors
+
+
+def _check(position: int, raw: Any, ids: set[str]) -> Answer:
+    if not isinstance(raw, dict):
+        raise ValueError("an answer must be an object")
+    unknown = set(raw) - FIELDS
+    if unknown:
+        raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    domain = raw.get("domain")
+    if domain not in DOMAINS:
+        raise ValueError(f"`domain` must be one of {', '.join(DOMAINS)}, not {domain!r}")
+    content = raw.get("content")
+    if not isinstance(content, str) or not content.strip():
+        raise ValueError("`content` must be non-empty text")
+    content = " ".join(content.split())
+    if len(content) > CONTENT_MAX:
+        raise ValueError(f"`content` must be at most {CONTENT_MAX} characters (it has {len(content)})")
+    category = raw.get("category", DEFAULT_CATEGORY[domain])
+    if not isinstance(category, str) or not _CATEGORY.match(category):
+        raise ValueError(f"`category` must be a lower-case word (a-z, 0-9, - or _; up to 40), not {category!r}")
+    importance = raw.get("importance", DEFAULT_IMPORTANCE)
+    if (isinstance(importance, bool) or not isinstance(importance, (int, float)) or not math.isfinite(importance)
+            or not 0 <= importance <= 1):
+        raise ValueError(f"`importance` must be a number from 0 to 1, not {importance!r}")
+    keywords = raw.get("keywords", [])
+    if not isinstance(keywords, list) or len(keywords) > KEYWORDS_MAX or not all(
+            isinstance(k, str) and 0 < len(k.strip()) <= 40 for k in keywords):
+        raise ValueError(f"`keywords` must be a list of at most {KEYWORDS_MAX} words (1–40 characters each)")
+    about = raw.get("about", [])
+    if not isinstance(about, list) or not all(isinstance(a, str) for a in about):
+        raise ValueError("`about` must be a list of memory ids")
+    missing = [a for a in about if a not in ids]
+    if missing:
+        raise ValueError(f"`about` names no memory of the index: {', '.join(missing[:5])}")
+    return Answer(position=position, domain=domain, content=content, category=category,
+                  importance=float(importance), keywords=[k.strip().lower() for k in keywords],
+                  about=list(dict.fromkeys(about)))
+
+
+@dataclass
+class Applied:
+    new: list[str] = field(default_factory=list)
+    reinforced: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    already: int = 0
+
+    @property
+    def changed(self) -> set[str]:
+        return set(self.new) | set(self.reinforced) | set(self.updated)
+
+    def to_dict(self) -> dict:
+        return {"new": self.new, "reinforced": self.reinforced, "updated": self.updated, "alreadyApplied": self.already}
+
+
+def applied_before(index: Index) -> set[tuple[str, str]]:
+    """(week, answer digest) of every reflection answer already in the index."""
+    out = set()
+    for memory in index.memories:
+        for source in memory.sources:
+            if isinstance(source, dict) and isinstance(source.get("reflection"), str):
+                out.add((source["reflection"], str(source.get("answer"))))
+    return out
+
+
+def apply(index: Index, name: str, answers: list[Answer], now: datetime) -> Applied:
+    """Store each answer as a memory (or reinforce the one that already says it), its source the reflection."""
+    result = Applied()
+    done = applied_before(index)
+    lookup = encoding.Candidates([m for m in index.memories if m.domain in DOMAINS])
+    for answer in answers:
+        if (name, answer.digest) in done:
+            result.already += 1
+            continue
+        source = {"reflection": name, "answer": answer.digest, "ts": iso(now)}
+        if answer.about:
+            source["about"] = answer.about
+        draft = encoding.Draft(content=answer.content, keywords=answer.keywords or encoding.keywords_of(answer.content),
+                               domain=answer.domain, category=answer.category, importance=answer.importance,
+                               when=now, source=source)
+        outcome = encoding.Outcome()
+        memory = encoding.place(index, lookup, draft, outcome)
+        if outcome.new:
+            memory.extra["kind"] = "reflection"
+            result.new.append(memory.id)
+        elif outcome.updated:
+            result.updated.append(memory.id)
+        else:
+            result.reinforced.append(memory.id)
+        done.add((name, answer.digest))
+    return result
