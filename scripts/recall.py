@@ -104,7 +104,8 @@ def main() -> int:
         m = hit.memory
         origin = ("  (from the archive" + (")" if ctx.args.no_touch else ", back in the index now)")
                   if m.id in archived else "")
-        cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {' '.join(m.content.split())}  · {m.id}{origin}")
+        text = " ".join(m.content.split())
+        cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {text}  · {m.id}{origin}")
         if ctx.args.why:
             parts = " · ".join(f"{name} {value:.2f}×{search.WEIGHTS[name]:.2f}" for name, value in hit.parts.items())
             cli.emit(f"   why: {parts}; matched: {', '.join(hit.matched)}")

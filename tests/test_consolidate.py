@@ -308,3 +308,30 @@ def test_a_cron_run_is_quiet_and_skips_when_another_run_holds_the_lock(ws):
     assert busy.returncode == 75
     done = run_script("consolidate", "--cron", ws=ws, now=NOW)
     assert done.returncode == 0 and done.stdout == ""
+
+
+def test_a_memory_added_after_a_run_is_still_merged_with_an_older_one_the_run_had_already_seen(ws):
+    consolidate(ws)
+    data = read_index(ws)
+    data["memories"].append(memory("mem_300", "User prefers window seats on long flights", 0.5,
+                                   created="2026-01-28", lastAccessed="2026-01-28"))
+    (ws / "memory" / "index.json").write_text(json.dumps(data))
+    consolidate(ws, now="2026-02-01T05:13:00Z")
+    memories = by_id(ws)
+    assert "mem_300" not in memories and archived(ws)["mem_300"]["mergedInto"] == "mem_101"
+    assert [h["merged"] for h in memories["mem_101"]["history"] if "merged" in h] == ["mem_102", "mem_300"]
+
+
+def test_a_stale_archive_copy_of_a_memory_that_is_in_the_index_is_shadowed_and_then_dropped(ws):
+    consolidate(ws)
+    stale = dict(by_id(ws)["mem_105"], archived=True, archivedOn="2026-01-25")
+    with open(ws / "memory" / "archive.jsonl", "a") as handle:  # as a run killed between its two writes leaves it
+        handle.write(json.dumps(stale) + "\n")
+    found = recall(ws, "locker code unit 12", "--archive", "--no-touch")["results"]
+    assert [r["id"] for r in found].count("mem_105") == 1 and not found[0].get("archived")
+    data = read_index(ws)
+    data["memories"].append(memory("mem_301", "User once said the old tram line 9 was slow", 0.1,
+                                   created="2025-06-01", lastAccessed="2025-06-01"))
+    (ws / "memory" / "index.json").write_text(json.dumps(data))
+    consolidate(ws, now="2026-02-01T05:13:00Z")
+    assert "mem_105" not in archived(ws) and "mem_105" in by_id(ws) and "mem_301" in archived(ws)

@@ -487,9 +487,9 @@ def _form(run: _Run, group: list[Memory], theme: set[str], report: Report) -> Me
     value = max(run.importance[m.id] for m in group)
     for _ in group[1:]:
         value += (1 - value) * retention.REINFORCE_STEP  # every further episode reinforces the gist
+    last_words = one_line(_SAID.sub("", latest.content)) if latest is not strongest else None
     memory = Memory(
-        id=run.new_id(), content=schema_content(phrase, len(group), _day(ordered[0]), _day(latest), gist,
-                                                        one_line(_SAID.sub("", latest.content)) if latest is not strongest else None),
+        id=run.new_id(), content=schema_content(phrase, len(group), _day(ordered[0]), _day(latest), gist, last_words),
         domain=domains[0][0], category=categories[0][0], created=iso(run.now), lastAccessed=iso(run.now),
         timesReinforced=len(group) - 1, keywords=keywords[:12], sources=sources,
         extra={"kind": "schema", "theme": sorted(theme), "phrase": phrase, "gist": gist,
