@@ -343,7 +343,7 @@ def preprocess(ws: Workspace, now: datetime, spec: SourceSpec, limit: int | None
 def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> Report:
     report = Report(first_run=not ledger.initialized)
     if meta is None and (report.first_run or ledger.fresh):
-        meta = store.read_raw(ws) or {}
+        meta = store.read_meta(ws) or {}
     # Without the index at hand, the ledger's note of encode's last run will do: it only decides what to trim.
     through = encoded_through(meta) if meta is not None else int(ledger.state("encodedThrough", "0"))
     meta = meta or {}

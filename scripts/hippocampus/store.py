@@ -336,6 +336,20 @@ def memory_lines(ws: Workspace):
     return meta, lines()
 
 
+def read_meta(ws: Workspace) -> dict | None:
+    """The index's bookkeeping keys (None without an index): from the first line alone when the file is in line
+    form, else from the whole file."""
+    try:
+        meta, lines = memory_lines(ws)
+        lines.close()
+        return meta
+    except FileNotFoundError:
+        return None
+    except (NotLineFormat, OSError, UnicodeDecodeError, RecursionError):
+        raw = read_raw(ws)
+        return None if raw is None else {k: v for k, v in raw.items() if k != "memories"}
+
+
 def rewrite_index(ws: Workspace, now: datetime, edit_line, edit_meta=None, append=()) -> dict:
     """Stream index.json into its replacement a line at a time: `edit_line(text)` returns each memory's new text,
     `edit_meta(meta)` may change the bookkeeping keys, `append` adds memories at the end. Memory stays small
