@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from pathlib import Path  # noqa: E402
 
-from hippocampus import cli, publish, store  # noqa: E402
+from hippocampus import cli, publish  # noqa: E402
 from hippocampus.dashboard_data import LIST_LIMIT  # noqa: E402
 from hippocampus.errors import UsageError  # noqa: E402
 
@@ -38,7 +38,8 @@ def main() -> int:
         raise UsageError("--limit must be 0 or more")
     ctx.require_workspace()
     output = Path(ctx.args.output).expanduser().resolve() if ctx.args.output else None
-    result = publish.write_dashboard(ctx.ws, store.read(ctx.ws), ctx.now, path=output, limit=ctx.args.limit)
+    # From the search cache (built first if index.json changed): a large store is never parsed whole for the page.
+    result = publish.write_dashboard(ctx.ws, None, ctx.now, path=output, limit=ctx.args.limit)
     carried = "all" if result.listed == result.total else f"the {result.listed:,} most important"
     cli.emit(f"wrote {result.path} ({result.size / 1024:,.0f} KiB; {result.total:,} memories, {carried} searchable)")
     if ctx.args.open:
