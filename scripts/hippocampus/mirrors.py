@@ -19,7 +19,7 @@ from .workspace import Workspace
 
 MARKER = "<!-- written by hippocampus encode.py from memory/index.json; edits here are replaced -->"
 LINE_LIMIT = 400
-SHELF_LIMIT = 500
+SHELF_LIMIT = 200
 
 
 def file_name(category: str) -> str:

@@ -425,22 +425,28 @@ class CachedCandidates(_candidates_base()):
         self.loaded: dict[str, Memory] = {}
         self._docs: set[int] = set()  # cached documents already in the in-memory part
         self._df: dict[str, int] = {}
+        self._weights: dict[str, float] = {}
         self._new = 0
         self._new_df: dict[str, int] = {}
 
     def add(self, memory: Memory, topic: set[str] | None = None) -> None:
         super().add(memory, topic)
-        if memory.id not in self.loaded:  # made in this run: the store grows
+        if memory.id not in self.loaded:  # made in this run: the store grows, every weight moves a little
             self._new += 1
             for term in self.topics[-1]:
                 self._new_df[term] = self._new_df.get(term, 0) + 1
+            self._weights.clear()
 
     def weight(self, term: str) -> float:
-        df = self._df.get(term)
-        if df is None:
-            df = self._df[term] = self.corpus.db.execute("SELECT COUNT(*) FROM topics WHERE term = ?",
-                                                         (term,)).fetchone()[0]
-        return math.log(1 + (self.corpus.count + self._new + 1) / (df + self._new_df.get(term, 0) + 1))
+        value = self._weights.get(term)
+        if value is None:
+            df = self._df.get(term)
+            if df is None:
+                df = self._df[term] = self.corpus.db.execute("SELECT COUNT(*) FROM topics WHERE term = ?",
+                                                             (term,)).fetchone()[0]
+            value = self._weights[term] = math.log(
+                1 + (self.corpus.count + self._new + 1) / (df + self._new_df.get(term, 0) + 1))
+        return value
 
     def lookup(self, topic: set[str], untrusted: bool, limit: int = 3, floor: float = 0.0):
         from .encoding import EXAMINED
