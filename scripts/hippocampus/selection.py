@@ -62,9 +62,10 @@ class CoreSelection:
         return [(d, DOMAIN_TITLES.get(d, d.title()), self.groups[d]) for d in order]
 
 
-def framed(memory: Memory) -> str:
-    """A memory's text for a core listing: one line, bounded; untrusted sources framed as observations."""
-    text = one_line(memory.content, LINE_LIMIT)
+def framed(memory: Memory, content: str | None = None) -> str:
+    """A memory's text (or `content` in its place) for a listing: one line, bounded; what an untrusted sender said
+    framed as an observation, never as an instruction."""
+    text = one_line(memory.content if content is None else content, LINE_LIMIT)
     if memory.untrusted:
         day = parse_day(memory.created)
         when = f" on {day.isoformat()}" if day else ""
