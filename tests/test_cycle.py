@@ -100,3 +100,14 @@ def test_a_recall_after_streaming_decay_sees_touches_and_importance(tmp_path):
     again = json.loads(run_script("recall", "jazz", "--json", "--top", "50", "--no-touch", ws=ws.root,
                                   now="2026-03-12T04:00:00Z").stdout)["results"]
     assert {r["id"]: r["importance"] for r in again}[hit["id"]] == stored["importance"]
+
+
+def test_the_daily_backup_holds_the_store_as_it_was_before_decay(tmp_path):
+    ws = varied(tmp_path / "ws", count=50)
+    cycle.decay(ws, START, wait=True)
+    before = ws.index.read_bytes()
+    cycle.decay(ws, START + timedelta(days=1), wait=True)  # the line path: its backup is a hard link
+    backup = ws.backups / "index-2026-03-02.json"
+    assert backup.read_bytes() == before
+    assert ws.index.read_bytes() != before
+    assert not backup.samefile(ws.index)

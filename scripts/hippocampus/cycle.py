@@ -77,12 +77,14 @@ def _by_lines(ws: Workspace, now: datetime) -> retention.DecayReport | None:
         return retention.DecayReport(day=day, already_ran=True, total=_count(ws))
     decayer = retention.LineDecay(now, dict(meta), touches)
     already = meta.get("decayLastRun") == day  # here only to fold in touches: importance is today's already
-    if not already:
-        store.backup_index(ws, now)
+    backup = None if already else store.backup_index(ws, now, link=True)
     try:
         store.rewrite_index(ws, now, decayer, edit_meta=lambda m: m.__setitem__("decayLastRun", day))
-    except store.NotLineFormat:
-        return None
+    except BaseException as failure:
+        store.unlink_backup(ws, backup)
+        if isinstance(failure, store.NotLineFormat):
+            return None
+        raise
     _clear_touches(ws)
     meta["decayLastRun"] = day
     touched = Index(memories=decayer.touched, meta=meta)

@@ -394,13 +394,26 @@ def rewrite_index(ws: Workspace, now: datetime, edit_line, edit_meta=None, appen
     return meta
 
 
-def backup_index(ws: Workspace, now: datetime, keep: int = BACKUPS_KEPT) -> Path | None:
-    """A dated copy of the current index (one a day), keeping the newest `keep` of them."""
+def backup_index(ws: Workspace, now: datetime, keep: int = BACKUPS_KEPT, link: bool = False) -> Path | None:
+    """A dated copy of the current index (one a day), keeping the newest `keep` of them.
+
+    `link`: the caller replaces index.json right away (every write of ours is a rename, never an edit in place),
+    so a hard link holds the old file as well as a copy would, at no cost; the caller calls `unlink_backup` if
+    it then does not replace the file. Filesystems without hard links get a copy."""
     if not ws.index.exists():
         return None
     target = ws.backups / f"index-{now.date().isoformat()}.json"
     if not target.exists():
-        _copy_atomically(ws.index, target)
+        made = False
+        if link:
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.link(ws.index, target)
+                made = True
+            except OSError:
+                pass
+        if not made:
+            _copy_atomically(ws.index, target)
     dated = sorted(p for p in ws.backups.glob("index-????-??-??.json"))
     for old in dated[:-keep] if keep > 0 else dated:
         try:
@@ -408,6 +421,15 @@ def backup_index(ws: Workspace, now: datetime, keep: int = BACKUPS_KEPT) -> Path
         except OSError:
             pass
     return target
+
+
+def unlink_backup(ws: Workspace, backup: Path | None) -> None:
+    """Undo a linked backup whose index.json was not replaced after all (an edit in place would reach it)."""
+    try:
+        if backup is not None and os.path.samefile(backup, ws.index):
+            backup.unlink()
+    except OSError:
+        pass
 
 
 # --- touches: recall marks memories accessed without rewriting the whole index ----------------------------------
