@@ -147,3 +147,15 @@ def test_printing_the_prompt_changes_nothing(ws):
     before = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
     assert reflect(ws, "--week").returncode == 0
     assert {p: p.read_bytes() for p in ws.rglob("*") if p.is_file() and ".cache" not in p.parts} == before
+
+
+def test_an_answer_file_nested_too_deeply_is_one_line_of_error(tmp_path):
+    from conftest import run_script
+
+    ws = tmp_path / "workspace"
+    (ws / "memory").mkdir(parents=True)
+    deep = tmp_path / "answers.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    done = run_script("reflect", "--apply", str(deep), ws=ws)
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

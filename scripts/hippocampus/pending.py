@@ -133,10 +133,10 @@ class Decision:
     memory: str | None = None
 
 
-def load_decisions(path: Path) -> list[Any]:
-    """The decisions file: {"decisions": [...]} or a bare list."""
+def read_apply_file(path: Path) -> Any:
+    """The JSON of a file given to --apply (an agent's decisions or answers); anything else is one clear error."""
     try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+        return json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise HippocampusError(f"--apply: {path} does not exist") from None
     except OSError as exc:
@@ -144,7 +144,12 @@ def load_decisions(path: Path) -> list[Any]:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise HippocampusError(f"--apply: {path} is not valid JSON ({exc})") from None
     except RecursionError:
-        raise HippocampusError(f"--apply: {path} is nested too deeply to hold decisions") from None
+        raise HippocampusError(f"--apply: {path} is nested too deeply to be read") from None
+
+
+def load_decisions(path: Path) -> list[Any]:
+    """The decisions file: {"decisions": [...]} or a bare list."""
+    raw = read_apply_file(path)
     decisions = raw.get("decisions") if isinstance(raw, dict) else raw
     if not isinstance(decisions, list):
         raise HippocampusError(f'--apply: {path} must hold {{"decisions": [...]}}')

@@ -18,7 +18,7 @@ from . import encoding
 from .consolidation import week_id
 from .errors import HippocampusError
 from .model import Index, Memory
-from .pending import CONTENT_MAX, KEYWORDS_MAX
+from .pending import CONTENT_MAX, KEYWORDS_MAX, read_apply_file
 from .text import one_line
 from .timeutil import iso, parse_instant
 
@@ -154,14 +154,7 @@ class Answer:
 
 def load_answers(path: Path) -> tuple[str, list[Any]]:
     """(week, raw answers) from an answer file; a file that is not one is an error naming it."""
-    try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise HippocampusError(f"--apply: {path} does not exist") from None
-    except OSError as exc:
-        raise HippocampusError(f"--apply: cannot read {path}: {exc.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise HippocampusError(f"--apply: {path} is not valid JSON ({exc})") from None
+    raw = read_apply_file(path)
     if not isinstance(raw, dict) or not isinstance(raw.get("answers"), list):
         raise HippocampusError(f'--apply: {path} must hold {{"reflection": "YYYY-Www", "answers": [...]}}')
     name = raw.get("reflection")
