@@ -61,29 +61,38 @@ def workspace_lock(ws: Workspace, wait: bool = True, timeout: float = LOCK_WAIT_
 
 def atomic_write(path: Path, data: bytes | str) -> None:
     """Write a file so that readers see the old one or the new one, never half; the old stays if anything fails."""
-    path = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    with replacing(Path(path)) as out:
+        out.write(payload)
+
+
+@contextmanager
+def replacing(path: Path):
+    """A new binary file that replaces `path` when the block ends: written beside it, fsynced, renamed over it.
+    On any failure the temporary file goes, `path` is as it was, and an OSError becomes one clear error."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp_name = temporary_file(path)
     except OSError as exc:
         raise _write_error(path, exc) from None
     try:
-        with os.fdopen(fd, "wb") as tmp:
-            tmp.write(payload)
-            tmp.flush()
-            os.fsync(tmp.fileno())
+        with os.fdopen(fd, "wb") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
         if path.exists():
             shutil.copymode(path, tmp_name)
         else:
             os.chmod(tmp_name, 0o644)
         os.replace(tmp_name, path)
-    except OSError as exc:
+    except BaseException as exc:
         try:
             os.unlink(tmp_name)
         except OSError:
             pass
-        raise _write_error(path, exc) from None
+        if isinstance(exc, OSError):
+            raise _write_error(path, exc) from None
+        raise
     _fsync_dir(path.parent)
 
 
@@ -256,23 +265,8 @@ def save_index(ws: Workspace, index: Index, now: datetime) -> None:
 
 def _copy_atomically(source: Path, target: Path) -> None:
     """A copy that streams (a 50 MB index is not read into memory) and appears whole or not at all."""
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = temporary_file(target)
-    except OSError as exc:
-        raise _write_error(target, exc) from None
-    try:
-        with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
-            shutil.copyfileobj(src, out, 1 << 20)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp_name, target)
-    except OSError as exc:
-        try:
-            os.unlink(tmp_name)
-        except OSError:
-            pass
-        raise _write_error(target, exc) from None
+    with replacing(target) as out, open(source, "rb") as src:
+        shutil.copyfileobj(src, out, 1 << 20)
 
 
 def dump_index(index: Index) -> str:
