@@ -170,3 +170,13 @@ def test_encoding_against_the_cache_decides_like_encoding_against_the_loaded_sto
     source = index.memories[5].sources[0] if index.memories[5].sources else None
     assert (source is None) or ((source["session"], source["message"]) in seen)
     assert ("no-such-session", "x") not in seen
+
+
+def test_a_write_of_a_few_memories_never_rebuilds_the_cache_from_those_few(workspace):
+    ws = varied_store(workspace, count=50)
+    searchindex.open_corpus(ws, NOW.date())
+    few = store.Index(memories=store.load_index(ws).memories[:2], meta={})
+    # The cache does not match the file this write claims to have loaded: only a full index could rebuild it.
+    searchindex.refresh_after_write(ws, few, "not-the-loaded-file", {few.memories[0].id}, NOW.date(), partial=True)
+    assert not (ws.cache / "recall.sqlite").exists()
+    assert len(cached(ws, "coffee")) == len(plain(ws, "coffee"))

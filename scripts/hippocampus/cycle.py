@@ -88,7 +88,8 @@ def _by_lines(ws: Workspace, now: datetime) -> retention.DecayReport | None:
     _clear_touches(ws)
     meta["decayLastRun"] = day
     touched = Index(memories=decayer.touched, meta=meta)
-    searchindex.refresh_after_write(ws, touched, loaded_from, {m.id for m in decayer.touched}, now.date())
+    searchindex.refresh_after_write(ws, touched, loaded_from, {m.id for m in decayer.touched}, now.date(),
+                                    partial=True)
     decayer.report.already_ran = already
     return decayer.report
 

@@ -199,7 +199,7 @@ def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: f
             written = store.rewrite_index(ws, now, edit, edit_meta=lambda m: m.update(part.meta),
                                           append=part.memories)
             searchindex.refresh_after_write(ws, Index(memories=[*replaced.values(), *part.memories], meta=written),
-                                            loaded_from, set(changed), now.date())
+                                            loaded_from, set(changed), now.date(), partial=True)
         report.total = corpus.count + len(part.memories)
         through = ingest.encoded_through(part.meta)
         corpus.db.close()

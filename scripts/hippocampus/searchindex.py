@@ -172,15 +172,23 @@ def rebuild(ws: Workspace, index: Index, sig: str | None, today: date) -> None:
     os.replace(temporary, target)
 
 
-def update(ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None, today: date) -> None:
+class NotIncremental(Exception):
+    """The cache cannot be brought up to date from the few memories a line-by-line write holds."""
+
+
+def update(ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None, today: date,
+           partial: bool = False) -> None:
     """After a writer saved the index: refresh the documents of `changed` ids (all when None) and record the new
     index.json. Incremental only when the cache matched the index.json the writer loaded (`loaded_from`): a hand
-    edit before the write means a rebuild. Called with the workspace lock held."""
+    edit before the write means a rebuild. A `partial` index (only the memories a line-by-line write changed) can
+    never rebuild it: NotIncremental instead. Called with the workspace lock held."""
     sig = signature(ws)
     db = _open(ws)
     if db is None or changed is None or not _current(db, loaded_from):
         if db is not None:
             db.close()
+        if partial:
+            raise NotIncremental()
         rebuild(ws, index, sig, today)
         return
     try:
@@ -198,17 +206,17 @@ def update(ws: Workspace, index: Index, loaded_from: str | None, changed: set[st
 
 
 def refresh_after_write(ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None,
-                        today: date) -> None:
+                        today: date, partial: bool = False) -> None:
     """`update` after one of our own writes, and note that index.json is now exactly as we wrote it (see
     `witnessed`). A failure only removes the cache: the index is saved already and the next reader rebuilds."""
     try:
-        update(ws, index, loaded_from, changed, today)
+        update(ws, index, loaded_from, changed, today, partial)
         db = _open(ws)
         if db is not None:
             with db:
                 _set_meta(db, written=signature(ws) or "")
             db.close()
-    except (OSError, sqlite3.Error):
+    except (OSError, sqlite3.Error, NotIncremental):
         try:
             _path(ws).unlink()
         except OSError:
