@@ -21,6 +21,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from hippocampus import cli, search, searchindex, store  # noqa: E402
+from hippocampus.errors import HippocampusError  # noqa: E402
 from hippocampus.model import DOMAINS  # noqa: E402
 from hippocampus.text import estimate_tokens  # noqa: E402
 
@@ -88,12 +89,17 @@ def main() -> int:
     hits = within_budget(hits, ctx.args.budget)
     archived &= {h.memory.id for h in hits}
     if hits and not ctx.args.no_touch:
-        if archived:
-            from hippocampus import archive
+        try:
+            if archived:
+                from hippocampus import archive
 
-            archive.restore(ctx.ws, sorted(archived), ctx.now)  # recalled: back in the index, accessed now
-        with store.workspace_lock(ctx.ws):
-            store.record_touches(ctx.ws, [h.memory.id for h in hits if h.memory.id not in archived], ctx.now)
+                archive.restore(ctx.ws, sorted(archived), ctx.now)  # recalled: back in the index, accessed now
+            with store.workspace_lock(ctx.ws):
+                store.record_touches(ctx.ws, [h.memory.id for h in hits if h.memory.id not in archived], ctx.now)
+        except HippocampusError as exc:
+            # The answer matters more than the bookkeeping: show what was found, say what could not be recorded.
+            print(f"warning: this recall was not recorded as an access ({' '.join(str(exc).split())})",
+                  file=sys.stderr)
     if ctx.args.json:
         cli.emit(json.dumps({"query": query, "results": [as_json(h, archived) for h in hits]}, ensure_ascii=False))
         return 0

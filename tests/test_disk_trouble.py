@@ -156,8 +156,13 @@ def test_a_read_only_workspace_keeps_its_index_and_every_script_says_why_in_one_
     files = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
     read_only(ws)
     for name, *args in (("encode", "--state-dir", str(state)), ("decay",), ("sync_core",), ("dashboard",),
-                        ("log_event", "x"), ("recall", "oat milk")):
+                        ("log_event", "x")):
         one_line_error(run_script(name, *args, ws=ws, now="2026-03-05T04:43:00Z"), "read-only", "readonly")
     done = run_script("recall", "oat milk", "--no-touch", ws=ws)
     assert done.returncode == 0 and "oat milk" in done.stdout, done.stderr
+    # A recall still answers; only its access cannot be recorded, and it says so in one line.
+    done = run_script("recall", "oat milk", ws=ws, now="2026-03-05T04:43:00Z")
+    assert done.returncode == 0 and "oat milk" in done.stdout, done.stderr
+    assert done.stderr.startswith("warning: ") and done.stderr.count("\n") == 1
+    assert "read-only" in done.stderr or "readonly" in done.stderr
     assert {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()} == files
