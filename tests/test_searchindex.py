@@ -26,6 +26,8 @@ def varied_store(ws, count=400, seed=7):
             extra["kind"] = "explicit"
         if i % 53 == 0:
             extra["supersededBy"] = "mem_001"
+        if i % 41 == 0:
+            extra["pinned"] = True
         memories.append(memory(f"mem_{i:03d}", words, round(rng.uniform(0.1, 1.0), 3), created=day,
                                lastAccessed=day, domain=rng.choice(["user", "world", "self"]),
                                keywords=rng.sample(WORDS, 2), **extra))
@@ -131,7 +133,8 @@ def test_the_dashboard_from_the_cache_shows_what_the_dashboard_from_the_index_sh
     ws = varied_store(workspace, count=300)
     index = store.read(ws)
     from_index = dashboard_data.build(index, NOW, limit=50)
-    from_cache = dashboard_data.build(None, NOW, limit=50, scored=searchindex.scored(ws, NOW.date(), 50))
+    listed, tallies = searchindex.dashboard_inputs(ws, NOW.date(), 50)
+    from_cache = dashboard_data.build(None, NOW, limit=50, scored=listed, tallies=tallies)
     for key in ("total", "tierCounts", "domains", "histogram", "projection", "growth", "pinned", "reinforcedTotal"):
         assert from_cache[key] == from_index[key], key
     assert [m["id"] for m in from_cache["memories"]] == [m["id"] for m in from_index["memories"]]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from . import retention
@@ -160,12 +160,49 @@ def compact_row(row: dict) -> dict:
             if k not in _OPTIONAL or not (v is None or v is False or (isinstance(v, list) and not v))}
 
 
-def domain_counts(scored: list[Scored]) -> list[dict]:
+@dataclass
+class Tallies:
+    """What the page's aggregates are made of: tier counts per domain, importance bins, today's importance of the
+    fading and of the pinned memories (ascending), memories per creation day, and totals. Counted from scored
+    memories here, or by the search cache in SQL for a large store: either way the page is the same."""
+
+    total: int = 0
+    per_domain: dict = field(default_factory=dict)
+    bins: list = field(default_factory=lambda: [0] * HISTOGRAM_BINS)
+    fading: list = field(default_factory=list)
+    pinned: list = field(default_factory=list)
+    days: Counter = field(default_factory=Counter)
+    undated: int = 0
+    reinforced: int = 0
+
+
+def histogram_bin(importance: float, bins: int = HISTOGRAM_BINS) -> int:
+    """The bin of an importance from 0 to 1 (1.0 falls in the last bin)."""
+    return min(bins - 1, int(importance * bins + 1e-9))
+
+
+def tally(scored: list[Scored]) -> Tallies:
+    out = Tallies(total=len(scored))
+    for item in scored:
+        out.per_domain.setdefault(item.domain, Counter())[item.tier] += 1
+        out.bins[histogram_bin(item.importance)] += 1
+        (out.pinned if item.pinned else out.fading).append(item.importance)
+        if item.created:
+            out.days[item.created] += 1
+        else:
+            out.undated += 1
+        out.reinforced += item.reinforced
+    out.fading.sort()
+    out.pinned.sort()
+    return out
+
+
+def domain_counts(tallies: Tallies) -> list[dict]:
     """Memories per domain, split by tier: the four known domains always, then the largest others (at most
     OTHER_DOMAINS; the rest are added up as one row, so a store with thousands of odd domains stays small)."""
     per: dict[str, Counter] = {d: Counter() for d in DOMAINS}
-    for item in scored:
-        per.setdefault(item.domain, Counter())[item.tier] += 1
+    for domain, counts in tallies.per_domain.items():
+        per.setdefault(domain, Counter()).update(counts)
     others = sorted((d for d in per if d not in DOMAINS), key=lambda d: (-sum(per[d].values()), d))
     rows = [(d, DOMAIN_TITLES[d], per[d]) for d in DOMAINS]
     rows += [(d, _text(d, 40) or "?", per[d]) for d in others[:OTHER_DOMAINS]]
@@ -178,17 +215,17 @@ def domain_counts(scored: list[Scored]) -> list[dict]:
             for d, title, c in rows]
 
 
-def tier_counts(scored: list[Scored]) -> list[dict]:
-    counts = Counter(item.tier for item in scored)
+def tier_counts(tallies: Tallies) -> list[dict]:
+    counts: Counter = Counter()
+    for per in tallies.per_domain.values():
+        counts.update(per)
     return [{"tier": key, "label": label, "range": span, "meaning": meaning, "count": counts[key]}
             for key, label, span, meaning in TIERS]
 
 
-def histogram(scored: list[Scored], bins: int = HISTOGRAM_BINS) -> list[dict]:
+def histogram(tallies: Tallies, bins: int = HISTOGRAM_BINS) -> list[dict]:
     """Counts of today's importance in equal bins from 0 to 1 (1.0 falls in the last bin)."""
-    counts = [0] * bins
-    for item in scored:
-        counts[min(bins - 1, int(item.importance * bins + 1e-9))] += 1
+    counts = tallies.bins
     return [{"low": round(i / bins, 4), "high": round((i + 1) / bins, 4), "count": counts[i],
              "tier": tier(i / bins + 1e-9)} for i in range(bins)]
 
@@ -204,12 +241,12 @@ def _count_at_least(ascending: list[float], threshold: float, factor: float) -> 
     return len(ascending) - i
 
 
-def fade_projection(scored: list[Scored], horizon: int = PROJECTION_DAYS) -> dict:
+def fade_projection(tallies: Tallies, horizon: int = PROJECTION_DAYS) -> dict:
     """How many memories stay core (and at least active) each day if none is used again: 0.99^days. Pinned stay."""
     curves = {}
-    fading = sorted(item.importance for item in scored if not item.pinned)
+    fading = tallies.fading
     for name, threshold in (("core", CORE_THRESHOLD), ("active", ACTIVE_THRESHOLD)):
-        pinned = sum(1 for item in scored if item.pinned and item.importance >= threshold)
+        pinned = len(tallies.pinned) - bisect_left(tallies.pinned, threshold)
         curves[name] = [pinned + _count_at_least(fading, threshold, retention.DECAY_RATE ** day)
                         for day in range(horizon + 1)]
     marks = [{"day": d, "core": curves["core"][d], "active": curves["active"][d],
@@ -217,17 +254,16 @@ def fade_projection(scored: list[Scored], horizon: int = PROJECTION_DAYS) -> dic
     return {"horizon": horizon, "core": curves["core"], "active": curves["active"], "marks": marks}
 
 
-def growth(scored: list[Scored], today: date) -> dict:
+def growth(tallies: Tallies, today: date) -> dict:
     """Memories added per period (week when the store is young, else month) and the running total."""
-    days = [item.created for item in scored if item.created]
-    undated = len(scored) - len(days)
+    days, undated = tallies.days, tallies.undated
     if not days:
         return {"unit": "month", "points": [], "undated": undated}
     first, newest = min(days), max(days)
     weekly = (max(newest, today) - first).days <= 16 * 7
     added: Counter = Counter()
-    for day in days:
-        added[_period(day, weekly)] += 1
+    for day, count in days.items():
+        added[_period(day, weekly)] += count
     # From the first period to today's (or the newest, if dates run ahead), at most GROWTH_POINTS of them.
     start, period = _period(first, weekly), _period(max(newest, today), weekly)
     periods = [period]
@@ -412,33 +448,35 @@ def vta_panel(state: StateFile) -> dict:
 
 def build(index: Index | None, now: datetime, events: list[dict] | None = None, skipped_events: int = 0,
           agent: dict | None = None, emotional: StateFile | None = None, reward: StateFile | None = None,
-          limit: int = LIST_LIMIT, scored: list[Scored] | None = None) -> dict:
-    """Everything the dashboard template receives, from an index or from its memories already `scored` (most
-    important first; only the first `limit` need their memory)."""
+          limit: int = LIST_LIMIT, scored: list[Scored] | None = None, tallies: Tallies | None = None) -> dict:
+    """Everything the dashboard template receives: from an index, or from its memories already `scored` (most
+    important first), or from `tallies` with `scored` holding only the first `limit` memories."""
     today = now.date()
     if scored is None:
         scored = score(index, today)
+    if tallies is None:
+        tallies = tally(scored)
     listed = scored[: max(0, limit)]
-    tiers = tier_counts(scored)
+    tiers = tier_counts(tallies)
     agent = agent or {}
     return {
         "generated": iso(now),
         "today": today.isoformat(),
         "agent": agent,
         "title": f"{agent['name']}'s brain" if agent.get("name") else "Brain dashboard",
-        "total": len(scored),
+        "total": tallies.total,
         "tiers": tiers,
         "tierCounts": {t["tier"]: t["count"] for t in tiers},
-        "domains": domain_counts(scored),
-        "histogram": histogram(scored),
-        "projection": fade_projection(scored),
-        "growth": growth(scored, today),
+        "domains": domain_counts(tallies),
+        "histogram": histogram(tallies),
+        "projection": fade_projection(tallies),
+        "growth": growth(tallies, today),
         "activity": activity(events or [], skipped_events, today),
         "top": [memory_row(item, today) for item in scored[:TOP_COUNT]],
         "memories": [compact_row(memory_row(item, today)) for item in listed],
         "listed": len(listed),
-        "pinned": sum(1 for item in scored if item.pinned),
-        "reinforcedTotal": sum(item.reinforced for item in scored),
+        "pinned": len(tallies.pinned),
+        "reinforcedTotal": tallies.reinforced,
         "amygdala": amygdala_panel(emotional or StateFile()),
         "vta": vta_panel(reward or StateFile()),
         "thresholds": {"core": CORE_THRESHOLD, "active": ACTIVE_THRESHOLD, "background": BACKGROUND_THRESHOLD},

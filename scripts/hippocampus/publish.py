@@ -71,15 +71,15 @@ def dashboard_html(ws: Workspace, index: Index | None, now: datetime,
     """The dashboard page and the data it was made from."""
     events, skipped = read_events(ws)
     agent = read_identity(ws.identity, ws.root)
-    scored = None
+    scored = tallies = None
     if index is None:
-        from . import searchindex  # large stores: the cache has every aggregate's input, already parsed
+        from . import searchindex  # large stores: the cache counts every aggregate in SQL
 
-        scored = searchindex.scored(ws, now.date(), limit)
+        scored, tallies = searchindex.dashboard_inputs(ws, now.date(), limit)
     data = dashboard_data.build(
         index, now, events=events, skipped_events=skipped, agent=agent.to_dict(),
         emotional=read_state_file(ws.memory / "emotional-state.json"),
-        reward=read_state_file(ws.memory / "reward-state.json"), limit=limit, scored=scored)
+        reward=read_state_file(ws.memory / "reward-state.json"), limit=limit, scored=scored, tallies=tallies)
     # The page's one script is a static file of ours; the page allows exactly that script by its hash, so an
     # inline script that somehow got into the page would still not run.
     script = (TEMPLATES / DASHBOARD_SCRIPT).read_text(encoding="utf-8")

@@ -10,6 +10,7 @@ recorded since the last write are applied on the fly, like `store.read` does. De
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 import json
 import math
 import os
@@ -384,34 +385,52 @@ def core_candidates(ws: Workspace, today: date, threshold: float, locked: bool =
     return from_index(Index(memories=corpus.memories, meta=meta), today, threshold)
 
 
-def scored(ws: Workspace, today: date, limit: int, locked: bool = False) -> list:
-    """Every memory as the dashboard's aggregates need it (dashboard_data.Scored), most important first; only the
-    first `limit` carry their memory. Reads small columns, decodes `limit` bodies."""
-    from .dashboard_data import Scored
-    from .model import tier
+def dashboard_inputs(ws: Workspace, today: date, limit: int, locked: bool = False):
+    """(the `limit` most important memories as dashboard_data.Scored, dashboard_data.Tallies of all of them),
+    counted by SQLite in a few passes over small columns: a 100k-memory store makes no 100k Python objects."""
+    from .dashboard_data import HISTOGRAM_BINS, Scored, Tallies, score, tally
+    from .model import ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THRESHOLD, tier
 
     corpus, _ = open_corpus(ws, today, locked)
     if not isinstance(corpus, CachedCorpus):
-        from .dashboard_data import score
-
-        return score(Index(memories=corpus.memories, meta=corpus.meta), today)
-    now_day = today.toordinal()
-    # Today's importance and the order computed by SQLite: a 100k-memory store is one pass in C, read row by row.
-    rows = corpus.db.execute(
-        "SELECT doc, domain, pinned, created, reinforced, max(0.0, min(1.0, CASE WHEN pinned THEN importance "
-        "WHEN since >= ? THEN base ELSE base * pow(?, ? - since) END)) AS today FROM docs "
-        "ORDER BY today DESC, reinforced DESC, id", (now_day, retention.DECAY_RATE, now_day))
-    fromordinal = date.fromordinal
-    out, docs = [], []
-    for doc, domain, pinned, created, reinforced, importance in rows:
-        if len(docs) < limit:
-            docs.append(doc)
-        out.append(Scored(None, importance, tier(importance), domain or "user", bool(pinned),
-                          fromordinal(created) if created else None, reinforced))
-    bodies = corpus.fetch(docs)
-    for item, doc in zip(out, docs):
-        item.memory = bodies.get(doc)
-    return out
+        every = score(Index(memories=corpus.memories, meta=corpus.meta), today)
+        return every[: max(0, limit)], tally(every)
+    values = {"day": today.toordinal(), "rate": retention.DECAY_RATE, "bins": HISTOGRAM_BINS,
+              "core": CORE_THRESHOLD, "active": ACTIVE_THRESHOLD, "background": BACKGROUND_THRESHOLD}
+    db = corpus.db
+    # Today's importance of every memory, as retention computes it, in a temporary table the passes share.
+    db.execute("CREATE TEMP TABLE today AS SELECT doc, id, domain, pinned, created, reinforced, "
+               "max(0.0, min(1.0, CASE WHEN pinned THEN importance WHEN since >= :day THEN base "
+               "ELSE base * pow(:rate, :day - since) END)) AS value FROM docs", values)
+    try:
+        out = Tallies()
+        tiers = ("CASE WHEN value >= :core THEN 'core' WHEN value >= :active THEN 'active' "
+                 "WHEN value >= :background THEN 'background' ELSE 'archive' END")
+        for domain, name, count in db.execute(
+                f"SELECT coalesce(nullif(domain, ''), 'user'), {tiers}, COUNT(*) FROM today GROUP BY 1, 2", values):
+            out.per_domain.setdefault(domain, Counter())[name] = count
+            out.total += count
+        for number, count in db.execute(
+                "SELECT min(:bins - 1, CAST(value * :bins + 1e-9 AS INTEGER)), COUNT(*) FROM today GROUP BY 1",
+                values):
+            out.bins[number] = count
+        out.fading = [v for (v,) in db.execute("SELECT value FROM today WHERE pinned = 0 ORDER BY value")]
+        out.pinned = [v for (v,) in db.execute("SELECT value FROM today WHERE pinned = 1 ORDER BY value")]
+        for created, count in db.execute("SELECT created, COUNT(*) FROM today GROUP BY created"):
+            if created:
+                out.days[date.fromordinal(created)] += count
+            else:
+                out.undated += count
+        out.reinforced = db.execute("SELECT coalesce(sum(reinforced), 0) FROM today").fetchone()[0]
+        rows = db.execute("SELECT doc, domain, pinned, created, reinforced, value FROM today "
+                          "ORDER BY value DESC, reinforced DESC, id LIMIT ?", (max(0, limit),)).fetchall()
+    finally:
+        db.execute("DROP TABLE temp.today")
+    bodies = corpus.fetch([row[0] for row in rows])
+    listed = [Scored(bodies.get(doc), value, tier(value), domain or "user", bool(pinned),
+                     date.fromordinal(created) if created else None, reinforced)
+              for doc, domain, pinned, created, reinforced, value in rows]
+    return listed, out
 
 
 # --- encoding against the cache: the same-fact candidates of a 100k-memory store without loading it -----------
