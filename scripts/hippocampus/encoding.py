@@ -31,7 +31,7 @@ UNTRUSTED_CEILING = 0.6  # a stranger's words never reach the core memories on t
 KEYWORDS_KEPT = 6
 CONTEXT_KEPT = 6
 CANDIDATES_SHOWN = 3
-EXAMINED = 100  # memories compared in full per lookup, those sharing the most rare terms
+EXAMINED = 50  # memories compared in full per lookup, those sharing the most rare terms
 
 # Words that say a value changed; they are not part of a fact's topic.
 CHANGE_WORDS = frozenset({"now", "changed", "change", "moved", "new", "instead", "anymore", "longer", "updated",
