@@ -90,8 +90,9 @@ def _by_lines(ws: Workspace, now: datetime) -> retention.DecayReport | None:
     touched = Index(memories=decayer.touched, meta=meta)
     searchindex.refresh_after_write(ws, touched, loaded_from, {m.id for m in decayer.touched}, now.date(),
                                     partial=True)
-    decayer.report.already_ran = already
-    return decayer.report
+    report = decayer.finish()
+    report.already_ran = already
+    return report
 
 
 def _count(ws: Workspace) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -136,6 +137,7 @@ class LineDecay:
         self.report = DecayReport(day=self.today.isoformat())
         self.touched: list[Memory] = []
         self._factor: dict[str, float] = {}
+        self._candidates: list[str] = []  # stored lines of archive candidates, decoded when asked for
 
     def __call__(self, text: str) -> str:
         self.report.total += 1
@@ -148,13 +150,20 @@ class LineDecay:
                 if factor is None:
                     factor = self._factor[since] = DECAY_RATE ** days_between(date.fromisoformat(since), self.today)
                 value = round(min(1.0, float(base) * factor), PRECISION)
-                if value >= BACKGROUND_THRESHOLD:
-                    if value == float(importance):
-                        return text
+                if value != float(importance):
                     self.report.changed += 1
-                    return (f'{text[:start]}, "importance": {value!r}, "decay": {{"base": {base}, "from": "{since}", '
-                            f'"last": {value!r}}}}}')
+                    text = (f'{text[:start]}, "importance": {value!r}, "decay": {{"base": {base}, '
+                            f'"from": "{since}", "last": {value!r}}}}}')
+                # In our own lines these keys can only be keys: inside a string their quotes are escaped.
+                if value < BACKGROUND_THRESHOLD and '"supersededBy": "' not in text and '"archived": true' not in text:
+                    self._candidates.append(text)
+                return text
         return self._slow(text)
+
+    def finish(self) -> DecayReport:
+        """The report, its archive candidates decoded only when someone reads them (a cron run only counts them)."""
+        self.report.archive_candidates = _Decoded(self.report.archive_candidates, self._candidates)
+        return self.report
 
     def _touched(self, text: str) -> bool:
         if not self.touches:
@@ -179,3 +188,26 @@ class LineDecay:
 
 
 _ID = re.compile(r'\{"id": "([^"\\]*)"')
+
+
+class _Decoded(Sequence):
+    """Memories given as such or as stored lines, the lines decoded on first use."""
+
+    def __init__(self, memories: list[Memory], lines: list[str]):
+        self._memories = list(memories)
+        self._lines = lines
+
+    def _all(self) -> list[Memory]:
+        if self._lines:
+            self._memories += [Memory.wrap(json.loads(line)) for line in self._lines]
+            self._lines = []
+        return self._memories
+
+    def __len__(self) -> int:
+        return len(self._memories) + len(self._lines)
+
+    def __getitem__(self, position):
+        return self._all()[position]
+
+    def __iter__(self):
+        return iter(self._all())
