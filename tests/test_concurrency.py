@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 from conftest import NOW, ROOT, SCRIPTS, run_script
 from reliability import (assert_each_once, assert_nothing_half_written, fact, memories_of, session_with_facts,

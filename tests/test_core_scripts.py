@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import NOW, ROOT, SCRIPTS, memory, read_index, run_script, write_index
+from conftest import NOW, SCRIPTS, memory, read_index, run_script, write_index
 
 CORE_SCRIPTS = ["decay", "recall", "load_core", "sync_core", "log_event"]
 

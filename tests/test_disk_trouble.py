@@ -5,7 +5,6 @@ real writes fail the way a full disk does."""
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import shutil

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import NOW, memory, read_index, run_script, write_index
+from conftest import memory, read_index, run_script, write_index
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reliability import memories_of

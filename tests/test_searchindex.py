@@ -155,12 +155,13 @@ def test_mirror_shelves_from_the_cache_equal_those_from_the_index(workspace):
 
 def test_encoding_against_the_cache_decides_like_encoding_against_the_loaded_store(tmp_path):
     from hippocampus import encoding
-    from hippocampus.model import Index
 
     ws = varied_store(tmp_path / "ws", count=300)
     index = store.read(ws)
     searchindex.open_corpus(ws, NOW.date())  # build the cache
-    cached, seen = searchindex.cached_lookups(ws, index, searchindex.signature(ws), NOW.date())
+    from hippocampus import cachedlookup
+
+    cached, seen = cachedlookup.cached_lookups(ws, index, searchindex.signature(ws), NOW.date())
     plain = encoding.Candidates(index.memories)
     for words in ("coffee tea dentist", "sister Lisbon piano", "rain weather beach bike", "budget invoice"):
         topic = encoding.topic_terms(words)

@@ -27,7 +27,7 @@ from pathlib import Path
 from . import redaction, store, transcripts
 from .errors import HippocampusError
 from .timeutil import parse_instant
-from .transcripts import Message, Owner, SessionRead, Signal
+from .transcripts import Message, Owner, Signal
 from .workspace import Workspace
 
 LEDGER_NAME = "ingest.sqlite"

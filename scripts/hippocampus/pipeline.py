@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from . import encoding, events, ingest, mirrors, pending, publish, searchindex, store
+from . import cachedlookup, encoding, events, ingest, mirrors, pending, publish, searchindex, store
 from .encoding import Candidates, Draft, Outcome
 from .model import CORE_THRESHOLD, Index
 from .redaction import redact
@@ -66,7 +66,7 @@ def _declare(txn, ids) -> None:
 def _lookups(ws: Workspace, txn, now: datetime):
     """What encoding compares new messages with: the search cache's view of the store when it is current (a large
     store is then never tokenised whole), else an index built from the loaded memories."""
-    cached = searchindex.cached_lookups(ws, txn.index, getattr(txn, "loaded_from", None), now.date())
+    cached = cachedlookup.cached_lookups(ws, txn.index, getattr(txn, "loaded_from", None), now.date())
     if cached is not None:
         return cached
     return Candidates(txn.index.memories), encoding.known_sources(txn.index)
@@ -180,8 +180,8 @@ def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: f
         made: list = []
 
         def lookups():
-            made.append(searchindex.CachedCandidates(corpus))
-            return made[-1], searchindex.CachedSeen(corpus)
+            made.append(cachedlookup.CachedCandidates(corpus))
+            return made[-1], cachedlookup.CachedSeen(corpus)
 
         expired_ids, batch = _encode_batch(ws, part, now, min_importance, prepare, report, lookups)
         changed = report.outcome.changed
