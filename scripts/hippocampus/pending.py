@@ -133,6 +133,44 @@ class Decision:
     memory: str | None = None
 
 
+# --- fields an agent writes (decisions here, reflection answers too): each checked the same way ---------------
+
+def checked_content(value) -> str:
+    """Non-empty text of at most CONTENT_MAX characters, whitespace folded to single spaces."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("`content` must be non-empty text")
+    content = " ".join(value.split())
+    if len(content) > CONTENT_MAX:
+        raise ValueError(f"`content` must be at most {CONTENT_MAX} characters (it has {len(content)})")
+    return content
+
+
+def checked_keywords(value) -> list[str]:
+    if not isinstance(value, list) or len(value) > KEYWORDS_MAX or not all(
+            isinstance(k, str) and 0 < len(k.strip()) <= 40 for k in value):
+        raise ValueError(f"`keywords` must be a list of at most {KEYWORDS_MAX} words (1–40 characters each)")
+    return [k.strip().lower() for k in value]
+
+
+def checked_domain(value, allowed=DOMAINS) -> str:
+    if value not in allowed:
+        raise ValueError(f"`domain` must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
+def checked_category(value) -> str:
+    if not isinstance(value, str) or not _CATEGORY.match(value):
+        raise ValueError(f"`category` must be a lower-case word (a-z, 0-9, - or _; up to 40), not {value!r}")
+    return value
+
+
+def checked_importance(value) -> float:
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or not 0 <= value <= 1):
+        raise ValueError(f"`importance` must be a number from 0 to 1, not {value!r}")
+    return float(value)
+
+
 def read_apply_file(path: Path) -> Any:
     """The JSON of a file given to --apply (an agent's decisions or answers); anything else is one clear error."""
     try:
@@ -207,33 +245,20 @@ def _check(raw: Any, items: dict, memories: dict, decided: set[str]) -> Decision
                              "owner's are never merged")
         decision.memory = memory_id
         return decision
-    content = raw.get("content")
-    if not isinstance(content, str) or not content.strip():
-        raise ValueError("`content` must be non-empty text")
-    content = " ".join(content.split())
-    if len(content) > CONTENT_MAX:
-        raise ValueError(f"`content` must be at most {CONTENT_MAX} characters (it has {len(content)})")
-    keywords = raw.get("keywords", [])
-    if not isinstance(keywords, list) or len(keywords) > KEYWORDS_MAX or not all(
-            isinstance(k, str) and 0 < len(k.strip()) <= 40 for k in keywords):
-        raise ValueError(f"`keywords` must be a list of at most {KEYWORDS_MAX} words (1–40 characters each)")
-    domain = raw.get("domain")
-    if domain not in DOMAINS:
-        raise ValueError(f"`domain` must be one of {', '.join(DOMAINS)}, not {domain!r}")
-    category = raw.get("category")
-    if not isinstance(category, str) or not _CATEGORY.match(category):
-        raise ValueError(f"`category` must be a lower-case word (a-z, 0-9, - or _; up to 40), not {category!r}")
+    content = checked_content(raw.get("content"))
+    keywords = checked_keywords(raw.get("keywords", []))
+    domain = checked_domain(raw.get("domain"))
+    category = checked_category(raw.get("category"))
     importance = raw.get("importance")
-    if importance is not None and (isinstance(importance, bool) or not isinstance(importance, (int, float))
-                                   or not math.isfinite(importance) or not 0 <= importance <= 1):
-        raise ValueError(f"`importance` must be a number from 0 to 1, not {importance!r}")
+    if importance is not None:
+        importance = checked_importance(importance)
     explicit = raw.get("explicit", False)
     if not isinstance(explicit, bool):
         raise ValueError("`explicit` must be true or false")
     decision.content = content
-    decision.keywords = [k.strip().lower() for k in keywords]
+    decision.keywords = keywords
     decision.domain = domain
     decision.category = category
-    decision.importance = float(importance) if importance is not None else None
+    decision.importance = importance
     decision.explicit = explicit
     return decision

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -18,7 +17,8 @@ from . import encoding
 from .consolidation import week_id
 from .errors import HippocampusError
 from .model import Index, Memory
-from .pending import CONTENT_MAX, KEYWORDS_MAX, read_apply_file
+from .pending import (CONTENT_MAX, KEYWORDS_MAX, checked_category, checked_content, checked_domain,
+                      checked_importance, checked_keywords, read_apply_file)
 from .text import one_line
 from .timeutil import iso, parse_instant
 
@@ -30,7 +30,6 @@ DEFAULT_IMPORTANCE = 0.75
 LISTED = 12
 FIELDS = frozenset({"domain", "content", "category", "importance", "keywords", "about"})
 _WEEK = re.compile(r"^\d{4}-W(0[1-9]|[1-4]\d|5[0-3])$")
-_CATEGORY = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 
 QUESTIONS = (
     ("relationship", "What did you learn about the user this week that should change how you work with them?"),
@@ -192,26 +191,11 @@ def _check(position: int, raw: Any, ids: set[str]) -> Answer:
     unknown = set(raw) - FIELDS
     if unknown:
         raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
-    domain = raw.get("domain")
-    if domain not in DOMAINS:
-        raise ValueError(f"`domain` must be one of {', '.join(DOMAINS)}, not {domain!r}")
-    content = raw.get("content")
-    if not isinstance(content, str) or not content.strip():
-        raise ValueError("`content` must be non-empty text")
-    content = " ".join(content.split())
-    if len(content) > CONTENT_MAX:
-        raise ValueError(f"`content` must be at most {CONTENT_MAX} characters (it has {len(content)})")
-    category = raw.get("category", DEFAULT_CATEGORY[domain])
-    if not isinstance(category, str) or not _CATEGORY.match(category):
-        raise ValueError(f"`category` must be a lower-case word (a-z, 0-9, - or _; up to 40), not {category!r}")
-    importance = raw.get("importance", DEFAULT_IMPORTANCE)
-    if (isinstance(importance, bool) or not isinstance(importance, (int, float)) or not math.isfinite(importance)
-            or not 0 <= importance <= 1):
-        raise ValueError(f"`importance` must be a number from 0 to 1, not {importance!r}")
-    keywords = raw.get("keywords", [])
-    if not isinstance(keywords, list) or len(keywords) > KEYWORDS_MAX or not all(
-            isinstance(k, str) and 0 < len(k.strip()) <= 40 for k in keywords):
-        raise ValueError(f"`keywords` must be a list of at most {KEYWORDS_MAX} words (1–40 characters each)")
+    domain = checked_domain(raw.get("domain"), DOMAINS)
+    content = checked_content(raw.get("content"))
+    category = checked_category(raw.get("category", DEFAULT_CATEGORY[domain]))
+    importance = checked_importance(raw.get("importance", DEFAULT_IMPORTANCE))
+    keywords = checked_keywords(raw.get("keywords", []))
     about = raw.get("about", [])
     if not isinstance(about, list) or not all(isinstance(a, str) for a in about):
         raise ValueError("`about` must be a list of memory ids")
@@ -219,7 +203,7 @@ def _check(position: int, raw: Any, ids: set[str]) -> Answer:
     if missing:
         raise ValueError(f"`about` names no memory of the index: {', '.join(missing[:5])}")
     return Answer(position=position, domain=domain, content=content, category=category,
-                  importance=float(importance), keywords=[k.strip().lower() for k in keywords],
+                  importance=importance, keywords=keywords,
                   about=list(dict.fromkeys(about)))
 
 
