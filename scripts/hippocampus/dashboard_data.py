@@ -371,13 +371,20 @@ def _unreadable(state: StateFile, name: str, hint: str) -> dict:
                                       "the panel is hidden until the file is valid."}
 
 
-def amygdala_panel(state: StateFile) -> dict:
-    """The emotional state of the amygdala skill, validated value by value; anything malformed is left out."""
+def _state_object(state: StateFile, name: str, hint: str) -> tuple[dict | None, dict | None]:
+    """(the state file's object, None), or (None, the panel saying why it cannot be shown)."""
     if state.missing or state.problem or not isinstance(state.value, dict):
         if not state.missing and not state.problem:
             state = StateFile(missing=False, problem="it is not a JSON object")
-        return _unreadable(state, "emotional-state.json", AMYGDALA_HINT)
-    raw = state.value
+        return None, _unreadable(state, name, hint)
+    return state.value, None
+
+
+def amygdala_panel(state: StateFile) -> dict:
+    """The emotional state of the amygdala skill, validated value by value; anything malformed is left out."""
+    raw, unusable = _state_object(state, "emotional-state.json", AMYGDALA_HINT)
+    if unusable is not None:
+        return unusable
     ignored = 0
     dimensions = []
     given = raw.get("dimensions")
@@ -411,11 +418,9 @@ def amygdala_panel(state: StateFile) -> dict:
 
 def vta_panel(state: StateFile) -> dict:
     """The reward state of the VTA skill, validated value by value; anything malformed is left out."""
-    if state.missing or state.problem or not isinstance(state.value, dict):
-        if not state.missing and not state.problem:
-            state = StateFile(missing=False, problem="it is not a JSON object")
-        return _unreadable(state, "reward-state.json", VTA_HINT)
-    raw = state.value
+    raw, unusable = _state_object(state, "reward-state.json", VTA_HINT)
+    if unusable is not None:
+        return unusable
     ignored = 0
     drive = _number(raw.get("drive"), 0, 1)
     if drive is None and raw.get("drive") is not None:
