@@ -156,6 +156,7 @@ class Claw:
             "enabled": True, "botToken": BOT_TOKEN, "apiRoot": self.telegram.api_root, "dmPolicy": "disabled",
             "groupPolicy": "open", "groups": {"*": {"requireMention": False}},
             "network": {"dangerouslyAllowPrivateNetwork": True}}}
+        config["agents"]["defaults"]["heartbeat"] = {"target": "none"}  # polls run, with nobody to deliver to
         config["bindings"] = [{"agentId": "main", "match": {"channel": "telegram", "accountId": "default"}}]
         path.write_text(json.dumps(config, indent=2) + "\n")
         self.openclaw("config", "validate")
@@ -221,6 +222,19 @@ class Claw:
         raise AssertionError(f"no answer in the group within {seconds} s:\n{self.log_tail()}")
 
 
+    def heartbeat(self) -> None:
+        """Run OpenClaw's own heartbeat job now, as its schedule would: a poll in the main session."""
+        listed = json.loads(self.openclaw("cron", "list", "--all", "--json").stdout)
+        job = next(j for j in listed["jobs"] if (j.get("payload") or {}).get("kind") == "heartbeat")
+        self.openclaw("cron", "run", job["id"], "--wait", "--wait-timeout", "3m", timeout=240)
+
+    def events(self, like: str) -> list[dict]:
+        """The transcript events (plain or zstd-compressed rows are both in the FTS text) whose JSON holds `like`."""
+        with self.database() as db:
+            rows = db.execute("SELECT event_json FROM transcript_events WHERE event_json LIKE ?", (f"%{like}%",))
+            return [json.loads(text) for (text,) in rows]
+
+
 @pytest.fixture(scope="module")
 def claw(requirements, tmp_path_factory):
     machine = Claw(tmp_path_factory.mktemp("openclaw-e2e"))
@@ -234,6 +248,7 @@ def claw(requirements, tmp_path_factory):
         machine.openclaw("agent", "--agent", "main", "--message-file", str(machine.base / "long.txt"))
         machine.telegram.say_in_group(GROUP_ID, "Book club", *STRANGER, GROUP_MESSAGE)
         machine.wait_for_group_turn()
+        machine.heartbeat()
         machine.installed = machine.script("install.py", "--with-cron")
         yield machine
     finally:
@@ -302,7 +317,8 @@ def test_openclaw_accepts_the_changed_config(claw):
 
 @pytest.fixture(scope="module")
 def encoded(claw):
-    done = claw.script("scripts/encode.py", "--json")
+    # Everything that is not noise becomes a memory: a heartbeat poll that slipped through would show.
+    done = claw.script("scripts/encode.py", "--json", "--min-importance", "0")
     return json.loads(done.stdout)
 
 
@@ -332,7 +348,11 @@ def test_the_strangers_group_message_is_kept_only_as_untrusted(claw, encoded):
 
 
 def test_heartbeat_polls_never_become_memories(claw, encoded):
-    assert not [m for m in _memories(claw) if "heartbeat" in m["content"].lower()]
+    polls = [e["message"] for e in claw.events("[OpenClaw heartbeat poll]") if e.get("type") == "message"]
+    assert polls, "OpenClaw's heartbeat ran and left its poll in the transcript"
+    assert polls[0]["provenance"] == {"kind": "internal_system", "sourceTool": "heartbeat"}
+    assert not [m for m in _memories(claw) if "heartbeat" in m["content"].lower()], [m["content"] for m in
+                                                                                      _memories(claw)]
 
 
 # --- uninstall, and nothing left running ----------------------------------------------------------------------
