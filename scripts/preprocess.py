@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Read new messages from OpenClaw's transcripts into memory/signals.jsonl, each message exactly once, ever.
 
-Reads the agent's session files (<state>/agents/<agent>/sessions/*.jsonl, archives left out) and its SQLite store
-(<state>/agents/<agent>/agent/openclaw-agent.sqlite, read-only), or the files and folders given with --sessions.
+Reads the agent's session files (<state>/agents/<agent>/sessions/*.jsonl), its SQLite store
+(<state>/agents/<agent>/agent/openclaw-agent.sqlite, read-only; long rows are zstd-compressed), and what deleted or
+reset sessions left (*.jsonl.deleted.*, *.jsonl.reset.*, compressed or not, and their copies in the database), or
+the files and folders given with --sessions. A row or archive that cannot be decoded (no zstd here, or a corrupt
+one) is reported on every run, even under --cron, and its session is read again by the next run.
 Strips channel envelopes, time stamps (kept as a local-time hint), reply tags, attachments and message ids; leaves
-out heartbeats, cron runs, tool calls and results, thinking, failed attempts and re-sent retries; keeps every text
-block in every script. Each signal line: {"seq", "id", "session", "timestamp", "role", "text"} (plus "local",
-"sender" and "trust" when known). Secrets are redacted before the line is written.
+out heartbeats and other turns OpenClaw wrote itself, cron runs, tool calls and results, thinking, failed attempts
+and re-sent retries; keeps every text block in every script. Group chats (by OpenClaw's record of the session) and
+turns OpenClaw marks as not from the owner are kept as untrusted. Each signal line: {"seq", "id", "session",
+"timestamp", "role", "text"} (plus "local", "sender" and "trust" when known). Secrets are redacted before the line is
+written. Transcripts are streamed: a message over 16,000 characters is kept cut, with a note, and a long history
+is committed in steps, so memory stays small and an interrupted run keeps its progress.
 
 A ledger (memory/ingest.sqlite) records every message handled, so running again, in any order with encode.py,
 after a crash, with shared or naive timestamps or abandoned branches, never reads a message twice. A malformed line
@@ -39,7 +45,8 @@ def describe(report: ingest.Report) -> str:
                          (report.deferred, "stamped in the future, left for later"),
                          (report.malformed, "malformed lines skipped"),
                          (report.incomplete, "lines still being written"),
-                         (report.undecodable, "zstd-compressed rows skipped (this Python has no zstd)"),
+                         (report.undecodable, "compressed rows or archives not decoded (read again next run)"),
+                         (report.cut, "very long messages cut to their first 16,000 characters"),
                          (report.recovered, "queue lines of an interrupted run redone")):
         if count:
             parts.append(f"{count} {label}")

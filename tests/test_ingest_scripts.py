@@ -57,7 +57,8 @@ def test_preprocess_writes_one_line_per_message_with_the_documented_keys(workspa
     assert [line["seq"] for line in lines] == list(range(1, len(lines) + 1))
     texts = " ".join(line["text"] for line in lines)
     assert "私は朝は短い返事が好きです。" in texts and "Я живу в Берлине" in texts and "🚀" in texts
-    for noise in ("HEARTBEAT", "cron:", "untrusted metadata", "[message_id", "<media:", "reply_to", "black tea",
+    assert texts.count("black tea") == 1  # the deleted and the reset copy of one session, read once
+    for noise in ("HEARTBEAT", "cron:", "untrusted metadata", "[message_id", "<media:", "reply_to",
                   "# Calendar", "The user wants me to remember"):
         assert noise not in texts, noise
     assert texts.count("I prefer oat milk flat whites") == 3  # three sessions; the retry is not a fourth
@@ -186,8 +187,9 @@ def test_encode_makes_the_memories_the_conversations_hold(workspace, state):
     bob = next(m for m in index["memories"] if m["content"].startswith("Bob said:"))
     assert bob["trust"] == "untrusted" and bob["importance"] <= 0.6
     assert all(m.get("sources") for m in index["memories"])
-    assert index["encodedThrough"] == 32 and signal_lines(workspace) == []  # every signal consumed, queue trimmed
-    assert not any("HEARTBEAT" in c or "cron" in c or "black tea" in c for c in contents)
+    assert index["encodedThrough"] == 33 and signal_lines(workspace) == []  # every signal consumed, queue trimmed
+    assert not any("HEARTBEAT" in c or "cron" in c for c in contents)
+    assert sum("black tea" in c for c in contents) == 1  # a session deleted before encoding still counts, once
 
 
 def test_the_jsonl_and_sqlite_stores_give_the_same_memories(tmp_path):
@@ -496,3 +498,53 @@ def test_weeks_of_daily_encoding_and_decay_remember_what_was_said(workspace, sta
     kinds = [any(t in line for t in explicit) for line in user_section.splitlines() if line.startswith("- [")]
     assert kinds == sorted(kinds, reverse=True), "explicit items come first"
     assert positions
+
+
+# --- long histories and huge lines ----------------------------------------------------------------------------
+
+def test_a_line_of_many_megabytes_is_read_in_pieces_and_its_message_kept_cut(workspace, tmp_path):
+    session = Session("huge-1", day(3))
+    session.user("Remember this: my pasted notes follow. " + "Lorem ipsum dolor sit amet. " * 120_000)
+    session.assistant(tool="read")
+    session.tool_result("x" * 5_000_000)
+    session.user("I prefer window seats on long flights")
+    folder = tmp_path / "openclaw" / "agents" / "main" / "sessions"
+    session.write(folder)
+    report = json.loads(ok(run_script("preprocess", "--state-dir", str(tmp_path / "openclaw"), "--json",
+                                      ws=workspace)).stdout)
+    assert report["malformedLines"] == 0 and report["cutMessages"] == 1
+    texts = [line["text"] for line in signal_lines(workspace)]
+    assert len(texts) == 2 and texts[1] == "I prefer window seats on long flights"
+    assert texts[0].startswith("Remember this: my pasted notes follow.") and texts[0].endswith("was not kept]")
+    assert len(texts[0]) < 17_000
+
+
+def test_a_long_first_run_keeps_its_progress_when_killed_half_way(tmp_path, workspace):
+    session = Session("long-history", day(1))
+    for n in range(6500):
+        session.user(f"Note {n}: I prefer the {n}th shelf of the archive for project {n % 97}", local_stamp=False)
+    state = tmp_path / "openclaw"
+    session.write(state / "agents" / "main" / "sessions")
+    done = crash_at(tmp_path, "ingest", "Ledger.commit", "after", "preprocess", "--workspace", str(workspace),
+                    "--state-dir", str(state), "--full", "--now", "2026-03-01T12:00:00Z")
+    assert done.returncode == -signals.SIGKILL, done.stderr
+    first = signal_lines(workspace)
+    assert 0 < len(first) < 6500  # the first part stayed done
+    ok(run_script("preprocess", "--state-dir", str(state), "--full", ws=workspace))
+    lines = signal_lines(workspace)
+    assert [line["seq"] for line in lines] == list(range(1, 6501))
+    assert sorted(line["id"] for line in lines) == sorted({line["id"] for line in lines})
+    assert lines[: len(first)] == first
+
+
+def test_a_value_changed_in_a_later_session_updates_the_memory_whatever_order_the_files_come_in(workspace, tmp_path):
+    earlier = Session("zz-earlier", day(1))
+    earlier.user("my gym locker code is 3141, remember that")
+    later = Session("aa-later", day(5))
+    later.user("my gym locker code is now 5521")
+    folder = tmp_path / "openclaw" / "agents" / "main" / "sessions"
+    earlier.write(folder)
+    later.write(folder)
+    ok(encode(workspace, tmp_path / "openclaw"))
+    gym = [m for m in read_index(workspace)["memories"] if "gym locker" in m["content"]]
+    assert len(gym) == 1 and "5521" in gym[0]["content"] and "3141" in gym[0]["history"][0]["content"]

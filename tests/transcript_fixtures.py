@@ -8,6 +8,8 @@ import sqlite3
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from hippocampus.sources import zstd_module
+
 OWNER_ENVELOPE = {"label": "telegram", "id": "81234", "name": "Dana"}
 
 
@@ -63,7 +65,8 @@ class Session:
 
     def user(self, text: str, blocks: list | None = None, sender: dict | None = OWNER_ENVELOPE,
              conversation: dict | None = None, local_stamp: bool = True, parent_id: str | None = None,
-             at: datetime | None = None, plain: bool = False) -> str:
+             at: datetime | None = None, plain: bool = False, is_owner: bool | None = None,
+             provenance: dict | None = None) -> str:
         at = at or self.tick()
         body = text
         if local_stamp:
@@ -72,6 +75,10 @@ class Session:
             body = envelope(sender, conversation) + body
         content = body if plain else [{"type": "text", "text": body}] + (blocks or [])
         message = {"role": "user", "content": content, "timestamp": int(at.timestamp() * 1000)}
+        if provenance is not None:
+            message["provenance"] = provenance
+        if is_owner is not None:  # what OpenClaw 2026.9 records of every user turn
+            message["__openclaw"] = {"senderIsOwner": is_owner}
         return self._entry({"type": "message", "message": message}, at=at, parent_id=parent_id)
 
     def assistant(self, *texts: str, thinking: str | None = None, tool: str | None = None, error: bool = False,
@@ -237,7 +244,8 @@ def write_jsonl_store(state_dir: Path, sessions: dict[str, Session], agent: str 
     for session in sessions.values():
         session.write(folder)
     write_sessions_json(folder, sessions)
-    # Archives are not live sessions: never read by default.
+    # What a deleted or reset session leaves is read, once (the copies share the session's message ids); a backup
+    # copy never is.
     archived = Session("arch0000-0007-4000-8000-000000000007", datetime(2026, 1, 5, tzinfo=timezone.utc))
     archived.user("I prefer black tea with lemon every single morning")
     archived.write(folder, f"{archived.id}.jsonl.deleted.2026-01-06T00-00-00Z")
@@ -249,4 +257,62 @@ def write_jsonl_store(state_dir: Path, sessions: dict[str, Session], agent: str 
 def write_sqlite_store(state_dir: Path, sessions: dict[str, Session], agent: str = "main") -> Path:
     home = state_dir / "agents" / agent
     write_sessions_json(home / "sessions", sessions)  # the key index stays beside the database
+    # A session deleted since: OpenClaw 2026.9 leaves it compressed in the sessions folder.
+    archived = Session("arch0000-0007-4000-8000-000000000007", datetime(2026, 1, 5, tzinfo=timezone.utc))
+    archived.user("I prefer black tea with lemon every single morning")
+    name = f"{archived.id}.jsonl.deleted.2026-01-06T00-00-00.000Z.0f0e0d0c0b0a09080706050403020100.zst"
+    (home / "sessions" / name).write_bytes(zstd_module().compress(archived.text().encode("utf-8")))
     return write_database(home / "agent" / "openclaw-agent.sqlite", list(sessions.values()))
+
+
+# --- the agent database as OpenClaw 2026.9 writes it ----------------------------------------------------------
+
+COMPRESS_FROM = 1024  # OpenClaw stores an event compressed when its JSON is at least this many bytes
+
+
+def write_agent_database(path: Path, sessions: list[tuple[Session, str, dict]],
+                         archives: list[tuple[Session, str, str]] = ()) -> Path:
+    """An agent database shaped like 2026.9's: `transcript_events` with long events zstd-compressed, each session's
+    key and chat type in `session_windows` and `session_nodes` (`sessions` holds (session, key, window columns
+    such as {"chat_type": "group", "session_scope": "group", "entry": {...}})), and archived sessions as
+    `session_transcript_archives` rows ((session, key, archive file name))."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    codec = zstd_module()
+    db = sqlite3.connect(path)
+    db.executescript("""
+        PRAGMA journal_mode=WAL;
+        CREATE TABLE session_nodes (session_key TEXT NOT NULL PRIMARY KEY, current_session_id TEXT NOT NULL,
+            entry_json TEXT NOT NULL, updated_at INTEGER NOT NULL);
+        CREATE TABLE session_windows (session_id TEXT NOT NULL PRIMARY KEY, session_key TEXT NOT NULL,
+            session_scope TEXT NOT NULL DEFAULT 'conversation', created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL, chat_type TEXT, channel TEXT);
+        CREATE TABLE transcript_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, event_json TEXT,
+            created_at INTEGER NOT NULL, event_zstd BLOB, event_utf8_bytes INTEGER, navigation_json TEXT,
+            PRIMARY KEY (session_id, seq));
+        CREATE TABLE session_transcript_archives (session_id TEXT NOT NULL, generation TEXT NOT NULL,
+            session_key TEXT NOT NULL, reason TEXT NOT NULL, encoding TEXT NOT NULL, archive_blob BLOB NOT NULL,
+            archive_sha256 TEXT NOT NULL, archive_name TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL,
+            published_at INTEGER, PRIMARY KEY (session_id, generation));
+    """)
+    for session, key, window in sessions:
+        entry = {"sessionId": session.id, "updatedAt": 1796063544112, **window.get("entry", {})}
+        db.execute("INSERT INTO session_nodes VALUES (?, ?, ?, 1796063544112)", (key, session.id, json.dumps(entry)))
+        db.execute("INSERT INTO session_windows (session_id, session_key, session_scope, created_at, updated_at, "
+                   "chat_type, channel) VALUES (?, ?, ?, 1796063544112, 1796063544112, ?, ?)",
+                   (session.id, key, window.get("session_scope", "conversation"), window.get("chat_type"),
+                    window.get("channel")))
+        for seq, line in enumerate(session.lines, 1):
+            data = line.encode("utf-8")
+            if len(data) >= COMPRESS_FROM:
+                db.execute("INSERT INTO transcript_events VALUES (?, ?, NULL, 1796063544112, ?, ?, '{}')",
+                           (session.id, seq, codec.compress(data), len(data)))
+            else:
+                db.execute("INSERT INTO transcript_events VALUES (?, ?, ?, 1796063544112, NULL, NULL, NULL)",
+                           (session.id, seq, line))
+    for session, key, name in archives:
+        blob = codec.compress(session.text().encode("utf-8"))
+        db.execute("INSERT INTO session_transcript_archives VALUES (?, 'g1', ?, 'deleted', 'zstd', ?, ?, ?, "
+                   "1796063544112, NULL)", (session.id, key, blob, "0" * 64, name))
+    db.commit()
+    db.close()
+    return path

@@ -14,12 +14,23 @@ from pathlib import Path
 
 SKILL_ROOT = Path(__file__).resolve().parent.parent.parent
 REQUIRED = ("yaml", "jsonlines", "dateutil", "jinja2")
+# zstd, for the compressed transcript rows of OpenClaw 2026.9 and later: in the standard library from Python 3.14,
+# else the backports.zstd package. Without it the scripts still run, and say which messages they could not read.
+ZSTD = "compression.zstd" if sys.version_info >= (3, 14) else "backports.zstd"
 GUARD = "HIPPOCAMPUS_VENV_REEXEC"
 
 
-def missing_modules() -> list[str]:
-    """The required top-level modules this interpreter cannot import."""
-    return [name for name in REQUIRED if importlib.util.find_spec(name) is None]
+def _importable(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:  # a parent package (`backports`) that is not there
+        return False
+
+
+def missing_modules(everything: bool = False) -> list[str]:
+    """The required modules this interpreter cannot import (`everything`: zstd too)."""
+    wanted = (*REQUIRED, ZSTD) if everything else REQUIRED
+    return [name for name in wanted if not _importable(name)]
 
 
 def venv_dir(root: Path = SKILL_ROOT) -> Path:
@@ -64,8 +75,7 @@ def use_skill_venv(root: Path = SKILL_ROOT) -> None:
     program = launched_program(root)
     if program is None:
         return
-    missing = missing_modules()
-    if not missing:
+    if not missing_modules(everything=True):
         return
     python = venv_python(root)
     if not os.environ.get(GUARD) and python.exists() and not running_in(venv_dir(root)):
@@ -73,7 +83,8 @@ def use_skill_venv(root: Path = SKILL_ROOT) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os.execv(str(python), relaunch_argv(python))
-    if program.parent == root / "scripts":
+    missing = missing_modules()
+    if missing and program.parent == root / "scripts":
         # A script cannot work without them; say how to get them instead of a traceback.
         print(f"error: the Python packages {', '.join(missing)} are missing; run `python3 {root / 'install.py'}` "
               "(it installs them, in a virtual environment if this Python is managed by the system)",

@@ -1,4 +1,4 @@
-"""Getting the four runtime packages onto a machine: user site, or a virtual environment inside the skill folder.
+"""Getting the runtime packages onto a machine: user site, or a virtual environment inside the skill folder.
 
 Standard library only: this runs when the packages are not there yet.
 """
@@ -42,8 +42,8 @@ def _tail(process: subprocess.CompletedProcess) -> str:
 
 
 def ensure(root: Path, dry_run: bool = False) -> Outcome:
-    """Make yaml, jsonlines, dateutil and jinja2 importable for the skill's scripts."""
-    missing = missing_modules()
+    """Make yaml, jsonlines, dateutil, jinja2 and (before Python 3.14) backports.zstd importable for the scripts."""
+    missing = missing_modules(everything=True)
     where = "the skill's virtual environment" if running_in(venv_dir(root)) else sys.executable
     if not missing:
         return Outcome(f"Python packages: already importable with {where}; nothing to install")

@@ -17,6 +17,7 @@ Callers hold the workspace lock.
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
 import sqlite3
@@ -24,8 +25,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from . import redaction, store, transcripts
+from . import redaction, sources, store
 from .errors import HippocampusError
+from .sources import SourceSpec
 from .timeutil import parse_instant
 from .transcripts import Message, Owner, Signal
 from .workspace import Workspace
@@ -220,16 +222,7 @@ def encoded_through(meta: dict) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
-# --- sources --------------------------------------------------------------------------------------------------
-
-@dataclass
-class SourceSpec:
-    """Where to read: an agent's stores under the state dir, or given files and folders (--sessions)."""
-
-    state_dir: Path | None = None
-    agent: str = "main"
-    paths: list[Path] | None = None
-
+# --- the run --------------------------------------------------------------------------------------------------
 
 @dataclass
 class Report:
@@ -246,91 +239,101 @@ class Report:
     malformed: int = 0
     incomplete: int = 0
     undecodable: int = 0
+    cut: int = 0
     recovered: int = 0
     first_run: bool = False
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    signals: list[Signal] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {"sources": self.sources, "unchanged": self.unchanged, "sessions": self.sessions,
                 "messages": self.messages, "signals": self.new, "alreadySeen": self.seen, "noise": self.noise,
                 "deferred": self.deferred, "limited": self.limited, "beforeWatermark": self.before_watermark,
                 "malformedLines": self.malformed, "incompleteLines": self.incomplete,
-                "undecodableRows": self.undecodable, "recovered": self.recovered, "firstRun": self.first_run,
-                "problems": self.problems, "notes": self.notes}
+                "undecodableRows": self.undecodable, "cutMessages": self.cut, "recovered": self.recovered,
+                "firstRun": self.first_run, "problems": self.problems, "notes": self.notes}
 
 
-def _gather(spec: SourceSpec, ledger: Ledger, owner: Owner | None, full: bool, report: Report):
-    """Yield (source name, fingerprint, SessionRead) for every source that changed since it was last read."""
-    jsonl: list[tuple[Path, dict]] = []
-    databases: list[tuple[Path, dict]] = []
-    if spec.paths:
-        for path in spec.paths:
-            path = path.expanduser()
-            if path.is_dir():
-                keys = transcripts.session_keys(path)
-                jsonl += [(p, keys) for p in transcripts.session_files(path)]
-                if (path / transcripts.SQLITE_NAME).is_file():
-                    databases.append((path / transcripts.SQLITE_NAME, keys))
-            elif path.is_file():
-                keys = transcripts.session_keys(path.parent)
-                if path.suffix in (".sqlite", ".db", ".sqlite3"):
-                    databases.append((path, keys))
-                else:
-                    jsonl.append((path, keys))
-            else:
-                raise HippocampusError(f"--sessions: {path} does not exist")
-    else:
-        home = transcripts.agent_dir(spec.state_dir, spec.agent)
-        folder = home / "sessions"
-        keys = transcripts.session_keys(folder)
-        jsonl = [(p, keys) for p in transcripts.session_files(folder)]
-        database = home / "agent" / transcripts.SQLITE_NAME
-        if database.is_file():
-            databases.append((database, keys))
-        if not jsonl and not databases:
-            report.notes.append(f"no transcripts found for agent {spec.agent!r} under {home}")
-    for path, keys in jsonl:
-        report.sources += 1
-        name = f"file:{path.resolve()}"
-        try:
-            fingerprint = transcripts.file_fingerprint(path)
-        except OSError:
-            continue  # removed since it was listed
-        if not full and ledger.fingerprint(name) == fingerprint:
-            report.unchanged += 1
-            continue
-        yield name, fingerprint, transcripts.read_jsonl(path, keys, owner)
-    for path, keys in databases:
-        try:
-            connection = transcripts.open_database(path)
-            try:
-                columns = transcripts.detect_columns(connection, path)
-                sessions = transcripts.database_sessions(connection, columns)
-                for session, fingerprint in sorted(sessions.items()):
-                    report.sources += 1
-                    name = f"db:{path.resolve()}:{session}"
-                    if not full and ledger.fingerprint(name) == fingerprint:
-                        report.unchanged += 1
-                        continue
-                    yield name, fingerprint, transcripts.read_database_session(connection, columns, session, path,
-                                                                               keys, owner)
-            finally:
-                connection.close()
-        except HippocampusError as exc:
-            report.problems.append(str(exc))
-        except sqlite3.Error as exc:
-            report.problems.append(f"cannot read {path}: {exc}; its transcripts were not read")
+# Handled messages are committed to the ledger (and their signals appended to the queue) about this many at a time:
+# a long history is taken in steps that each stay done, and memory does not grow with the history.
+COMMIT_EVERY = 5000
 
 
-# --- the run --------------------------------------------------------------------------------------------------
+class _Run:
+    """One preprocess run's progress: what is handled and queued but not yet committed."""
+
+    def __init__(self, ws: Workspace, ledger: Ledger, report: Report, next_seq: int, cap: int | None):
+        self.ws = ws
+        self.ledger = ledger
+        self.report = report
+        self.next_seq = next_seq
+        self.cap = cap
+        self.handled: list[tuple[str, str, int | None, str | None]] = []
+        self.fingerprints: dict[str, str] = {}
+        self.keepers: list[Message] = []
+        # With a cap, the most recent `cap` messages so far: (time, order, message), the oldest on top.
+        self.recent: list[tuple[datetime, int, Message]] = []
+        self.order = 0
+        self._taken: dict[str, set[str]] = {}  # message ids handled by this run and not yet committed
+
+    def take(self, session: str, message: str) -> None:
+        self._taken.setdefault(session, set()).add(message)
+
+    def taken(self, session: str) -> set[str]:
+        return self._taken.get(session, set())
+
+    def keep(self, message: Message) -> None:
+        if self.cap is None:
+            self.keepers.append(message)
+            return
+        self.order += 1
+        entry = (message.when, self.order, message)
+        if len(self.recent) < self.cap:
+            heapq.heappush(self.recent, entry)
+            return
+        if self.recent and entry[:2] > self.recent[0][:2]:
+            entry = heapq.heapreplace(self.recent, entry)
+        older = entry[2]
+        self.report.limited += 1
+        self.handled.append((older.session, older.id, None, "limit"))
+
+    def done(self, source: str, fingerprint: str) -> None:
+        """A source read whole: recorded with the next commit, so that an unchanged source is not read again."""
+        self.fingerprints[source] = fingerprint
+        self.step()
+
+    def step(self) -> None:
+        """Commit when enough is in hand. With a cap nothing is final before every source is read."""
+        if self.cap is None and len(self.handled) + len(self.keepers) >= COMMIT_EVERY:
+            self.commit()
+
+    def commit(self) -> None:
+        """Queue the kept messages as numbered signals, then record everything handled in one ledger transaction."""
+        if self.cap is not None:
+            self.keepers = [m for _, _, m in sorted(self.recent, key=lambda e: e[:2])]
+            self.recent = []
+        signals = []
+        for message in self.keepers:
+            signal = message.signal(self.next_seq)
+            redacted = {"text": redaction.redact(signal.text)}
+            if signal.sender:
+                redacted["sender"] = redaction.redact(signal.sender)  # a display name is anyone's to choose
+            signals.append(Signal(**{**signal.to_dict(), **redacted}))
+            self.handled.append((message.session, message.id, self.next_seq, None))
+            self.next_seq += 1
+        append_signals(self.ws, signals)
+        self.ledger.commit(self.handled, self.fingerprints, self.next_seq)
+        self.report.new += len(signals)
+        self.keepers, self.handled, self.fingerprints, self._taken = [], [], {}, {}
+
 
 def preprocess(ws: Workspace, now: datetime, spec: SourceSpec, limit: int | None = None, full: bool = False,
                meta: dict | None = None) -> Report:
     """Read new messages, queue them as numbered signals, record them in the ledger. Hold the workspace lock.
 
-    `meta` is the index's bookkeeping (for encodedThrough and the old skill's watermark); read from disk if None.
+    Sources are read one at a time and streamed; what is read is committed every COMMIT_EVERY messages, so memory
+    stays bounded and a long first run keeps its progress. `meta` is the index's bookkeeping (for encodedThrough
+    and the old skill's watermark); read from disk if None.
     """
     config = load_config(ws)
     ledger = Ledger(ledger_path(ws))
@@ -352,67 +355,58 @@ def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> Report:
     report.recovered = keep_signals(ws, lambda s: through < s.seq < committed)
     queued, _ = read_signals(ws)
     next_seq = max([committed, through + 1] + [s.seq + 1 for s in queued])
-
-    handled: list[tuple[str, str, int | None, str | None]] = []
-    fingerprints: dict[str, str] = {}
-    keepers: list[Message] = []
-    taken: set[tuple[str, str]] = set()
+    del queued
+    # limit -1 (from --full) means the whole history even on a first run.
+    cap = limit if limit is not None else (config.first_run_limit if report.first_run else None)
+    cap = None if cap is not None and cap < 0 else cap
+    run = _Run(ws, ledger, report, next_seq, cap)
     horizon = now + FUTURE_SLACK
     watermark = parse_instant(meta.get("lastProcessedTimestamp")) if report.first_run else None
-    known: dict[str, set[str]] = {}
-    for name, fingerprint, read in _gather(spec, ledger, config.owner, full, report):
+    found = sources.Found()
+    for source in sources.find(spec, found):
+        report.sources += 1
+        if not full and ledger.fingerprint(source.name) == source.fingerprint:
+            report.unchanged += 1
+            continue
+        read = source.read(config.owner)
         report.sessions += 1
         report.malformed += read.malformed
         report.incomplete += read.incomplete
         report.undecodable += read.undecodable
-        if read.session not in known:
-            known[read.session] = ledger.seen_in(read.session)
-        seen = known[read.session]
-        complete = not read.incomplete
+        report.cut += read.cut
+        seen = ledger.seen_in(read.session) | run.taken(read.session)
+        complete = not read.incomplete and not read.undecodable
         for message in read.messages:
             report.messages += 1
-            if message.id in seen or message.key in taken:
+            if message.id in seen:
                 report.seen += 1
                 continue
             if message.when > horizon:
                 report.deferred += 1
                 complete = False
                 continue
-            taken.add(message.key)
+            seen.add(message.id)
+            run.take(message.session, message.id)
             if message.noise:
                 report.noise[message.noise] = report.noise.get(message.noise, 0) + 1
-                handled.append((message.session, message.id, None, message.noise))
+                run.handled.append((message.session, message.id, None, message.noise))
             elif watermark is not None and message.when <= watermark:
                 report.before_watermark += 1
-                handled.append((message.session, message.id, None, "before-watermark"))
+                run.handled.append((message.session, message.id, None, "before-watermark"))
             else:
-                keepers.append(message)
+                run.keep(message)
+            run.step()  # a long session is committed in parts too; its source is recorded once read whole
         if complete:
-            fingerprints[name] = fingerprint
-    if report.problems and not report.sources:
-        raise HippocampusError("; ".join(report.problems))
-
-    keepers.sort(key=lambda m: m.when)  # stable: file order among messages that share a timestamp
-    # limit -1 (from --full) means the whole history even on a first run.
-    cap = limit if limit is not None else (config.first_run_limit if report.first_run else None)
-    cap = None if cap is not None and cap < 0 else cap
-    if cap is not None and len(keepers) > cap:
-        older, keepers = keepers[: len(keepers) - cap], keepers[len(keepers) - cap:] if cap else []
-        report.limited = len(older)
-        handled += [(m.session, m.id, None, "limit") for m in older]
-    signals = []
-    for message in keepers:
-        signal = message.signal(next_seq)
-        redacted = {"text": redaction.redact(signal.text)}
-        if signal.sender:
-            redacted["sender"] = redaction.redact(signal.sender)  # a display name is anyone's to choose
-        signals.append(Signal(**{**signal.to_dict(), **redacted}))
-        handled.append((message.session, message.id, next_seq, None))
-        next_seq += 1
-    append_signals(ws, signals)
-    ledger.commit(handled, fingerprints, next_seq)
-    report.new = len(signals)
-    report.signals = signals
+            run.done(source.name, source.fingerprint)
+    report.problems += found.problems
+    report.notes += found.notes
+    if report.undecodable:
+        report.problems.append(f"{report.undecodable} compressed transcript rows or archives could not be decoded"
+                               + (f" ({sources.ZSTD_MISSING})" if sources.zstd_module() is None else "")
+                               + "; their sessions are read again by the next run")
+    if found.problems and not found.count:
+        raise HippocampusError("; ".join(found.problems))
+    run.commit()
     return report
 
 

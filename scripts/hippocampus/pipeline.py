@@ -118,7 +118,9 @@ def _encode_batch(ws: Workspace, index, now: datetime, min_importance: float, pr
     `index`; records the new `encodedThrough` in it. Returns (the expired items' ids, the batch)."""
     through = ingest.encoded_through(index.meta)
     queued, _ = ingest.read_signals(ws)
-    batch = [s for s in queued if s.seq > through]
+    # In the order things were said: the queue holds each session in turn, and a value changed in a later session
+    # must come after the one it replaces.
+    batch = sorted((s for s in queued if s.seq > through), key=lambda s: (encoding.signal_time(s, now), s.seq))
     items = pending.read_items(ws)
     old = pending.expired(items, now)
     expired_ids = {item["id"] for item in old}

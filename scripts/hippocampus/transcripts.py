@@ -1,11 +1,11 @@
-"""OpenClaw transcripts → cleaned messages: session JSONL files (≤ 2026.7.1) and the SQLite `transcript_events`
-table (≥ 2026.7.2).
+"""OpenClaw transcripts → cleaned messages. Pure: lines in, messages out (reading the stores is `sources`' job).
 
-Parsing is pure (lines in, messages out); the readers around it only open files. Every message entry of a session
-comes out exactly once, abandoned branches included; what is not worth encoding carries the reason in `noise`
-(heartbeats, cron runs, tool traffic, failed attempts, retries, branches abandoned by an edit), so a caller can mark
-it handled. A malformed line is
-counted and skipped, never more. Naive timestamps are UTC.
+Every message entry of a session comes out exactly once, abandoned branches included; what is not worth encoding
+carries the reason in `noise` (heartbeats and other internal system turns, cron runs, tool traffic, failed attempts,
+retries, branches abandoned by an edit), so a caller can mark it handled. A malformed line is counted and skipped,
+never more. A message longer than MESSAGE_LIMIT characters is cut there, with a note. Naive timestamps are UTC.
+Who said a message comes from what OpenClaw put around it — the session's chat type, `senderIsOwner`, the first
+metadata block of each kind — never from words inside the message.
 """
 
 from __future__ import annotations
@@ -13,18 +13,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sqlite3
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 from .errors import HippocampusError
+from .linereader import Line
 from .timeutil import iso, parse_instant
 
-ARCHIVE_MARKERS = (".jsonl.deleted.", ".reset.", ".bak")
-SQLITE_NAME = "openclaw-agent.sqlite"
-EVENTS_TABLE = "transcript_events"
+MESSAGE_LIMIT = 16_000  # characters of one message that are kept; the rest is cut, with CUT_NOTE
+CUT_NOTE = " [… the rest of this very long message was not kept]"
 
 
 # --- values ---------------------------------------------------------------------------------------------------
@@ -114,7 +112,16 @@ class SessionRead:
     messages: list[Message] = field(default_factory=list)
     malformed: int = 0    # lines that are not JSON objects, or entries of a shape we cannot read
     incomplete: int = 0   # a last line still being written (read again next time)
-    undecodable: int = 0  # SQLite rows stored compressed in a format the standard library cannot read
+    undecodable: int = 0  # rows stored compressed that could not be decoded (read again next time)
+    cut: int = 0          # messages longer than MESSAGE_LIMIT, kept cut
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """What OpenClaw recorded about a session beside its transcript: its key, and whether it is a group chat."""
+
+    key: str | None = None
+    group: bool = False
 
 
 @dataclass
@@ -162,16 +169,21 @@ class Cleaned:
 def clean_user_text(text: str) -> Cleaned:
     """Strip the channel envelope and transport tags from a user turn; keep every word the user wrote."""
     meta: list[dict] = []
+    titles: set[str] = set()
     while True:
         match = _ENVELOPE.match(text)
         if not match:
             break
+        title = match.group(1).strip().lower()
+        if title in titles:
+            break  # OpenClaw writes each block once, first: a second one of a kind is the sender's own words
+        titles.add(title)
         try:
             block = json.loads(match.group(2))
         except (json.JSONDecodeError, RecursionError):
             block = None
         if isinstance(block, dict):
-            meta.append({"_title": match.group(1).strip().lower(), **block})
+            meta.append({**block, "_title": title})
         text = text[match.end():]
     while _SYSTEM_LINE.match(text.lstrip("\n")):
         text = _SYSTEM_LINE.sub("", text.lstrip("\n"), count=1)
@@ -219,15 +231,19 @@ def _local_time(stamp: re.Match) -> str:
     return text
 
 
-def sender_and_trust(meta: Iterable[dict], channel: str | None, session_key: str | None,
-                     owner: Owner | None) -> tuple[str | None, str | None]:
-    """Who sent a user turn and whether it can be trusted as the owner's word (None = trusted)."""
+def sender_and_trust(meta: Iterable[dict], channel: str | None, info: SessionInfo, owner: Owner | None,
+                     is_owner: bool | None = None) -> tuple[str | None, str | None]:
+    """Who sent a user turn and whether it can be trusted as the owner's word (None = trusted).
+
+    Untrusted: anything said in a group chat (by the session's record, its key, or the metadata OpenClaw put before
+    the text), a turn OpenClaw marked `senderIsOwner: false`, and — where OpenClaw did not say — a sender other than
+    the owners recorded by the installer."""
     sender: dict = {}
-    group = _group_key(session_key)
+    group = info.group or is_group_key(info.key)
     for block in meta:
-        if block.get("_title", "").startswith("sender"):
+        if block.get("_title", "").startswith("sender") and not sender:
             sender = block
-        if _is_group(block):
+        if is_group_entry(block):
             group = True
     if channel and re.search(r"\bgroup\b|id:-\d", channel, re.IGNORECASE):
         group = True
@@ -237,11 +253,15 @@ def sender_and_trust(meta: Iterable[dict], channel: str | None, session_key: str
         if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
             name = str(value).strip()
             break
-    untrusted = group or bool(owner and owner.names and sender and not owner.includes(sender))
-    return name, ("untrusted" if untrusted else None)
+    if is_owner is None:
+        stranger = bool(owner and owner.names and sender and not owner.includes(sender))
+    else:
+        stranger = not is_owner
+    return name, ("untrusted" if group or stranger else None)
 
 
-def _is_group(block: dict) -> bool:
+def is_group_entry(block: dict) -> bool:
+    """Whether a session record or a metadata block says group chat (chat type, group ids or subject, label)."""
     for key in ("chat_type", "chatType", "conversation_type", "type"):
         value = block.get(key)
         if isinstance(value, str) and value.lower() in _GROUP_TYPES:
@@ -255,7 +275,8 @@ def _is_group(block: dict) -> bool:
     return isinstance(label, str) and bool(re.search(r"\bgroup\b", label, re.IGNORECASE))
 
 
-def _group_key(session_key: str | None) -> bool:
+def is_group_key(session_key: str | None) -> bool:
+    """Session keys of group chats and channels: `agent:main:telegram:group:-100…`."""
     parts = (session_key or "").lower().split(":")
     return "group" in parts or "channel" in parts
 
@@ -270,130 +291,171 @@ def is_cron_key(session_key: str | None) -> bool:
 
 def parse_lines(lines: Iterable[tuple[int, str | None]], fallback_session: str, where: str,
                 session_key: str | None = None, owner: Owner | None = None, ended: bool = True,
-                fallback_time: datetime | None = None) -> SessionRead:
-    """Parse one session from its lines: (line number or seq, text). `text` None is an undecodable row.
+                fallback_time: datetime | None = None, group: bool = False) -> SessionRead:
+    """Parse one session from (line number, text) pairs; text None is a row that could not be decoded.
 
     `ended` False means the source may still be growing: a bad last line is incomplete, not malformed.
     """
-    entries: list[tuple[int, dict, str]] = []
-    malformed = incomplete = undecodable = 0
     items = list(lines)
-    for position, (number, line) in enumerate(items):
+    wrapped = [None if text is None else Line(number, text.encode("utf-8", "surrogatepass"),
+                                              ended or position < len(items) - 1)
+               for position, (number, text) in enumerate(items)]
+    return parse(wrapped, fallback_session, where, SessionInfo(session_key, group), owner, fallback_time)
+
+
+def parse(lines: Iterable[Line | None], fallback_session: str, where: str, info: SessionInfo | None = None,
+          owner: Owner | None = None, fallback_time: datetime | None = None) -> SessionRead:
+    """Parse one session from its lines, streamed (None: a row that could not be decoded)."""
+    parser = _SessionParser(fallback_session, where, info or SessionInfo(), owner, fallback_time)
+    for line in lines:
+        parser.feed(line)
+    return parser.finish()
+
+
+class _SessionParser:
+    """The state of one session read line by line: its tree of entries and what each user turn was."""
+
+    def __init__(self, fallback_session: str, where: str, info: SessionInfo, owner: Owner | None,
+                 fallback_time: datetime | None):
+        self.read = SessionRead(session=fallback_session, where=where)
+        self.info = info
+        self.owner = owner
+        self.fallback_time = fallback_time
+        self.last_time: datetime | None = None
+        self.header_seen = False
+        self.cron_session = is_cron_key(info.key)
+        self.turn_noise: dict[str, str | None] = {}  # message id → noise reason of the user turn it is
+        self.parents: dict[str, str | None] = {}
+        self.last_user_noise: str | None = None
+        self.last_user: tuple[int, str | None, bool] | None = None  # hash of its text, parentId, answered
+        self.said: set[tuple[str | None, int]] = set()  # (parentId, hash of text) of user turns: a re-sent one
+        self.first_user = True
+
+    def feed(self, line: Line | None) -> None:
+        read = self.read
         if line is None:
-            undecodable += 1
-            continue
-        if not line.strip():
-            continue
+            read.undecodable += 1
+            return
+        if not line.data.strip():
+            return
         try:
-            entry = json.loads(line)
+            entry = json.loads(line.data.decode("utf-8", errors="replace"))
         except (json.JSONDecodeError, RecursionError):  # deep nesting is as unreadable as a torn line
-            if not ended and position == len(items) - 1:
-                incomplete += 1
+            if line.ended:
+                read.malformed += 1
             else:
-                malformed += 1
-            continue
+                read.incomplete += 1
+            return
         if not isinstance(entry, dict):
-            malformed += 1
-            continue
-        entries.append((number, entry, line))
-    read = parse_entries(entries, fallback_session, where, session_key, owner, fallback_time)
-    read.malformed += malformed
-    read.incomplete += incomplete
-    read.undecodable += undecodable
-    return read
-
-
-def parse_entries(entries: list[tuple[int, dict, str]], fallback_session: str, where: str,
-                  session_key: str | None = None, owner: Owner | None = None,
-                  fallback_time: datetime | None = None) -> SessionRead:
-    session = fallback_session
-    header_time = None
-    for _, entry, _ in entries:
-        if entry.get("type") == "session":
+            read.malformed += 1
+            return
+        if entry.get("type") == "session" and not self.header_seen:
+            self.header_seen = True
             if isinstance(entry.get("id"), str) and entry["id"].strip():
-                session = entry["id"].strip()
-            header_time = parse_instant(entry.get("timestamp"))
-            break
-    read = SessionRead(session=session, where=where)
-    last_time = header_time or fallback_time or datetime(1970, 1, 1, tzinfo=timezone.utc)
-    cron_session = is_cron_key(session_key)
-    turn_noise: dict[str, str | None] = {}  # message id → noise reason of the user turn it answers
-    parents: dict[str, str | None] = {}
-    last_user_noise: str | None = None
-    last_user: tuple[str, str | None, bool] | None = None  # text, parentId, answered
-    said: set[tuple[str | None, str]] = set()  # (parentId, text) of user turns: a re-sent sibling is a retry
-    first_user = True
-    for number, entry, line in entries:
+                read.session = entry["id"].strip()
+            self.last_time = parse_instant(entry.get("timestamp"))
         entry_id = entry.get("id") if isinstance(entry.get("id"), str) and entry.get("id") else None
         parent = entry.get("parentId") if isinstance(entry.get("parentId"), str) else None
         if entry_id:
-            parents[entry_id] = parent
-        if entry.get("type") != "message":
-            continue
+            self.parents[entry_id] = parent
+        if entry.get("type") == "message":
+            self._message(entry, entry_id, parent, line)
+
+    def _message(self, entry: dict, entry_id: str | None, parent: str | None, line: Line) -> None:
+        read = self.read
         message = entry.get("message")
         if not isinstance(message, dict) or not isinstance(message.get("role"), str):
             read.malformed += 1
-            continue
-        message_id = entry_id or "h" + hashlib.sha1(line.encode("utf-8")).hexdigest()[:12]
-        when = parse_instant(entry.get("timestamp")) or parse_instant(message.get("timestamp")) or last_time
-        last_time = when
+            return
+        message_id = entry_id or "h" + hashlib.sha1(line.data).hexdigest()[:12]
+        when = (parse_instant(entry.get("timestamp")) or parse_instant(message.get("timestamp")) or self.last_time
+                or self.fallback_time or datetime(1970, 1, 1, tzinfo=timezone.utc))
+        self.last_time = when
         role = message["role"]
         content = message.get("content")
         if role == "user":
             raw = _text_blocks(content)
             if raw is None:
                 read.malformed += 1
-                continue
+                return
             cleaned = clean_user_text(raw)
-            sender, trust = sender_and_trust(cleaned.meta, cleaned.channel, session_key, owner)
-            text = cleaned.text
-            noise = None
-            if _HEARTBEAT.search(text):
+            sender, trust = sender_and_trust(cleaned.meta, cleaned.channel, self.info, self.owner,
+                                             _sender_is_owner(message))
+            text = self._bounded(cleaned.text, line)
+            noise = _system_noise(message)
+            if noise is None and _HEARTBEAT.search(text):
                 noise = "heartbeat"
-            elif _CRON_PROMPT.match(raw) or _CRON_PROMPT.match(text):
+            elif noise is None and (_CRON_PROMPT.match(raw) or _CRON_PROMPT.match(text)):
                 noise = "cron"
-                if first_user:
-                    cron_session = True  # an isolated cron run: its replies are the job's, not a conversation
-            elif not text:
+            elif noise is None and not text:
                 noise = "empty"
-            elif (parent, text) in said or (last_user and last_user[0] == text and not last_user[2]):
+            elif noise is None and ((parent, hash(text)) in self.said
+                                    or (self.last_user and self.last_user[0] == hash(text)
+                                        and not self.last_user[2])):
                 noise = "retry"
-            first_user = False
-            if cron_session:
+            if noise == "cron" and self.first_user:
+                self.cron_session = True  # an isolated cron run: its replies are the job's, not a conversation
+            self.first_user = False
+            if self.cron_session:
                 noise = "cron"
-            said.add((parent, text))
-            last_user = (text, parent, False)
-            last_user_noise = noise
+            self.said.add((parent, hash(text)))
+            self.last_user = (hash(text), parent, False)
+            self.last_user_noise = noise
             if entry_id:
-                turn_noise[entry_id] = noise
+                self.turn_noise[entry_id] = noise
             read.messages.append(Message(read.session, message_id, when, "user", text, noise, cleaned.local,
                                          sender, trust))
         elif role == "assistant":
             raw = _text_blocks(content, assistant=True)
             if raw is None:
                 read.malformed += 1
-                continue
-            text = clean_reply_text(raw)
-            answered = _turn_noise(entry_id, parents, turn_noise, last_user_noise)
+                return
+            text = self._bounded(clean_reply_text(raw), line)
+            answered = _turn_noise(entry_id, self.parents, self.turn_noise, self.last_user_noise)
             noise = None
             if message.get("stopReason") == "error":
                 noise = "failed"
-            elif cron_session:
+            elif self.cron_session:
                 noise = "cron"
-            elif answered in ("heartbeat", "cron"):
+            elif answered in ("heartbeat", "cron", "system"):
                 noise = answered
             elif not text:
                 noise = "tool" if _has_tool_call(content) else "empty"
             elif text.strip() in _NOISE_REPLIES:
                 noise = "no-reply"
-            if noise is None and last_user is not None:
-                last_user = (last_user[0], last_user[1], True)
+            if noise is None and self.last_user is not None:
+                self.last_user = (self.last_user[0], self.last_user[1], True)
             read.messages.append(Message(read.session, message_id, when, "assistant", text, noise))
         else:
             # toolResult and any role this version does not know: tool output is never a memory.
             read.messages.append(Message(read.session, message_id, when, role, "", "tool"))
-    _mark_abandoned(read, parents)
-    return read
+
+    def _bounded(self, text: str, line: Line) -> str:
+        if len(text) > MESSAGE_LIMIT or (line.cut and text):
+            self.read.cut += 1
+            return text[:MESSAGE_LIMIT].rstrip() + CUT_NOTE
+        return text
+
+    def finish(self) -> SessionRead:
+        _mark_abandoned(self.read, self.parents)
+        return self.read
+
+
+def _sender_is_owner(message: dict) -> bool | None:
+    """OpenClaw's own word on who sent a user turn (2026.9 and later): `__openclaw.senderIsOwner`."""
+    marks = message.get("__openclaw")
+    value = marks.get("senderIsOwner") if isinstance(marks, dict) else None
+    return value if isinstance(value, bool) else None
+
+
+def _system_noise(message: dict) -> str | None:
+    """A turn OpenClaw wrote itself (provenance kind `internal_system`): a heartbeat poll, a cron run, or another
+    system turn. Never a memory, whatever it says."""
+    provenance = message.get("provenance")
+    if not isinstance(provenance, dict) or provenance.get("kind") != "internal_system":
+        return None
+    tool = provenance.get("sourceTool")
+    return tool if tool in ("heartbeat", "cron") else "system"
 
 
 def _mark_abandoned(read: SessionRead, parents: dict) -> None:
@@ -459,156 +521,3 @@ def _text_blocks(content: Any, assistant: bool = False) -> str | None:
 def _has_tool_call(content: Any) -> bool:
     return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in ("toolCall", "tool_use")
                                              for b in content)
-
-
-# --- where transcripts are ------------------------------------------------------------------------------------
-
-def is_archive(path: Path) -> bool:
-    return any(marker in path.name for marker in ARCHIVE_MARKERS)
-
-
-def agent_dir(state_dir: Path, agent: str) -> Path:
-    return state_dir / "agents" / agent
-
-
-def session_files(folder: Path) -> list[Path]:
-    """The live session files of a folder (archives left out), in name order."""
-    try:
-        return sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith(".jsonl") and not is_archive(p))
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        raise HippocampusError(f"cannot list {folder}: {exc.strerror}") from None
-
-
-def session_keys(folder: Path) -> dict[str, str]:
-    """sessions.json of a folder as {sessionId or file name: session key}; empty when missing or unreadable."""
-    try:
-        raw = json.loads((folder / "sessions.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return {}
-    keys: dict[str, str] = {}
-    if isinstance(raw, dict):
-        for key, value in raw.items():
-            if not isinstance(value, dict):
-                continue
-            for name in ("sessionId", "sessionFile"):
-                if isinstance(value.get(name), str) and value[name]:
-                    keys[Path(value[name]).name if name == "sessionFile" else value[name]] = key
-    return keys
-
-
-# --- readers (thin I/O) ---------------------------------------------------------------------------------------
-
-def file_fingerprint(path: Path) -> str:
-    stat = path.stat()
-    return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}"
-
-
-def read_jsonl(path: Path, keys: dict[str, str], owner: Owner | None) -> SessionRead:
-    """Read one session file; a file that does not end in a newline may still be being written."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise HippocampusError(f"cannot read {path}: {exc.strerror}") from None
-    ended = data.endswith(b"\n") or not data
-    lines = [(n, raw.decode("utf-8", errors="replace")) for n, raw in enumerate(data.split(b"\n"), 1)]
-    if lines and not lines[-1][1]:
-        lines.pop()
-    stem = path.name[: -len(".jsonl")] if path.name.endswith(".jsonl") else path.stem
-    key = keys.get(stem) or keys.get(path.name)
-    mtime = datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
-    read = parse_lines(lines, stem, str(path), key, owner, ended=ended, fallback_time=mtime)
-    if key is None and read.session in keys:
-        # The header names the session: its key tells a cron run; parse again with it.
-        read = parse_lines(lines, stem, str(path), keys[read.session], owner, ended=ended, fallback_time=mtime)
-    return read
-
-
-@dataclass
-class Columns:
-    session: str
-    order: str
-    json: str | None
-    zstd: str | None
-
-
-def open_database(path: Path) -> sqlite3.Connection:
-    """The OpenClaw agent database, read-only (it is in WAL mode and OpenClaw may be writing it)."""
-    try:
-        connection = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=5)
-        connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
-        return connection
-    except sqlite3.Error as exc:
-        raise HippocampusError(f"cannot open {path} read-only: {exc}") from None
-
-
-def detect_columns(connection: sqlite3.Connection, path: Path) -> Columns:
-    """The columns of `transcript_events`, whatever this OpenClaw build named them; a clear error otherwise."""
-    try:
-        found = connection.execute(
-            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?", (EVENTS_TABLE,)).fetchall()
-        if not found:
-            raise HippocampusError(f"{path} has no `{EVENTS_TABLE}` table: an OpenClaw schema this version does not "
-                                   "know; its transcripts were not read (use --sessions with JSONL exports)")
-        names = [row[1] for row in connection.execute(f"PRAGMA table_info({EVENTS_TABLE})")]
-    except sqlite3.Error as exc:
-        raise HippocampusError(f"cannot read {path}: {exc}") from None
-
-    def pick(*options: str) -> str | None:
-        return next((name for name in options if name in names), None)
-
-    session = pick("session_id", "sessionId", "session")
-    order = pick("seq", "sequence", "idx", "position") or "rowid"
-    json_column = pick("event_json", "json", "event", "data", "line")
-    zstd_column = pick("event_zstd", "zstd")
-    if session is None or (json_column is None and zstd_column is None):
-        raise HippocampusError(f"{path}: `{EVENTS_TABLE}` has columns {', '.join(names)}; expected session_id and "
-                               "event_json: an OpenClaw schema this version does not know; its transcripts were "
-                               "not read")
-    return Columns(session, order, json_column, zstd_column)
-
-
-def database_sessions(connection: sqlite3.Connection, columns: Columns) -> dict[str, str]:
-    """{session id: fingerprint} of every session in the table (row count and last position)."""
-    rows = connection.execute(
-        f'SELECT "{columns.session}", COUNT(*), MAX("{columns.order}") FROM {EVENTS_TABLE} '
-        f'GROUP BY "{columns.session}"').fetchall()
-    return {str(session): f"{count}:{last}" for session, count, last in rows if session is not None}
-
-
-def read_database_session(connection: sqlite3.Connection, columns: Columns, session: str, path: Path,
-                          keys: dict[str, str], owner: Owner | None) -> SessionRead:
-    select = ", ".join(f'"{c}"' if c else "NULL" for c in (columns.order, columns.json, columns.zstd))
-    rows = connection.execute(
-        f'SELECT {select} FROM {EVENTS_TABLE} WHERE "{columns.session}" = ? ORDER BY "{columns.order}"',
-        (session,)).fetchall()
-    lines = [(position, _row_text(text, packed)) for position, text, packed in rows]
-    return parse_lines(lines, session, f"{path} (session {session})", keys.get(session), owner)
-
-
-def _row_text(text: Any, packed: Any) -> str | None:
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", errors="replace")
-    if isinstance(text, str):
-        return text
-    if packed is not None:
-        return _unzstd(packed)
-    return ""
-
-
-def _unzstd(packed: Any) -> str | None:
-    """zstd-compressed rows: readable only where the standard library has zstd (Python 3.14+)."""
-    try:
-        from compression import zstd  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    try:
-        return zstd.decompress(bytes(packed)).decode("utf-8", errors="replace")
-    except Exception:  # a corrupt row is one skipped row, whatever the decoder raises
-        return None
-
-
-def iter_messages(reads: Iterable[SessionRead]) -> Iterator[Message]:
-    for read in reads:
-        yield from read.messages
