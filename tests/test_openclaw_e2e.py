@@ -338,7 +338,7 @@ def test_the_long_compressed_remember_this_is_encoded_and_recalled(claw, encoded
     assert encoded["preprocess"]["problems"] == [], encoded["preprocess"]
     assert any("sourdough" in m["content"] for m in _memories(claw)), [m["content"] for m in _memories(claw)]
     recalled = claw.script("scripts/recall.py", "grandmother sourdough recipe").stdout
-    assert "sourdough" in recalled
+    assert "sourdough" in recalled.splitlines()[0], recalled
 
 
 def test_the_strangers_group_message_is_kept_only_as_untrusted(claw, encoded):
