@@ -99,6 +99,9 @@ def configure(args: argparse.Namespace) -> int:
         dry_run=args.dry_run,
         openclaw=installation.find_program("openclaw"),
         crontab=installation.find_program(workspace.resolve_crontab()),
+        default_state_dir=workspace.cron_state_dir(),
+        in_agent_turn=workspace.in_agent_turn(),
+        progress=lambda text: print(text, flush=True),
     )
     if args.uninstall:
         report = installation.uninstall(settings)

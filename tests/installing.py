@@ -11,20 +11,57 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 FAKE_OPENCLAW = r'''#!{python}
-"""A recording stand-in for the openclaw CLI: `cron list --json`, `cron add`, `cron rm`; jobs kept in a JSON file."""
-import json, os, sys
+"""A recording stand-in for the openclaw CLI and its gateway, behaving as OpenClaw 2026.9.6 does.
+
+`cron list --json` hides disabled jobs unless `--all` is given; `cron add`, `cron rm`, `cron status`; jobs are kept
+in a JSON file. Like the real gateway it restarts itself when openclaw.json changes: the next command is refused
+("admission closed"), then commands fail as unreachable for FAKE_OPENCLAW_RESTART_SECONDS (default 1). With
+FAKE_OPENCLAW_DOWN set, no gateway runs at all.
+"""
+import json, os, sys, time
 home = os.environ["FAKE_OPENCLAW_HOME"]
-log, state = os.path.join(home, "calls.jsonl"), os.path.join(home, "jobs.json")
+log, state, gate = (os.path.join(home, name) for name in ("calls.jsonl", "jobs.json", "gateway.json"))
 with open(log, "a") as f:
     f.write(json.dumps(sys.argv[1:]) + "\n")
 jobs = json.load(open(state)) if os.path.exists(state) else []
 args = sys.argv[1:]
+UNREACHABLE = ("Gateway not reachable at ws://127.0.0.1:18789 (ECONNREFUSED).\n"
+               "Start it with `openclaw gateway run` or check `openclaw gateway status`.\n"
+               "Gateway target: ws://127.0.0.1:18789\nSource: local loopback\nConfig: {config}\nBind: loopback")
+ADMISSION = "gateway rejected websocket upgrade (HTTP 503): Gateway websocket admission closed"
+
+def fail(message):
+    print(json.dumps({"ok": False, "error": {"type": "cli_error", "message": message}}, indent=2))
+    print(message, file=sys.stderr)
+    sys.exit(1)
+
+def gateway():
+    state_dir = os.environ.get("OPENCLAW_STATE_DIR") or os.path.join(os.environ["HOME"], ".openclaw")
+    config = os.path.join(state_dir, "openclaw.json")
+    if os.environ.get("FAKE_OPENCLAW_DOWN"):
+        fail(UNREACHABLE.format(config=config))
+    seen = os.stat(config).st_mtime_ns if os.path.exists(config) else 0
+    now = time.time()
+    current = json.load(open(gate)) if os.path.exists(gate) else {"config": seen, "until": 0}
+    if current["config"] != seen:  # the watcher noticed a change: restart
+        current = {"config": seen, "until": now + float(os.environ.get("FAKE_OPENCLAW_RESTART_SECONDS", "1"))}
+        json.dump(current, open(gate, "w"))
+        fail(ADMISSION)
+    json.dump(current, open(gate, "w"))
+    if now < current["until"]:
+        fail(UNREACHABLE.format(config=config))
+
+if args[:1] == ["cron"]:
+    gateway()
 if args[:2] == ["cron", "list"]:
-    if os.environ.get("FAKE_OPENCLAW_LIST_FAILS"):
-        print("Error: gateway not reachable at ws://127.0.0.1:18789", file=sys.stderr)
-        sys.exit(1)
-    print(json.dumps({"jobs": jobs}))
+    shown = jobs if "--all" in args else [j for j in jobs if j.get("enabled", True)]
+    print(json.dumps({"jobs": shown, "total": len(shown), "offset": 0, "limit": 200, "hasMore": False,
+                      "nextOffset": None}, indent=2))
+elif args[:2] == ["cron", "status"]:
+    print(json.dumps({"enabled": True, "jobs": len(jobs)}))
 elif args[:2] == ["cron", "add"]:
+    if "--agent" not in args:
+        print("No --agent specified; the job will run with the configured default agent.", file=sys.stderr)
     opts = {args[i]: args[i + 1] for i in range(2, len(args) - 1) if args[i].startswith("--")}
     job = {"id": "job-%d" % (len(jobs) + 100), "name": opts["--name"], "enabled": True,
            "schedule": {"kind": "cron", "expr": opts["--cron"]}, "sessionTarget": "isolated",
@@ -86,6 +123,11 @@ class Machine:
                 **env) -> subprocess.CompletedProcess:
         return subprocess.run([python, str(root / "install.py"), *args], capture_output=True, text=True,
                               env=self.env(**env), cwd=self.base, timeout=timeout)
+
+    def openclaw(self, *args: str, **env) -> subprocess.CompletedProcess:
+        """Run the `openclaw` stand-in as the installer would."""
+        return subprocess.run([str(self.bin / "openclaw"), *args], capture_output=True, text=True,
+                              env=self.env(**env), timeout=60)
 
     def openclaw_calls(self) -> list[list[str]]:
         log = self.openclaw_home / "calls.jsonl"

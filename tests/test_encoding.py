@@ -264,3 +264,13 @@ def test_the_same_preference_in_other_words_and_asides_reinforces_one_memory():
                              "Flat white with oat milk again please. I prefer it over cappuccino."])
     assert len(index.memories) == 1 and len(outcome.reinforced) == 1
 
+
+
+def test_a_long_remember_this_keeps_the_sentence_that_asked_to_be_remembered():
+    from hippocampus.encoding import summarise
+
+    steps = " ".join(f"Step {i}: fold the dough gently, rest it thirty minutes, keep the kitchen warm." for i in range(9))
+    text = f"Remember this: my grandmother Edna's sourdough recipe is the one to keep. {steps}"
+    content, detail = summarise(text, ("remember this",))
+    assert content.startswith("User's grandmother Edna's sourdough recipe is the one to keep."), content
+    assert "Step 8" in detail

@@ -6,12 +6,14 @@ import json
 import shutil
 import subprocess
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from conftest import memory, read_index, write_index
-from installing import ROOT, Machine, snapshot
+from installing import FAKE_OPENCLAW, ROOT, Machine, snapshot
+from transcript_fixtures import Session, write_jsonl_store
 
 NOW = "2026-03-01T12:00:00Z"
 
@@ -97,8 +99,9 @@ def test_an_old_skill_workspace_is_taken_over_without_duplicates(claw):
     assert agents.count("<!-- hippocampus:start -->") == 1 and "load-core.sh" not in agents
     assert "recall.sh" not in agents and "1. Read SOUL.md" in agents and "Don't exfiltrate" in agents
     assert list(ws.glob("AGENTS.md.bak-*")), "the file is backed up before old lines are removed"
-    paths = json.loads((claw.state / "openclaw.json").read_text())["agents"]["defaults"]["memorySearch"]["extraPaths"]
-    assert paths.count("HIPPOCAMPUS_CORE.md") == 1 and "memory/user" in paths
+    config = json.loads((claw.state / "openclaw.json").read_text())
+    assert config == {"agents": {"defaults": {"memorySearch": {"extraPaths": ["HIPPOCAMPUS_CORE.md"]}}}}
+    assert "openclaw doctor --fix" in out, "the old key is not extended: the fix is printed"
     names = sorted(j["name"] for j in claw.openclaw_jobs())
     assert names == ["hippocampus-consolidation", "hippocampus-decay", "hippocampus-encoding",
                      "hippocampus-reflection", "morning-brief"]
@@ -138,10 +141,47 @@ def test_openclaw_jobs_are_added_with_the_documented_flags_and_readable_prompts(
 
 
 def test_when_openclaw_cannot_list_its_jobs_nothing_is_added_and_install_says_why(claw):
-    done = claw.install("--with-cron", "--now", NOW, FAKE_OPENCLAW_LIST_FAILS="1")
+    done = claw.install("--with-cron", "--now", NOW, FAKE_OPENCLAW_DOWN="1")
     assert done.returncode == 1
-    assert "gateway not reachable" in done.stdout and "openclaw cron add" in done.stdout
+    assert "Gateway not reachable at ws://127.0.0.1:18789 (ECONNREFUSED)." in done.stdout
+    assert "Bind: loopback" not in done.stdout, "the cause is shown, not the last line of the CLI's output"
+    assert "openclaw cron add" in done.stdout
     assert not [c for c in claw.openclaw_calls() if c[:2] == ["cron", "add"]]
+
+
+def test_a_disabled_job_of_ours_is_seen_so_reinstalling_keeps_one_and_uninstalling_removes_it(claw):
+    ok(claw.install("--with-cron", "--now", NOW))
+    jobs = claw.openclaw_jobs()
+    for job in jobs:
+        job["enabled"] = job["name"] != "hippocampus-decay"  # the user paused the decay job
+    claw.seed_openclaw_jobs(jobs)
+    ok(claw.install("--with-cron", "--now", NOW))
+    names = [j["name"] for j in claw.openclaw_jobs()]
+    assert names.count("hippocampus-decay") == 1 and len(names) == 4
+    assert all("--all" in call for call in claw.openclaw_calls() if call[:2] == ["cron", "list"])
+    ok(claw.install("--uninstall", "--now", NOW))
+    assert claw.openclaw_jobs() == []
+
+
+def test_a_fresh_install_with_cron_waits_for_the_gateway_to_restart_after_the_config_change(claw):
+    (claw.state / "openclaw.json").write_text(json.dumps({"gateway": {"mode": "local", "port": 18789}}))
+    assert claw.openclaw("cron", "status").returncode == 0, "the gateway runs"
+    out = ok(claw.install("--with-cron", "--now", NOW, FAKE_OPENCLAW_RESTART_SECONDS="3"))
+    assert sorted(j["name"] for j in claw.openclaw_jobs()) == ["hippocampus-consolidation", "hippocampus-decay",
+                                                               "hippocampus-encoding", "hippocampus-reflection"]
+    assert "waiting for the OpenClaw gateway" in out and "accepts commands again" in out
+    listed = claw.openclaw("cron", "list", "--all", "--json")
+    assert listed.returncode == 0, "install.py returns once the restarted gateway answers: " + listed.stderr
+    config = json.loads((claw.state / "openclaw.json").read_text())
+    assert "HIPPOCAMPUS_CORE.md" in config["memory"]["search"]["extraPaths"]
+
+
+def test_with_no_gateway_running_the_config_change_is_not_waited_for(machine):
+    (machine.bin / "openclaw").write_text(FAKE_OPENCLAW.replace("{python}", sys.executable))
+    (machine.bin / "openclaw").chmod(0o755)
+    out = ok(machine.install("--now", NOW, FAKE_OPENCLAW_DOWN="1"))
+    assert "waiting" not in out
+    assert json.loads((machine.state / "openclaw.json").read_text())["memory"]["search"]["extraPaths"]
 
 
 def test_the_crontab_block_is_inserted_updated_and_removed_around_the_users_lines(machine):
@@ -196,7 +236,8 @@ def test_json5_openclaw_json_is_left_untouched_and_the_snippet_is_printed(machin
     config.write_text(text)
     out = ok(machine.install("--now", NOW))
     assert config.read_text() == text and not list(machine.state.glob("openclaw.json.bak-*"))
-    assert "not plain JSON" in out and "memorySearch: {" in out and '"memory/user",' in out
+    assert "not plain JSON" in out and "search: {" in out and '"memory/user",' in out
+    assert "openclaw doctor --fix" in out
 
 
 def test_json_openclaw_json_is_backed_up_then_given_the_paths_once(machine):
@@ -315,3 +356,56 @@ def test_an_externally_managed_python_gets_a_venv_that_every_script_then_uses(tm
     assert done.returncode == 0 and "No core memories yet" in done.stdout
     again = ok(m.install("--now", NOW, root=clone, python=python))
     assert "already importable with the skill's virtual environment" in again
+
+
+def _run_like_cron(line: str, machine: Machine) -> subprocess.CompletedProcess:
+    """A crontab line's command, run the way cron runs it: sh, HOME and a bare PATH, nothing else."""
+    command = line.split(None, 5)[5]
+    return subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True, timeout=120,
+                          env={"HOME": str(machine.home), "PATH": "/usr/bin:/bin"})
+
+
+@pytest.mark.parametrize("how", ["flag", "environment"])
+def test_a_state_dir_that_is_not_the_default_is_named_in_the_jobs_and_recorded(machine, how):
+    state = machine.base / "claw-state"
+    flags, env = (["--state-dir", str(state)], {}) if how == "flag" else ([], {"OPENCLAW_STATE_DIR": str(state)})
+    ok(machine.install("--with-cron", "--now", NOW, "--workspace", str(machine.workspace), *flags, **env))
+    lines = [line for line in machine.crontab_file.read_text().splitlines() if "scripts/" in line]
+    encoding = next(line for line in lines if "encode.py" in line)
+    assert f"encode.py --cron --state-dir {state} " in encoding
+    assert all("--state-dir" not in line for line in lines if line is not encoding)
+    config = json.loads((machine.workspace / "memory" / "hippocampus-config.json").read_text())
+    assert config == {"firstRun": {"signals": 200}, "stateDir": str(state)}
+    assert f"--state-dir {state}" in (machine.workspace / "AGENTS.md").read_text()
+
+    talk = Session("c0ffee00-0001-4000-8000-000000000001", datetime(2026, 2, 27, 9, tzinfo=timezone.utc))
+    talk.user("Remember this: the spare bike key is in the red tin on the top shelf.")
+    write_jsonl_store(state, {"agent:main:main": talk})
+    ran = _run_like_cron(encoding, machine)
+    assert ran.returncode == 0, ran.stderr
+    contents = [m["content"] for m in read_index(machine.workspace)["memories"]]
+    assert any("red tin" in c for c in contents), "encoding started by cron read the named state dir"
+
+    ok(machine.install("--with-cron", "--now", NOW, "--workspace", str(machine.workspace)))
+    assert "--state-dir" not in machine.crontab_file.read_text()
+    config = json.loads((machine.workspace / "memory" / "hippocampus-config.json").read_text())
+    assert config == {"firstRun": {"signals": 200}}, "back on the default state dir, nothing is recorded"
+
+
+def test_openclaw_jobs_name_a_state_dir_that_is_not_the_default(claw):
+    state = claw.base / "claw-state"
+    ok(claw.install("--with-cron", "--now", NOW, "--workspace", str(claw.workspace), "--state-dir", str(state)))
+    encoding = next(j for j in claw.openclaw_jobs() if j["name"] == "hippocampus-encoding")
+    assert f"--state-dir {state}" in encoding["payload"]["message"]
+    decay = next(j for j in claw.openclaw_jobs() if j["name"] == "hippocampus-decay")
+    assert "--state-dir" not in decay["payload"]["message"]
+
+
+def test_a_legacy_memory_search_key_is_left_alone_and_the_fix_is_printed(machine):
+    config = machine.state / "openclaw.json"
+    text = json.dumps({"agents": {"defaults": {"memorySearch": {"extraPaths": ["notes.md"]}}}}, indent=2) + "\n"
+    config.write_text(text)
+    out = ok(machine.install("--now", NOW))
+    assert config.read_text() == text and not list(machine.state.glob("openclaw.json.bak-*"))
+    assert "agents.defaults.memorySearch" in out and "openclaw doctor --fix" in out
+    assert "run install.py again" in out

@@ -13,6 +13,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import openclaw_cli
 from .errors import HippocampusError
 from .render import render
 
@@ -54,10 +55,18 @@ def quoted(argv) -> str:
     return " ".join(shlex.quote(str(a)) for a in argv)
 
 
-def jobs(skill: Path, workspace: Path, python: str, agent: str | None = None) -> list[Job]:
-    """The encoding, decay, consolidation and reflection jobs for this skill folder and workspace."""
-    agent_args = ("--agent", agent) if agent else ()
-    encode = (python, str(skill / "scripts" / "encode.py"), "--cron", *agent_args)
+def source_args(agent: str | None = None, state_dir: Path | None = None) -> tuple[str, ...]:
+    """Where encoding reads the transcripts, as flags: the agent, and the state dir when it is not the default."""
+    return (*(("--agent", agent) if agent else ()), *(("--state-dir", str(state_dir)) if state_dir else ()))
+
+
+def jobs(skill: Path, workspace: Path, python: str, agent: str | None = None,
+         state_dir: Path | None = None) -> list[Job]:
+    """The encoding, decay, consolidation and reflection jobs for this skill folder and workspace.
+
+    `state_dir` is OpenClaw's state dir when it is not the one a bare cron environment would find (~/.openclaw):
+    encoding then names it, or it would read no transcripts."""
+    encode = (python, str(skill / "scripts" / "encode.py"), "--cron", *source_args(agent, state_dir))
     decay = (python, str(skill / "scripts" / "decay.py"), "--cron")
     consolidate = (python, str(skill / "scripts" / "consolidate.py"), "--cron")
     reflect = (python, str(skill / "scripts" / "reflect.py"), "--week")
@@ -169,13 +178,19 @@ def remove_argv(openclaw: str, job_id: str) -> tuple[str, ...]:
 
 
 def list_argv(openclaw: str) -> tuple[str, ...]:
-    return (openclaw, "cron", "list", "--json")
+    # --all: without it OpenClaw hides disabled jobs, and a paused job of ours would be added again, or left behind.
+    return (openclaw, "cron", "list", "--all", "--json")
 
 
 def parse_job_list(text: str) -> list[dict]:
-    """The jobs of `openclaw cron list --json`: a list, or an object holding one under jobs/items/data."""
+    """The jobs of `openclaw cron list --all --json`: a list, or an object holding one under jobs/items/data.
+
+    OpenClaw 2026.9.6 answers {"jobs": [...], "total", "offset", "limit": 200, "hasMore", "nextOffset"}; a partial
+    page is refused, since a job we cannot see would be added twice."""
     data = json.loads(text)
     if isinstance(data, dict):
+        if data.get("hasMore") is True:
+            raise ValueError(f"it lists only {len(data.get('jobs') or [])} of {data.get('total', 'more')} jobs")
         data = next((data[k] for k in ("jobs", "items", "data") if isinstance(data.get(k), list)), None)
     if not isinstance(data, list):
         raise ValueError("no list of jobs in the output")
@@ -183,18 +198,13 @@ def parse_job_list(text: str) -> list[dict]:
 
 
 def list_jobs(openclaw: str) -> list[dict]:
-    try:
-        done = subprocess.run(list_argv(openclaw), capture_output=True, text=True, timeout=TIMEOUT)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise HippocampusError(f"`openclaw cron list --json` could not run: {exc}") from None
-    if done.returncode != 0:
-        reason = (done.stderr or done.stdout).strip().splitlines()
-        raise HippocampusError(f"`openclaw cron list --json` failed ({reason[-1] if reason else done.returncode}); "
-                               "is the gateway running?")
+    done = openclaw_cli.run(list_argv(openclaw), timeout=TIMEOUT)
+    if not done.ok:
+        raise HippocampusError(f"`openclaw cron list --all --json` failed: {done.cause}")
     try:
         return parse_job_list(done.stdout)
     except ValueError as exc:
-        raise HippocampusError(f"cannot read the output of `openclaw cron list --json`: {exc}") from None
+        raise HippocampusError(f"cannot read the output of `openclaw cron list --all --json`: {exc}") from None
 
 
 def _strings(value) -> set[str]:
@@ -237,11 +247,6 @@ def plan_openclaw_removal(existing: list[dict], openclaw: str) -> list[Action]:
 def run_action(action: Action) -> None:
     if action.argv is None:
         return
-    try:
-        done = subprocess.run(action.argv, capture_output=True, text=True, timeout=TIMEOUT)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise HippocampusError(f"`openclaw cron {action.argv[2]}` could not run: {exc}") from None
-    if done.returncode != 0:
-        reason = (done.stderr or done.stdout).strip().splitlines()
-        raise HippocampusError(f"`openclaw cron {action.argv[2]}` for {action.name} failed: "
-                               f"{reason[-1] if reason else done.returncode}")
+    done = openclaw_cli.run(action.argv, timeout=TIMEOUT)
+    if not done.ok:
+        raise HippocampusError(f"`openclaw cron {action.argv[2]}` for {action.name} failed: {done.cause}")

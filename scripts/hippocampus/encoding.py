@@ -150,12 +150,14 @@ def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = Tru
     meaningful = [s for s in sentences if s.lower().strip(" .!?,") not in _FILLERS]
     sentences = meaningful or sentences
     out = []
+    said = []  # each kept sentence as it was said: "remember this: …" matches the rule before the lead is cut off
     for sentence in sentences:
         stripped = _TRAIL.sub("", _LEAD.sub("", sentence, count=1)).strip()
         if not stripped:
             continue
         stripped = stripped[0].upper() + stripped[1:]
         out.append(rewrite_sentence(stripped) if first_person else stripped)
+        said.append(sentence)
     if not out:
         return "", ""
     joined = " ".join(out)
@@ -166,7 +168,7 @@ def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = Tru
 
     def rank(item: tuple[int, str]) -> tuple:
         position, sentence = item
-        flat = scoring.normalized(sentence)
+        flat = scoring.normalized(said[position])
         hit = any(f" {p} " in flat for p in wanted)
         return (not hit, not _NUMBER.search(sentence), not _CAPITAL.search(sentence[1:]), position)
 

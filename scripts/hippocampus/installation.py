@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from . import agents_block, cronjobs, openclaw_config, publish, store
+from . import agents_block, cronjobs, openclaw_cli, openclaw_config, publish, store
 from .errors import HippocampusError
 from .model import SCHEMA_VERSION, Index
 from .render import render
@@ -40,10 +41,24 @@ class Settings:
     dry_run: bool = False
     openclaw: str | None = None
     crontab: str | None = None
+    default_state_dir: Path | None = None  # what a bare cron environment finds (~/.openclaw); None: same as state_dir
+    in_agent_turn: bool = False  # run by the agent's exec tool: the gateway restarts only after this turn
+    progress: Callable[[str], None] | None = None  # says at once what takes a while
 
     @property
     def ws(self) -> Workspace:
         return Workspace(self.workspace)
+
+    @property
+    def named_state_dir(self) -> Path | None:
+        """The state dir, when commands run later (cron, the agent) must be told it: it is not the default one."""
+        if self.default_state_dir is None or self.state_dir == self.default_state_dir:
+            return None
+        return self.state_dir
+
+    def say(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress(text)
 
     @property
     def openclaw_json(self) -> Path:
@@ -165,7 +180,9 @@ def core_file(settings: Settings, report: Report, index_changed: bool) -> None:
 
 
 def first_run(settings: Settings, report: Report) -> None:
-    """memory/hippocampus-config.json: how much history the first encoding takes ({"signals": N} or {"whole": true})."""
+    """memory/hippocampus-config.json: how much history the first encoding takes ({"signals": N} or {"whole": true}),
+    and OpenClaw's state dir (`stateDir`) when it is not the default one, so that later runs read the right
+    transcripts."""
     path = config_path(settings.ws)
     try:
         current = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
@@ -177,18 +194,25 @@ def first_run(settings: Settings, report: Report) -> None:
         return
     wanted = settings.first_run or current.get("firstRun") or DEFAULT_FIRST_RUN
     label = "whole history" if wanted.get("whole") else f"last {wanted.get('signals')} messages"
-    if current.get("firstRun") == wanted:
-        report.add("unchanged", f"memory/{CONFIG_NAME}", f"first encoding takes the {label}")
+    detail = f"first encoding takes the {label}"
+    new = {**current, "firstRun": wanted}
+    new.pop("stateDir", None)
+    if settings.named_state_dir is not None:
+        new["stateDir"] = str(settings.named_state_dir)
+        detail += f"; transcripts are read from {settings.named_state_dir}"
+    if current == new:
+        report.add("unchanged", f"memory/{CONFIG_NAME}", detail)
         return
     status = "updated" if path.exists() else "created"
-    _write(settings, path, json.dumps({**current, "firstRun": wanted}, indent=2) + "\n")
-    report.add(status, f"memory/{CONFIG_NAME}", f"first encoding takes the {label}")
+    _write(settings, path, json.dumps(new, indent=2) + "\n")
+    report.add(status, f"memory/{CONFIG_NAME}", detail)
 
 
 # --- AGENTS.md -----------------------------------------------------------------------------------------------
 
 def agents_text(settings: Settings) -> str:
-    agent_flag = f" --agent {shlex.quote(settings.agent)}" if settings.agent else ""
+    flags = cronjobs.source_args(settings.agent, settings.named_state_dir)
+    agent_flag = "".join(f" {shlex.quote(f)}" for f in flags)
     return render("agents_block.md", skill=str(settings.skill), skill_q=shlex.quote(str(settings.skill)),
                   workspace_q=shlex.quote(str(settings.workspace)), python=shlex.quote(settings.python),
                   agent_flag=agent_flag)
@@ -267,25 +291,70 @@ def openclaw_json(settings: Settings, report: Report, remove: bool = False) -> N
         if remove and not any(form in text for form in aliases):
             report.add("unchanged", str(path), "no hippocampus paths in it")
             return
+        legacy = f" Also, {openclaw_config.legacy_advice(plan.legacy)}." if plan.legacy and not remove else ""
         report.add("by hand", str(path), f"left untouched: it is not plain JSON ({plan.parse_error}). "
-                   + ("Remove by hand — " + plan.snippet if remove else "Merge this into it by hand:\n" + plan.snippet))
+                   + ("Remove by hand — " + plan.snippet if remove else "Merge this into it by hand:\n" + plan.snippet)
+                   + legacy)
+        return
+    if plan.blocked_by_legacy:
+        report.add("by hand", str(path), f"left untouched: {openclaw_config.legacy_advice(plan.legacy)}, then run "
+                   f"install.py again. (An OpenClaw older than that reads only {plan.legacy}: add "
+                   f"{', '.join(paths)} to its extraPaths yourself.)")
         return
     keys = ", ".join(openclaw_config.dotted(k) for k in plan.keys)
+    if plan.legacy and not remove:
+        report.add("by hand", str(path), openclaw_config.legacy_advice(plan.legacy)[0].upper()
+                   + openclaw_config.legacy_advice(plan.legacy)[1:] + "; memory search uses memory.search.")
     if not plan.changed:
         report.add("unchanged", str(path), f"memory search paths present ({keys})" if not remove else "")
         return
+    gateway_up = _gateway_answers(settings)
     backup = _backup(settings, path)
     _write(settings, path, plan.text)
     if remove:
         report.add("removed", str(path), f"{len(plan.removed)} memory search paths from {keys} (before: {backup.name})")
     else:
         report.add("updated", str(path), f"added {', '.join(plan.added)} to {keys} (before: {backup.name})")
+    if gateway_up:
+        _await_gateway(settings, report, openclaw_config.parse(plan.text)[0] or {})
+
+
+def _gateway_answers(settings: Settings) -> bool:
+    """Is an OpenClaw gateway running (one that will restart when openclaw.json changes)?"""
+    return bool(settings.openclaw) and not settings.dry_run and openclaw_cli.probe(settings.openclaw).ok
+
+
+def _await_gateway(settings: Settings, report: Report, config: dict) -> None:
+    """After openclaw.json changed: a running gateway restarts itself; wait (bounded) until it accepts commands."""
+    label = "OpenClaw gateway"
+    gateway = config.get("gateway")
+    reload = gateway.get("reload") if isinstance(gateway, dict) else None
+    if isinstance(reload, dict) and reload.get("mode") == "off":
+        report.add("by hand", label, "its reload mode is off: run `openclaw gateway restart` so that memory search "
+                   "sees the change")
+        return
+    if settings.in_agent_turn:
+        report.add("skipped", label, "it restarts itself to apply the change once this agent turn has ended")
+        return
+    settings.say(f"openclaw.json changed: waiting for the OpenClaw gateway to restart and accept commands again "
+                 f"(at most {openclaw_cli.READY_WITHIN:.0f} s)...")
+    waited = openclaw_cli.wait_for_restart(settings.openclaw)
+    if waited.how == "restarted":
+        report.add("unchanged", label, f"restarted for the change and accepts commands again "
+                   f"(after {waited.seconds:.0f} s)")
+    elif waited.how == "no-restart":
+        report.add("unchanged", label, "kept running without a restart; if memory search does not see the change, "
+                   "run `openclaw gateway restart`")
+    else:
+        report.add("failed", label, f"did not accept commands again within {waited.seconds:.0f} s "
+                   f"({waited.cause}); check `openclaw gateway status`, then run install.py again")
 
 
 # --- cron ----------------------------------------------------------------------------------------------------
 
 def cron_jobs(settings: Settings) -> list[cronjobs.Job]:
-    return cronjobs.jobs(settings.skill, settings.workspace, settings.python, settings.agent)
+    return cronjobs.jobs(settings.skill, settings.workspace, settings.python, settings.agent,
+                         settings.named_state_dir)
 
 
 def cron(settings: Settings, report: Report) -> None:
@@ -381,9 +450,10 @@ def install(settings: Settings) -> Report:
     core_file(settings, report, changed)
     first_run(settings, report)
     agents_md(settings, report)
-    openclaw_json(settings, report)
+    # Cron before openclaw.json: changing memory.search makes a running gateway restart, refusing commands meanwhile.
     if settings.with_cron:
         cron(settings, report)
+    openclaw_json(settings, report)
     return report
 
 

@@ -3,8 +3,10 @@
 Pure: text in, a decision out. openclaw.json is JSON5; only plain JSON is ever rewritten. For anything else (comments,
 trailing commas, unquoted keys, single quotes) the caller prints `snippet` and leaves the file as it is.
 
-Keys: the old `agents.defaults.memorySearch.extraPaths` and the new `memory.search.extraPaths` (SPEC §8). The paths go
-under whichever key(s) the file already uses; a file that uses neither gets the new key.
+Keys: the paths are written under `memory.search.extraPaths`, the key of current OpenClaw (2026.9.6 is tested). The old
+`agents.defaults.memorySearch` (or a top-level `memorySearch`) is never extended: OpenClaw 2026.9.6 rejects it
+(`openclaw config validate`: Unrecognized key "memorySearch") and `openclaw doctor --fix` moves it to `memory.search`.
+A file that has only the old key is left alone and the fix is printed; removal takes our paths out of either key.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from dataclasses import dataclass, field
 
 OLD_KEY = ("agents", "defaults", "memorySearch", "extraPaths")
 NEW_KEY = ("memory", "search", "extraPaths")
+LEGACY_OBJECTS = (("agents", "defaults", "memorySearch"), ("memorySearch",))
+LEGACY_FIX = "openclaw doctor --fix"
 
 
 def dotted(key: tuple[str, ...]) -> str:
@@ -30,6 +34,8 @@ class ConfigPlan:
     text: str | None = None
     parse_error: str | None = None
     snippet: str | None = None
+    legacy: str | None = None  # the old key the file holds (dotted), which current OpenClaw rejects
+    blocked_by_legacy: bool = False  # only the old key: nothing written until `openclaw doctor --fix` has run
 
     @property
     def changed(self) -> bool:
@@ -62,10 +68,9 @@ def _parent_exists(data: dict, key: tuple[str, ...]) -> bool:
     return isinstance(_get(data, key[:-1]), dict)
 
 
-def keys_in_use(data: dict) -> list[tuple[str, ...]]:
-    """The keys to write: those whose object the file already has, else the new one."""
-    used = [key for key in (OLD_KEY, NEW_KEY) if _parent_exists(data, key)]
-    return used or [NEW_KEY]
+def legacy_key(data: dict) -> str | None:
+    """The old memory-search key the file holds, dotted (None when it has none)."""
+    return next((dotted(key) for key in LEGACY_OBJECTS if _get(data, key) is not None), None)
 
 
 def _entry_path(entry) -> str | None:
@@ -89,9 +94,14 @@ def plan_add(text: str, paths: list[str], aliases: dict[str, str]) -> ConfigPlan
     """Add `paths` (each also known by the forms in `aliases`: form → canonical path) under the keys in use."""
     data, error = parse(text)
     if data is None:
-        key = OLD_KEY if "memorySearch" in text else NEW_KEY
-        return ConfigPlan(keys=[key], added=list(paths), parse_error=error, snippet=snippet(key, paths))
-    plan = ConfigPlan(keys=keys_in_use(data))
+        return ConfigPlan(keys=[NEW_KEY], added=list(paths), parse_error=error, snippet=snippet(NEW_KEY, paths),
+                          legacy="memorySearch" if "memorySearch" in text else None)
+    plan = ConfigPlan(keys=[NEW_KEY], legacy=legacy_key(data))
+    if plan.legacy and not _parent_exists(data, NEW_KEY):
+        # Moving the old settings is OpenClaw's own migration; writing beside them would leave a rejected key.
+        plan.blocked_by_legacy = True
+        plan.snippet = snippet(NEW_KEY, paths)
+        return plan
     for key in plan.keys:
         node = data
         for part in key[:-1]:
@@ -147,6 +157,12 @@ def plan_remove(text: str, aliases: dict[str, str]) -> ConfigPlan:
     if plan.removed:
         plan.text = dump(data)
     return plan
+
+
+def legacy_advice(legacy: str) -> str:
+    """What is wrong with an old memory-search key, and the fix."""
+    return (f"it has the old key {legacy}, which OpenClaw 2026.9.6 and later reject (`openclaw config validate`: "
+            f"Unrecognized key \"memorySearch\"). Run `{LEGACY_FIX}` (it moves those settings to memory.search)")
 
 
 def snippet(key: tuple[str, ...], paths: list[str]) -> str:

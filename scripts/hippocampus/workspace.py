@@ -42,6 +42,18 @@ def resolve_state_dir(flag: str | None = None, env=None) -> Path:
     return _profile_home(env).resolve()
 
 
+def cron_state_dir(env=None) -> Path:
+    """The state dir a job started by cron finds: cron passes HOME, but neither OPENCLAW_STATE_DIR nor a profile."""
+    env = os.environ if env is None else env
+    return (Path(env.get("HOME") or Path.home()) / ".openclaw").resolve()
+
+
+def in_agent_turn(env=None) -> bool:
+    """Run by an OpenClaw agent's exec tool (it sets OPENCLAW_SHELL=exec)?"""
+    env = os.environ if env is None else env
+    return env.get("OPENCLAW_SHELL") == "exec"
+
+
 def resolve_now(flag: str | None = None, env=None) -> datetime:
     """The clock for the whole run: --now, HIPPOCAMPUS_NOW, else the real time (always aware, UTC)."""
     env = os.environ if env is None else env
