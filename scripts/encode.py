@@ -24,7 +24,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from hippocampus import cli, ingest, pipeline  # noqa: E402
-from hippocampus.workspace import resolve_state_dir  # noqa: E402
 
 
 def describe(report: pipeline.RunReport) -> str:
@@ -65,7 +64,7 @@ def main() -> int:
     ctx.require_workspace()
     pre = None
     if not ctx.args.no_preprocess and not ctx.args.apply:
-        spec, limit, full = ingest.source_spec(ctx.args, resolve_state_dir)
+        spec, limit, full = ingest.source_spec(ctx.args, ctx.ws)
         pre = pipeline.run_preprocess(ctx.ws, ctx.now, spec, ctx.wait, limit=limit, full=full)
         for problem in pre.problems:
             print(f"warning: {problem}", file=sys.stderr)

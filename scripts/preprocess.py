@@ -28,7 +28,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from hippocampus import cli, events, ingest, pipeline  # noqa: E402
-from hippocampus.workspace import resolve_state_dir  # noqa: E402
 
 
 def describe(report: ingest.Report) -> str:
@@ -59,7 +58,7 @@ def main() -> int:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     ctx = cli.context(p)
     ctx.require_workspace()
-    spec, limit, full = ingest.source_spec(ctx.args, resolve_state_dir)
+    spec, limit, full = ingest.source_spec(ctx.args, ctx.ws)
     report = pipeline.run_preprocess(ctx.ws, ctx.now, spec, ctx.wait, limit=limit, full=full)
     if report.new or report.malformed or report.undecodable:
         events.log_event(ctx.ws, "preprocess", ctx.now, signals=report.new, messages=report.messages,

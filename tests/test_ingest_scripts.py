@@ -548,3 +548,15 @@ def test_a_value_changed_in_a_later_session_updates_the_memory_whatever_order_th
     ok(encode(workspace, tmp_path / "openclaw"))
     gym = [m for m in read_index(workspace)["memories"] if "gym locker" in m["content"]]
     assert len(gym) == 1 and "5521" in gym[0]["content"] and "3141" in gym[0]["history"][0]["content"]
+
+
+def test_encode_reads_the_state_dir_the_installer_recorded_when_none_is_given(workspace, state):
+    (workspace / "memory" / "hippocampus-config.json").write_text(json.dumps({"stateDir": str(state)}))
+    ok(run_script("encode", ws=workspace, env={"HOME": str(workspace.parent / "elsewhere")}))
+    assert any("oat milk" in m["content"] for m in read_index(workspace)["memories"])
+
+
+def test_a_recorded_state_dir_that_is_not_an_absolute_path_is_an_error_naming_the_file(workspace):
+    (workspace / "memory" / "hippocampus-config.json").write_text(json.dumps({"stateDir": "openclaw"}))
+    done = run_script("encode", ws=workspace)
+    assert done.returncode == 1 and "hippocampus-config.json" in done.stderr and "stateDir" in done.stderr

@@ -26,11 +26,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from . import redaction, sources, store
-from .errors import HippocampusError
+from .errors import HippocampusError, UsageError
 from .sources import SourceSpec
 from .timeutil import parse_instant
 from .transcripts import Message, Owner, Signal
-from .workspace import Workspace
+from .workspace import Workspace, resolve_state_dir
 
 LEDGER_NAME = "ingest.sqlite"
 CONFIG_NAME = "hippocampus-config.json"
@@ -55,6 +55,7 @@ class Config:
 
     first_run_limit: int | None = None
     owners: frozenset[str] = frozenset()
+    state_dir: str | None = None  # OpenClaw's state dir, when the installer was given one other than the default
 
     @property
     def owner(self) -> Owner | None:
@@ -85,7 +86,10 @@ def load_config(ws: Workspace) -> Config:
     owners = raw.get("owners", [])
     if not isinstance(owners, list) or not all(isinstance(o, (str, int)) and not isinstance(o, bool) for o in owners):
         raise HippocampusError(f"{path}: `owners` must be a list of sender ids, usernames or names")
-    return Config(limit, frozenset(str(o).strip().lower().lstrip("@") for o in owners if str(o).strip()))
+    state_dir = raw.get("stateDir")
+    if state_dir is not None and not (isinstance(state_dir, str) and Path(state_dir).is_absolute()):
+        raise HippocampusError(f"{path}: `stateDir` must be an absolute path, not {state_dir!r}")
+    return Config(limit, frozenset(str(o).strip().lower().lstrip("@") for o in owners if str(o).strip()), state_dir)
 
 
 # --- the ledger -----------------------------------------------------------------------------------------------
@@ -427,16 +431,16 @@ def add_source_arguments(parser) -> None:
                        "choice in memory/hippocampus-config.json, else the whole history)")
 
 
-def source_spec(args, resolve_state_dir) -> tuple[SourceSpec, int | None, bool]:
-    """(where to read, the limit, full) from parsed arguments; `resolve_state_dir` is workspace.resolve_state_dir."""
-    from .errors import UsageError
+def source_spec(args, ws: Workspace) -> tuple[SourceSpec, int | None, bool]:
+    """(where to read, the limit, full) from parsed arguments and the state dir the installer recorded."""
 
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit must be 0 or more")
     if args.agent is not None and (not args.agent.strip() or "/" in args.agent or args.agent in (".", "..")):
         raise UsageError(f"--agent: {args.agent!r} is not an agent id")
     paths = [Path(p) for p in args.sessions] if args.sessions else None
-    spec = SourceSpec(state_dir=None if paths else resolve_state_dir(args.state_dir), agent=args.agent, paths=paths)
+    state_dir = None if paths else resolve_state_dir(args.state_dir, recorded=load_config(ws).state_dir)
+    spec = SourceSpec(state_dir=state_dir, agent=args.agent, paths=paths)
     limit = args.limit
     if args.full and limit is None:
         limit = -1  # no first-run limit

@@ -33,10 +33,11 @@ def resolve_workspace(flag: str | None = None, env=None) -> Path:
     return (_profile_home(env) / "workspace").resolve()
 
 
-def resolve_state_dir(flag: str | None = None, env=None) -> Path:
-    """OpenClaw's state dir (transcripts): --state-dir, OPENCLAW_STATE_DIR, profile default, ~/.openclaw."""
+def resolve_state_dir(flag: str | None = None, env=None, recorded: str | None = None) -> Path:
+    """OpenClaw's state dir (transcripts): --state-dir, OPENCLAW_STATE_DIR, the one the installer recorded,
+    profile default, ~/.openclaw."""
     env = os.environ if env is None else env
-    for candidate in (flag, env.get("OPENCLAW_STATE_DIR")):
+    for candidate in (flag, env.get("OPENCLAW_STATE_DIR"), recorded):
         if candidate:
             return Path(candidate).expanduser().resolve()
     return _profile_home(env).resolve()
