@@ -41,6 +41,50 @@ SAID = [
     f'Remember the config: "db_password": "{SECRETS[13]}"',
     f"Remember my ssh key\n{PRIVATE_KEY}\nfor the server",
 ]
+KEY_BODY = ["BlIFXZ53Ncqe28+ajY75FnCttn6kfaqDeMqG3omjMyXHCabM6JOF8EFd0Nhcy/1kGD2VD/",
+            "eR1UYzaLiA/zNyD7CHLn/xC+1hsYgBds1ghxY5OokvQyx7eNWVQ4vnakJkS1pAWTN3lg8z"]
+# Kinds found stored raw by an adversarial pass, and their neighbours: (what is said, the secret in it). The private
+# key whose body comes in the messages after its BEGIN line is said in `secret_sessions`.
+SEED = "tiger ocean vivid harbor glass uncle nephew rally puzzle sudden orbit dune"
+MORE = [
+    ("Remember the alerts bot token 7263549810:AAPtYgjmUhBel31iEl2hpChYgCfrL1spNxn",
+     "7263549810:AAPtYgjmUhBel31iEl2hpChYgCfrL1spNxn"),
+    ("Remember my Hugging Face token 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", "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"),
+    ("Remember the GitLab token glpat-F4vUCsMehGAkWvj7FAc9 for CI", "glpat-F4vUCsMehGAkWvj7FAc9"),
+    ("Remember the npm token npm_QeWJKY40uvSwMFLZDe1f8rESQedUStPKR0Cs", "npm_QeWJKY40uvSwMFLZDe1f8rESQedUStPKR0Cs"),
+    ("Remember the SendGrid key 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",
+     "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"),
+    ("Remember the Discord bot token MTA4NKu8iS2G8NPRVdD53X83RZ.Jzzzzg.EOzdmenCkhvMdgaKjIg8xNbe3nNyjO",
+     "MTA4NKu8iS2G8NPRVdD53X83RZ.Jzzzzg.EOzdmenCkhvMdgaKjIg8xNbe3nNyjO"),
+    ("Remember my age key AGE-SECRET-KEY-1SKH788LA77N9FX4S72PDHFPN9SH2KW4WV0EWVLKPP37SVKUKH9WXW7V4D7",
+     "AGE-SECRET-KEY-1SKH788LA77N9FX4S72PDHFPN9SH2KW4WV0EWVLKPP37SVKUKH9WXW7V4D7"),
+    ("Remember the PyPI token pypi-AgEIcHlwaS5vcmcN5N1aE6PwZPf1Qh6yYTWmE4lBYOvfZ8UzDzV8fUkkibjL5DZPjN0MEQ7wjJJ",
+     "pypi-AgEIcHlwaS5vcmcN5N1aE6PwZPf1Qh6yYTWmE4lBYOvfZ8UzDzV8fUkkibjL5DZPjN0MEQ7wjJJ"),
+    ("Remember the Twilio key SK40034d6608697a8d41bed440e50454f3", "SK40034d6608697a8d41bed440e50454f3"),
+    ("Remember the Mailgun key key-1af3176813e02ea68ef786e4d3cea27d", "key-1af3176813e02ea68ef786e4d3cea27d"),
+    ("Remember the DigitalOcean token dop_v1_26934b484e73cf575dcad6ba2b0aee0ca923732881584d8c4fa2815d28028272",
+     "dop_v1_26934b484e73cf575dcad6ba2b0aee0ca923732881584d8c4fa2815d28028272"),
+    ("Remember the Shopify token 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", "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"),
+    ("Remember the storage string DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=5n3/YNBDRzrZSgqbjG3uhkW"
+     "KFLf6xuI5aHUQPFeNBTxaQWk8JzFalHlsZfYcMMDktXP/tKsf2rcDkdfrUnW5gc==;EndpointSuffix=core.windows.net",
+     "5n3/YNBDRzrZSgqbjG3uhkWKFLf6xuI5aHUQPFeNBTxaQWk8JzFalHlsZfYcMMDktXP/tKsf2rcDkdfrUnW5gc=="),
+    ('Remember the service account {"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n'
+     'ImB+LK777pzNk8cL6j5IXAAjlsHUqJoUD/+Ydua+5ZMs1SWOpQaPRYpzbLGViYXj\\n-----END PRIVATE KEY-----\\n"}',
+     "ImB+LK777pzNk8cL6j5IXAAjlsHUqJoUD/+Ydua+5ZMs1SWOpQaPRYpzbLGViYXj"),
+    ("Remember: my password is: Sunshine2024", "Sunshine2024"),
+    ("Remember, the password for the wifi is blue-falcon-77", "blue-falcon-77"),
+    ("Remember pw: hunter22xy for the router", "hunter22xy"),
+    ("Merk dir: mein Passwort ist Sonnenblume7", "Sonnenblume7"),
+    ("Retiens-le : mon mot de passe est soleil123", "soleil123"),
+    ("Remember the .env:\nDB_PASS=s3cr3t-Pa55\nDB_HOST=localhost", "s3cr3t-Pa55"),
+    ("Remember the backup target sftp://dana:pa/ss/w0rd@backup.example.com/home", "pa/ss/w0rd"),
+    ("Remember my card 4111 1111 1111 1111 for the hotel", "4111 1111 1111 1111"),
+    ("Remember my bank card PIN is 804217", "804217"),
+    ("Remember the PIN for my phone is 592817", "592817"),
+    (f"Remember my seed phrase: {SEED}", SEED),
+]
+SAID += [said for said, _ in MORE]
+SECRETS += [secret for _, secret in MORE] + KEY_BODY + ["4111111111111111"]
 
 
 def secret_sessions() -> dict[str, Session]:
@@ -49,6 +93,10 @@ def secret_sessions() -> dict[str, Session]:
     for text in SAID:
         leaky.user(text)
         leaky.assistant(f"I will keep it safe: {text}")
+    # A key pasted in three messages: its BEGIN line, then its body, then the rest of it with its END line.
+    leaky.user("Remember my deploy key\n-----BEGIN OPENSSH PRIVATE KEY-----")
+    leaky.user(KEY_BODY[0])
+    leaky.user(f"{KEY_BODY[1]}\n-----END OPENSSH PRIVATE KEY-----\nthat is the whole key")
     sessions["agent:main:telegram:dm:81234:leaky"] = leaky
     group = Session("5ec0e700-0009-4000-8000-000000000009", day(21, 10))
     group.user(f"Remember that the staging token is {SECRETS[6]}", sender={"label": "telegram", "id": "7",

@@ -401,9 +401,10 @@ def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> Report:
         report.limited = len(older)
         handled += [(m.session, m.id, None, "limit") for m in older]
     signals = []
+    conversations = redaction.Conversations()  # a key pasted over several messages of a session
     for message in keepers:
         signal = message.signal(next_seq)
-        redacted = {"text": redaction.redact(signal.text)}
+        redacted = {"text": conversations.redact(message.session, signal.text)}
         if signal.sender:
             redacted["sender"] = redaction.redact(signal.sender)  # a display name is anyone's to choose
         signals.append(Signal(**{**signal.to_dict(), **redacted}))
