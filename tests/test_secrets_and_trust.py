@@ -4,9 +4,10 @@ owner are kept marked as untrusted and shown as observations, never as instructi
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
-from conftest import read_index, run_script
+from conftest import memory, read_index, run_script, write_index
 from transcript_fixtures import Session, conversation_sessions, day, write_jsonl_store
 
 SECRETS = [
@@ -170,3 +171,91 @@ def test_group_chat_words_are_stored_as_untrusted_and_shown_as_dated_observation
     assert items and items[0]["content"].startswith("observed on 2026-02-12")
     # Untrusted words never reach the default core listing on their own.
     assert "bouldering" not in run_script("load_core", ws=workspace).stdout
+
+
+# --- stores written before a kind of secret was known -------------------------------------------------------------
+
+STORED = ["804217", "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", "Sonnenblume7", "4111 1111 1111 1111", "s3cr3t-Pa55"]
+
+
+def old_store(ws: Path) -> list[dict]:
+    """An index and an archive as an older version (or the old skill) left them, secrets and all."""
+    memories = [
+        memory("mem_001", f"User's bank card PIN is {STORED[0]}", keywords=["bank", "card", STORED[0]]),
+        memory("mem_002", f"Dana's Hugging Face token is {STORED[1]}", category="credentials",
+               history=[{"ts": "2026-01-20T10:00:00Z", "content": f"mein Passwort ist {STORED[2]}"}]),
+        memory("mem_003", "User prefers oat milk in coffee", keywords=["oat", "milk", "coffee"]),
+        memory("mem_004", "The gym locker PIN is 4417", keywords=["gym", "locker"], kind="explicit"),
+        memory("mem_005", "Staging config", detail=f"DB_PASS={STORED[4]}", pinned=True),
+    ]
+    write_index(ws, memories, lastUpdated="2026-02-01T10:00:00Z")
+    archived = memory("mem_000", f"Hotel booked with the card {STORED[3]}", importance=0.1, archived=True,
+                      archivedOn="2026-02-01")
+    (ws / "memory" / "archive.jsonl").write_text(json.dumps(archived) + "\n", encoding="utf-8")
+    return memories
+
+
+def stored_leaks(ws: Path, printed: str = "") -> list[tuple[str, str]]:
+    """(file, secret) for each secret of `old_store` still in a file or output; backups are copies of the files
+    as they were before a write, kept so that nothing is lost (the dated ones age out after a week)."""
+    files = {n: d for n, d in every_file(ws).items() if not n.startswith("memory/backups/")}
+    return [(n, s) for s in STORED for n, d in [*files.items(), ("output", printed.encode())] if s.encode() in d]
+
+
+def test_secrets_in_a_store_written_before_they_were_known_are_redacted_and_no_memory_is_lost(workspace):
+    before = old_store(workspace)
+    # Readers redact what they load: nothing shows a secret, even before the first write.
+    printed = ""
+    for name, *args in [("recall", "bank card token config", "--no-touch"), ("load_core", "--threshold", "0"),
+                        ("recall", "bank card token config", "--json", "--no-touch")]:
+        done = run_script(name, *args, ws=workspace)
+        assert done.returncode == 0, done.stderr
+        printed += done.stdout + done.stderr
+    assert "[REDACTED:pin]" in printed
+    assert [leak for leak in stored_leaks(workspace, printed) if leak[0] not in ("memory/index.json",
+                                                                                 "memory/archive.jsonl")] == []
+    # The next write saves the store redacted; every memory is there, with everything but the secret as it was.
+    assert run_script("decay", ws=workspace, now="2026-03-02T04:43:00Z").returncode == 0
+    assert [leak for leak in stored_leaks(workspace) if leak[0] != "memory/archive.jsonl"] == []
+    after = {m["id"]: m for m in read_index(workspace)["memories"]}
+    assert sorted(after) == [m["id"] for m in before]
+    assert after["mem_001"]["content"] == "User's bank card PIN is [REDACTED:pin]"
+    assert after["mem_001"]["keywords"] == ["bank", "card", "[REDACTED:pin]"]  # a keyword made of the secret
+    assert after["mem_002"]["history"] == [{"ts": "2026-01-20T10:00:00Z",
+                                            "content": "mein Passwort ist [REDACTED:password]"}]
+    assert after["mem_005"]["detail"] == "DB_PASS=[REDACTED:credential]" and after["mem_005"]["pinned"] is True
+    for unchanged in ("mem_003", "mem_004"):
+        old = next(m for m in before if m["id"] == unchanged)
+        assert {k: after[unchanged][k] for k in ("content", "keywords", "domain", "category")} == \
+            {k: old[k] for k in ("content", "keywords", "domain", "category")}
+    # The weekly consolidation rewrites the archive the same way, keeping the archived memory.
+    assert run_script("consolidate", ws=workspace, now="2026-03-02T05:00:00Z").returncode == 0
+    assert stored_leaks(workspace) == []
+    archived = [json.loads(line) for line in (workspace / "memory" / "archive.jsonl").read_text().splitlines()]
+    assert [(a["id"], a["content"]) for a in archived] == [("mem_000", "Hotel booked with the card "
+                                                                        "[REDACTED:card-number]")]
+
+
+def test_a_store_our_previous_version_wrote_is_redacted_by_the_next_run(workspace, tmp_path):
+    """A file the search cache vouches for is rewritten line by line; one vouched for under older redaction rules
+    is loaded whole once, so the secrets those rules missed go."""
+    state = tmp_path / "openclaw"
+    write_jsonl_store(state, conversation_sessions())
+    assert run_script("encode", "--state-dir", str(state), ws=workspace).returncode == 0
+    index = workspace / "memory" / "index.json"
+    text = index.read_text(encoding="utf-8")
+    first = json.loads(text.splitlines()[1].rstrip(","))
+    leaked = text.replace(json.dumps(first["content"], ensure_ascii=False)[1:-1],
+                          f"bank card PIN is {STORED[0]}", 1)
+    index.write_text(leaked, encoding="utf-8")
+    # As the previous version left it: its cache (format 6) records this very file as its own last write.
+    st = index.stat()
+    signature = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+    cache = sqlite3.connect(workspace / "memory" / ".cache" / "recall.sqlite")
+    with cache:
+        cache.execute("UPDATE meta SET value = ? WHERE key IN ('signature', 'written')", (signature,))
+        cache.execute("PRAGMA user_version = 6")
+    cache.close()
+    assert run_script("decay", ws=workspace, now="2026-03-02T04:43:00Z").returncode == 0
+    assert STORED[0].encode() not in index.read_bytes()
+    assert [m["id"] for m in read_index(workspace)["memories"]] == [m["id"] for m in json.loads(text)["memories"]]
