@@ -112,11 +112,11 @@ def every_file(ws: Path) -> dict[str, bytes]:
 
 def leaks(ws: Path, printed: str = "") -> list[tuple[str, str]]:
     """(file, secret) for every secret found in any file of the workspace or in what the scripts printed."""
-    files = every_file(ws)
+    files = {name: data.lower() for name, data in every_file(ws).items()}  # a keyword is kept lower-cased
     found = []
     for secret in SECRETS + [PRIVATE_KEY.splitlines()[1]]:
-        found += [(name, secret) for name, data in files.items() if secret.encode() in data]
-        found += [("output", secret)] if secret in printed else []
+        found += [(name, secret) for name, data in files.items() if secret.lower().encode() in data]
+        found += [("output", secret)] if secret.lower() in printed.lower() else []
     return found
 
 
@@ -259,3 +259,18 @@ def test_a_store_our_previous_version_wrote_is_redacted_by_the_next_run(workspac
     assert run_script("decay", ws=workspace, now="2026-03-02T04:43:00Z").returncode == 0
     assert STORED[0].encode() not in index.read_bytes()
     assert [m["id"] for m in read_index(workspace)["memories"]] == [m["id"] for m in json.loads(text)["memories"]]
+
+
+def test_a_secret_in_a_weekly_reflection_answer_is_redacted_before_it_is_stored(workspace, tmp_path):
+    write_index(workspace, [memory("mem_001", "User prefers oat milk flat whites", created="2026-02-26")], version=2)
+    path = tmp_path / "2026-W09.json"  # the agent's answer file (outside the workspace: the check below is for ours)
+    path.write_text(json.dumps({"reflection": "2026-W09", "answers": [
+        {"domain": "self", "content": f"Dana trusts me with the NAS: its password is {STORED[4]}, and I keep it.",
+         "keywords": ["nas", STORED[4]]}]}), encoding="utf-8")
+    done = run_script("reflect", "--apply", str(path), ws=workspace, now="2026-03-01T05:29:00Z")
+    assert done.returncode == 0, done.stdout + done.stderr
+    made = [m for m in read_index(workspace)["memories"] if m.get("kind") == "reflection"]
+    assert [(m["content"], m["keywords"]) for m in made] == [
+        ("Dana trusts me with the NAS: its password is [REDACTED:password], and I keep it.",
+         ["nas", "[REDACTED:password]"])]
+    assert stored_leaks(workspace) == []
