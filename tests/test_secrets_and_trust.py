@@ -4,9 +4,10 @@ owner are kept marked as untrusted and shown as observations, never as instructi
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
-from conftest import read_index, run_script
+from conftest import memory, read_index, run_script, write_index
 from transcript_fixtures import Session, conversation_sessions, day, write_jsonl_store
 
 SECRETS = [
@@ -41,6 +42,50 @@ SAID = [
     f'Remember the config: "db_password": "{SECRETS[13]}"',
     f"Remember my ssh key\n{PRIVATE_KEY}\nfor the server",
 ]
+KEY_BODY = ["BlIFXZ53Ncqe28+ajY75FnCttn6kfaqDeMqG3omjMyXHCabM6JOF8EFd0Nhcy/1kGD2VD/",
+            "eR1UYzaLiA/zNyD7CHLn/xC+1hsYgBds1ghxY5OokvQyx7eNWVQ4vnakJkS1pAWTN3lg8z"]
+# Kinds found stored raw by an adversarial pass, and their neighbours: (what is said, the secret in it). The private
+# key whose body comes in the messages after its BEGIN line is said in `secret_sessions`.
+SEED = "tiger ocean vivid harbor glass uncle nephew rally puzzle sudden orbit dune"
+MORE = [
+    ("Remember the alerts bot token 7263549810:AAPtYgjmUhBel31iEl2hpChYgCfrL1spNxn",
+     "7263549810:AAPtYgjmUhBel31iEl2hpChYgCfrL1spNxn"),
+    ("Remember my Hugging Face token 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", "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"),
+    ("Remember the GitLab token glpat-F4vUCsMehGAkWvj7FAc9 for CI", "glpat-F4vUCsMehGAkWvj7FAc9"),
+    ("Remember the npm token npm_QeWJKY40uvSwMFLZDe1f8rESQedUStPKR0Cs", "npm_QeWJKY40uvSwMFLZDe1f8rESQedUStPKR0Cs"),
+    ("Remember the SendGrid key 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",
+     "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"),
+    ("Remember the Discord bot token MTA4NKu8iS2G8NPRVdD53X83RZ.Jzzzzg.EOzdmenCkhvMdgaKjIg8xNbe3nNyjO",
+     "MTA4NKu8iS2G8NPRVdD53X83RZ.Jzzzzg.EOzdmenCkhvMdgaKjIg8xNbe3nNyjO"),
+    ("Remember my age key AGE-SECRET-KEY-1SKH788LA77N9FX4S72PDHFPN9SH2KW4WV0EWVLKPP37SVKUKH9WXW7V4D7",
+     "AGE-SECRET-KEY-1SKH788LA77N9FX4S72PDHFPN9SH2KW4WV0EWVLKPP37SVKUKH9WXW7V4D7"),
+    ("Remember the PyPI token pypi-AgEIcHlwaS5vcmcN5N1aE6PwZPf1Qh6yYTWmE4lBYOvfZ8UzDzV8fUkkibjL5DZPjN0MEQ7wjJJ",
+     "pypi-AgEIcHlwaS5vcmcN5N1aE6PwZPf1Qh6yYTWmE4lBYOvfZ8UzDzV8fUkkibjL5DZPjN0MEQ7wjJJ"),
+    ("Remember the Twilio key SK40034d6608697a8d41bed440e50454f3", "SK40034d6608697a8d41bed440e50454f3"),
+    ("Remember the Mailgun key key-1af3176813e02ea68ef786e4d3cea27d", "key-1af3176813e02ea68ef786e4d3cea27d"),
+    ("Remember the DigitalOcean token dop_v1_26934b484e73cf575dcad6ba2b0aee0ca923732881584d8c4fa2815d28028272",
+     "dop_v1_26934b484e73cf575dcad6ba2b0aee0ca923732881584d8c4fa2815d28028272"),
+    ("Remember the Shopify token 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", "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"),
+    ("Remember the storage string DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=5n3/YNBDRzrZSgqbjG3uhkW"
+     "KFLf6xuI5aHUQPFeNBTxaQWk8JzFalHlsZfYcMMDktXP/tKsf2rcDkdfrUnW5gc==;EndpointSuffix=core.windows.net",
+     "5n3/YNBDRzrZSgqbjG3uhkWKFLf6xuI5aHUQPFeNBTxaQWk8JzFalHlsZfYcMMDktXP/tKsf2rcDkdfrUnW5gc=="),
+    ('Remember the service account {"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n'
+     'ImB+LK777pzNk8cL6j5IXAAjlsHUqJoUD/+Ydua+5ZMs1SWOpQaPRYpzbLGViYXj\\n-----END PRIVATE KEY-----\\n"}',
+     "ImB+LK777pzNk8cL6j5IXAAjlsHUqJoUD/+Ydua+5ZMs1SWOpQaPRYpzbLGViYXj"),
+    ("Remember: my password is: Sunshine2024", "Sunshine2024"),
+    ("Remember, the password for the wifi is blue-falcon-77", "blue-falcon-77"),
+    ("Remember pw: hunter22xy for the router", "hunter22xy"),
+    ("Merk dir: mein Passwort ist Sonnenblume7", "Sonnenblume7"),
+    ("Retiens-le : mon mot de passe est soleil123", "soleil123"),
+    ("Remember the .env:\nDB_PASS=s3cr3t-Pa55\nDB_HOST=localhost", "s3cr3t-Pa55"),
+    ("Remember the backup target sftp://dana:pa/ss/w0rd@backup.example.com/home", "pa/ss/w0rd"),
+    ("Remember my card 4111 1111 1111 1111 for the hotel", "4111 1111 1111 1111"),
+    ("Remember my bank card PIN is 804217", "804217"),
+    ("Remember the PIN for my phone is 592817", "592817"),
+    (f"Remember my seed phrase: {SEED}", SEED),
+]
+SAID += [said for said, _ in MORE]
+SECRETS += [secret for _, secret in MORE] + KEY_BODY + ["4111111111111111"]
 
 
 def secret_sessions() -> dict[str, Session]:
@@ -49,6 +94,10 @@ def secret_sessions() -> dict[str, Session]:
     for text in SAID:
         leaky.user(text)
         leaky.assistant(f"I will keep it safe: {text}")
+    # A key pasted in three messages: its BEGIN line, then its body, then the rest of it with its END line.
+    leaky.user("Remember my deploy key\n-----BEGIN OPENSSH PRIVATE KEY-----")
+    leaky.user(KEY_BODY[0])
+    leaky.user(f"{KEY_BODY[1]}\n-----END OPENSSH PRIVATE KEY-----\nthat is the whole key")
     sessions["agent:main:telegram:dm:81234:leaky"] = leaky
     group = Session("5ec0e700-0009-4000-8000-000000000009", day(21, 10))
     group.user(f"Remember that the staging token is {SECRETS[6]}", sender={"label": "telegram", "id": "7",
@@ -63,11 +112,11 @@ def every_file(ws: Path) -> dict[str, bytes]:
 
 def leaks(ws: Path, printed: str = "") -> list[tuple[str, str]]:
     """(file, secret) for every secret found in any file of the workspace or in what the scripts printed."""
-    files = every_file(ws)
+    files = {name: data.lower() for name, data in every_file(ws).items()}  # a keyword is kept lower-cased
     found = []
     for secret in SECRETS + [PRIVATE_KEY.splitlines()[1]]:
-        found += [(name, secret) for name, data in files.items() if secret.encode() in data]
-        found += [("output", secret)] if secret in printed else []
+        found += [(name, secret) for name, data in files.items() if secret.lower().encode() in data]
+        found += [("output", secret)] if secret.lower() in printed.lower() else []
     return found
 
 
@@ -122,3 +171,106 @@ def test_group_chat_words_are_stored_as_untrusted_and_shown_as_dated_observation
     assert items and items[0]["content"].startswith("observed on 2026-02-12")
     # Untrusted words never reach the default core listing on their own.
     assert "bouldering" not in run_script("load_core", ws=workspace).stdout
+
+
+# --- stores written before a kind of secret was known -------------------------------------------------------------
+
+STORED = ["804217", "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", "Sonnenblume7", "4111 1111 1111 1111", "s3cr3t-Pa55"]
+
+
+def old_store(ws: Path) -> list[dict]:
+    """An index and an archive as an older version (or the old skill) left them, secrets and all."""
+    memories = [
+        memory("mem_001", f"User's bank card PIN is {STORED[0]}", keywords=["bank", "card", STORED[0]]),
+        memory("mem_002", f"Dana's Hugging Face token is {STORED[1]}", category="credentials",
+               history=[{"ts": "2026-01-20T10:00:00Z", "content": f"mein Passwort ist {STORED[2]}"}]),
+        memory("mem_003", "User prefers oat milk in coffee", keywords=["oat", "milk", "coffee"]),
+        memory("mem_004", "The gym locker PIN is 4417", keywords=["gym", "locker"], kind="explicit"),
+        memory("mem_005", "Staging config", detail=f"DB_PASS={STORED[4]}", pinned=True),
+    ]
+    write_index(ws, memories, lastUpdated="2026-02-01T10:00:00Z")
+    archived = memory("mem_000", f"Hotel booked with the card {STORED[3]}", importance=0.1, archived=True,
+                      archivedOn="2026-02-01")
+    (ws / "memory" / "archive.jsonl").write_text(json.dumps(archived) + "\n", encoding="utf-8")
+    return memories
+
+
+def stored_leaks(ws: Path, printed: str = "") -> list[tuple[str, str]]:
+    """(file, secret) for each secret of `old_store` still in a file or output; backups are copies of the files
+    as they were before a write, kept so that nothing is lost (the dated ones age out after a week)."""
+    files = {n: d for n, d in every_file(ws).items() if not n.startswith("memory/backups/")}
+    return [(n, s) for s in STORED for n, d in [*files.items(), ("output", printed.encode())] if s.encode() in d]
+
+
+def test_secrets_in_a_store_written_before_they_were_known_are_redacted_and_no_memory_is_lost(workspace):
+    before = old_store(workspace)
+    # Readers redact what they load: nothing shows a secret, even before the first write.
+    printed = ""
+    for name, *args in [("recall", "bank card token config", "--no-touch"), ("load_core", "--threshold", "0"),
+                        ("recall", "bank card token config", "--json", "--no-touch")]:
+        done = run_script(name, *args, ws=workspace)
+        assert done.returncode == 0, done.stderr
+        printed += done.stdout + done.stderr
+    assert "[REDACTED:pin]" in printed
+    assert [leak for leak in stored_leaks(workspace, printed) if leak[0] not in ("memory/index.json",
+                                                                                 "memory/archive.jsonl")] == []
+    # The next write saves the store redacted; every memory is there, with everything but the secret as it was.
+    assert run_script("decay", ws=workspace, now="2026-03-02T04:43:00Z").returncode == 0
+    assert [leak for leak in stored_leaks(workspace) if leak[0] != "memory/archive.jsonl"] == []
+    after = {m["id"]: m for m in read_index(workspace)["memories"]}
+    assert sorted(after) == [m["id"] for m in before]
+    assert after["mem_001"]["content"] == "User's bank card PIN is [REDACTED:pin]"
+    assert after["mem_001"]["keywords"] == ["bank", "card", "[REDACTED:pin]"]  # a keyword made of the secret
+    assert after["mem_002"]["history"] == [{"ts": "2026-01-20T10:00:00Z",
+                                            "content": "mein Passwort ist [REDACTED:password]"}]
+    assert after["mem_005"]["detail"] == "DB_PASS=[REDACTED:credential]" and after["mem_005"]["pinned"] is True
+    for unchanged in ("mem_003", "mem_004"):
+        old = next(m for m in before if m["id"] == unchanged)
+        assert {k: after[unchanged][k] for k in ("content", "keywords", "domain", "category")} == \
+            {k: old[k] for k in ("content", "keywords", "domain", "category")}
+    # The weekly consolidation rewrites the archive the same way, keeping the archived memory.
+    assert run_script("consolidate", ws=workspace, now="2026-03-02T05:00:00Z").returncode == 0
+    assert stored_leaks(workspace) == []
+    archived = [json.loads(line) for line in (workspace / "memory" / "archive.jsonl").read_text().splitlines()]
+    assert [(a["id"], a["content"]) for a in archived] == [("mem_000", "Hotel booked with the card "
+                                                                        "[REDACTED:card-number]")]
+
+
+def test_a_store_our_previous_version_wrote_is_redacted_by_the_next_run(workspace, tmp_path):
+    """A file the search cache vouches for is rewritten line by line; one vouched for under older redaction rules
+    is loaded whole once, so the secrets those rules missed go."""
+    state = tmp_path / "openclaw"
+    write_jsonl_store(state, conversation_sessions())
+    assert run_script("encode", "--state-dir", str(state), ws=workspace).returncode == 0
+    index = workspace / "memory" / "index.json"
+    text = index.read_text(encoding="utf-8")
+    first = json.loads(text.splitlines()[1].rstrip(","))
+    leaked = text.replace(json.dumps(first["content"], ensure_ascii=False)[1:-1],
+                          f"bank card PIN is {STORED[0]}", 1)
+    index.write_text(leaked, encoding="utf-8")
+    # As the previous version left it: its cache (format 6) records this very file as its own last write.
+    st = index.stat()
+    signature = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+    cache = sqlite3.connect(workspace / "memory" / ".cache" / "recall.sqlite")
+    with cache:
+        cache.execute("UPDATE meta SET value = ? WHERE key IN ('signature', 'written')", (signature,))
+        cache.execute("PRAGMA user_version = 6")
+    cache.close()
+    assert run_script("decay", ws=workspace, now="2026-03-02T04:43:00Z").returncode == 0
+    assert STORED[0].encode() not in index.read_bytes()
+    assert [m["id"] for m in read_index(workspace)["memories"]] == [m["id"] for m in json.loads(text)["memories"]]
+
+
+def test_a_secret_in_a_weekly_reflection_answer_is_redacted_before_it_is_stored(workspace, tmp_path):
+    write_index(workspace, [memory("mem_001", "User prefers oat milk flat whites", created="2026-02-26")], version=2)
+    path = tmp_path / "2026-W09.json"  # the agent's answer file (outside the workspace: the check below is for ours)
+    path.write_text(json.dumps({"reflection": "2026-W09", "answers": [
+        {"domain": "self", "content": f"Dana trusts me with the NAS: its password is {STORED[4]}, and I keep it.",
+         "keywords": ["nas", STORED[4]]}]}), encoding="utf-8")
+    done = run_script("reflect", "--apply", str(path), ws=workspace, now="2026-03-01T05:29:00Z")
+    assert done.returncode == 0, done.stdout + done.stderr
+    made = [m for m in read_index(workspace)["memories"] if m.get("kind") == "reflection"]
+    assert [(m["content"], m["keywords"]) for m in made] == [
+        ("Dana trusts me with the NAS: its password is [REDACTED:password], and I keep it.",
+         ["nas", "[REDACTED:password]"])]
+    assert stored_leaks(workspace) == []

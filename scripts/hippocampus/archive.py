@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from . import retention, store
+from . import redaction, retention, store
 from .errors import HippocampusError
 from .model import BACKGROUND_THRESHOLD, Memory
 from .timeutil import iso
@@ -23,14 +23,20 @@ ARCHIVE_KEYS = ("archived", "archivedOn")
 
 
 def read_entries(ws: Workspace) -> list[dict]:
-    """Every archived memory as stored. A line that cannot be read is an error: rewriting would lose it."""
+    """Every archived memory as stored, secrets redacted (see `redact_file`). A line that cannot be read is an
+    error: rewriting would lose it."""
+    return _read(ws)[0]
+
+
+def _read(ws: Workspace) -> tuple[list[dict], int]:
+    """(the entries, secrets redacted; how many of them held one)."""
     try:
         text = ws.archive.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return []
+        return [], 0
     except (OSError, UnicodeDecodeError) as exc:
         raise HippocampusError(f"cannot read {ws.archive}: {exc}") from None
-    entries = []
+    entries, redacted = [], 0
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -40,8 +46,18 @@ def read_entries(ws: Workspace) -> list[dict]:
             raise HippocampusError(f"{ws.archive} line {number} is not valid JSON ({exc.msg}); fix or remove that "
                                    "line by hand — the file is never rewritten while it cannot be read") from None
         Memory.from_dict(entry, f"{ws.archive} line {number}")
+        redacted += redaction.redact_memory(entry)
         entries.append(entry)
-    return entries
+    return entries, redacted
+
+
+def redact_file(ws: Workspace) -> int:
+    """Rewrite the archive without the secrets an older version stored in it (every entry kept, only their secrets
+    replaced); returns how many entries held one. Call under the workspace lock."""
+    entries, redacted = _read(ws)
+    if redacted:
+        write_entries(ws, entries)
+    return redacted
 
 
 def write_entries(ws: Workspace, entries: list[dict]) -> None:

@@ -47,7 +47,7 @@ def _published(ws: Workspace) -> bool:
 def _whole(ws: Workspace, now: datetime) -> retention.DecayReport:
     loaded_from = searchindex.signature(ws)
     index = store.load_index(ws)
-    touched = store.apply_touches(index, store.read_touches(ws))
+    touched = store.apply_touches(index, store.read_touches(ws)) | index.redacted
     report = retention.decay_index(index, now)
     if report.already_ran and not touched:
         return report

@@ -21,7 +21,7 @@ import heapq
 import json
 import os
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -279,6 +279,7 @@ class _Run:
         self.recent: list[tuple[datetime, int, Message]] = []
         self.order = 0
         self._taken: dict[str, set[str]] = {}  # message ids handled by this run and not yet committed
+        self.conversations = redaction.Conversations()
 
     def take(self, session: str, message: str) -> None:
         self._taken.setdefault(session, set()).add(message)
@@ -287,6 +288,11 @@ class _Run:
         return self._taken.get(session, set())
 
     def keep(self, message: Message) -> None:
+        """A message to queue: redacted now, in its session's order (a key may be pasted over several messages),
+        whether or not a cap lets it through."""
+        text = self.conversations.redact(message.session, message.text)
+        sender = redaction.redact(message.sender) if message.sender else None  # a display name is anyone's
+        message = replace(message, text=text, sender=sender)
         if self.cap is None:
             self.keepers.append(message)
             return
@@ -318,11 +324,7 @@ class _Run:
             self.recent = []
         signals = []
         for message in self.keepers:
-            signal = message.signal(self.next_seq)
-            redacted = {"text": redaction.redact(signal.text)}
-            if signal.sender:
-                redacted["sender"] = redaction.redact(signal.sender)  # a display name is anyone's to choose
-            signals.append(Signal(**{**signal.to_dict(), **redacted}))
+            signals.append(message.signal(self.next_seq))
             self.handled.append((message.session, message.id, self.next_seq, None))
             self.next_seq += 1
         append_signals(self.ws, signals)

@@ -278,6 +278,9 @@ class Index:
     memories: list[Memory]
     meta: dict = field(default_factory=dict)
     version: int = SCHEMA_VERSION
+    # Ids of the memories whose stored words held a secret when they were loaded (and were redacted then): a write
+    # saves them. Never stored.
+    redacted: set[str] = field(default_factory=set, repr=False, compare=False)
 
     def by_id(self) -> dict[str, Memory]:
         return {m.id: m for m in self.memories}

@@ -18,7 +18,7 @@ from pathlib import Path
 from . import cachedlookup, encoding, events, ingest, mirrors, pending, publish, searchindex, store
 from .encoding import Candidates, Draft, Outcome
 from .model import CORE_THRESHOLD, Index
-from .redaction import redact
+from .redaction import redact_memory
 from .timeutil import parse_instant
 from .workspace import Workspace
 
@@ -258,8 +258,9 @@ def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where
     score = float(item.get("score", 0.5)) if isinstance(item.get("score"), (int, float)) else 0.5
     if decision.action == "create":
         importance = decision.importance if decision.importance is not None else score
-        content = redact(decision.content)
-        keywords = [redact(k) for k in decision.keywords or []]
+        said = {"content": decision.content, "keywords": list(decision.keywords or [])}
+        redact_memory(said)  # the agent may have written a secret down
+        content, keywords = said["content"], said["keywords"]
         domain, category = decision.domain, decision.category
         explicit = (decision.explicit or item.get("rule") == "explicit") and not untrusted
     else:

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from . import encoding
+from . import encoding, redaction
 from .consolidation import week_id
 from .errors import HippocampusError
 from .model import Index, Memory
@@ -244,9 +244,11 @@ def apply(index: Index, name: str, answers: list[Answer], now: datetime) -> Appl
         source = {"reflection": name, "answer": answer.digest, "ts": iso(now)}
         if answer.about:
             source["about"] = answer.about
-        draft = encoding.Draft(content=answer.content, keywords=answer.keywords or encoding.keywords_of(answer.content),
-                               domain=answer.domain, category=answer.category, importance=answer.importance,
-                               when=now, source=source)
+        said = {"content": answer.content, "keywords": list(answer.keywords or [])}
+        redaction.redact_memory(said)  # the agent may have written a secret down
+        keywords = said["keywords"] or encoding.keywords_of(said["content"])
+        draft = encoding.Draft(content=said["content"], keywords=keywords, domain=answer.domain,
+                               category=answer.category, importance=answer.importance, when=now, source=source)
         outcome = encoding.Outcome()
         memory = encoding.place(index, lookup, draft, outcome)
         if outcome.new:

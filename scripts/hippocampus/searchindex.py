@@ -19,12 +19,16 @@ from contextlib import nullcontext
 from datetime import date, datetime
 from typing import Iterable, Iterator
 
-from . import retention, search, store
+from . import redaction, retention, search, store
 from .model import Index, Memory, id_number
 from .timeutil import parse_day
 from .workspace import Workspace
 
 SCHEMA = 6
+# The cache holds memories' words, so it is built under one set of redaction rules: a cache from older rules is
+# rebuilt, and the index.json it vouched for is then no longer `witnessed` — the next write loads it whole, which
+# redacts it (store.load_index).
+VERSION = SCHEMA * 1000 + redaction.RULES
 _LOG_RATE = math.log(retention.DECAY_RATE)
 
 _TABLES = """
@@ -162,7 +166,7 @@ def rebuild(ws: Workspace, index: Index, sig: str | None, today: date) -> None:
     db = sqlite3.connect(temporary)
     try:
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _TABLES)
-        db.execute(f"PRAGMA user_version={SCHEMA}")
+        db.execute(f"PRAGMA user_version={VERSION}")
         _insert(db, index.memories, index.meta, today)
         db.executescript(_INDEXES)
         _totals(db)
@@ -240,7 +244,7 @@ def _open(ws: Workspace) -> sqlite3.Connection | None:
         return None
     try:
         db = _with_math(sqlite3.connect(path, timeout=30))
-        if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:
+        if db.execute("PRAGMA user_version").fetchone()[0] != VERSION:
             db.close()
             return None
         return db

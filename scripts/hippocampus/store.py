@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
-from . import retention
+from . import redaction, retention
 from .errors import BusyError, HippocampusError
 from .model import DOMAINS, SCHEMA_VERSION, Index
 from .timeutil import iso, parse_instant
@@ -239,14 +239,19 @@ def read_raw(ws: Workspace) -> dict | None:
     return raw
 
 
-def load_index(ws: Workspace) -> Index:
-    """The index as it is on disk (no touches applied). A missing file is an empty index."""
+def load_index(ws: Workspace, ours: bool = False) -> Index:
+    """The index as it is on disk (no touches applied), secrets redacted: a store written before a kind of secret
+    was known (or by hand) shows none, and the next write saves it so (`Index.redacted`). `ours`: the file is
+    exactly our last write under the current rules (`searchindex.witnessed`), so there is nothing to redact. A
+    missing file is an empty index."""
     raw = read_raw(ws)
     if raw is None:
         return Index(memories=[], meta={})
     disk_version = raw.get("version", 1)
     index = Index.from_dict(migrate(raw, str(ws.index)), str(ws.index))
     index.meta["_diskVersion"] = disk_version
+    if not ours:
+        index.redacted = {m.id for m in index.memories if redaction.redact_memory(m.raw)}
     return index
 
 
@@ -478,7 +483,8 @@ def read(ws: Workspace) -> Index:
 
 class Transaction:
     """A locked read-modify-write of the index. Set `dirty` when the body changed something, and say which
-    memories it added, changed or removed with `changed(ids)` — or nothing, and the search cache is rebuilt."""
+    memories it added, changed or removed with `changed(ids)` — or nothing, and the search cache is rebuilt.
+    Memories touched since the last write, or redacted as they were loaded, are saved whatever the body does."""
 
     def __init__(self, ws: Workspace, index: Index, touched: set[str]):
         self.ws = ws
@@ -503,8 +509,8 @@ def transaction(ws: Workspace, now: datetime, wait: bool = True):
 
     with workspace_lock(ws, wait=wait):
         loaded_from = searchindex.signature(ws)
-        index = load_index(ws)
-        txn = Transaction(ws, index, apply_touches(index, read_touches(ws)))
+        index = load_index(ws, ours=searchindex.witnessed(ws))
+        txn = Transaction(ws, index, apply_touches(index, read_touches(ws)) | index.redacted)
         txn.loaded_from = loaded_from
         yield txn
         if txn.dirty:
