@@ -73,10 +73,10 @@ def main() -> int:
             if report.changed:
                 mirrors.write_mirrors(ws, index)
                 publish.write_core_file(ws, index, now)
-            events.log_event(ws, "consolidation", now, week=report.week, merged=len(report.merged),
+            events.log_event(ws, "consolidation", now, dict(week=report.week, merged=len(report.merged),
                              superseded=len(report.superseded), schemas=len(report.schemas),
                              archived=len(report.archived), contradictions=len(report.contradictions),
-                             total=report.total_after)
+                             total=report.total_after))
             publish.write_dashboard(ws, index, now)  # after the event, so the page shows this run
     if ctx.args.json:
         data = report.to_dict()

@@ -30,7 +30,7 @@ def main() -> int:
         if key in events.RESERVED:
             p.error(f"{key!r} is set by log_event itself")
         fields[key] = events.coerce(value)
-    entry = events.log_event(ctx.ws, ctx.args.event, ctx.now, kind=ctx.args.type, **fields)
+    entry = events.log_event(ctx.ws, ctx.args.event, ctx.now, fields, kind=ctx.args.type)
     if ctx.args.verbose:
         cli.emit(json.dumps(entry, ensure_ascii=False))
     return 0

@@ -61,8 +61,8 @@ def main() -> int:
     spec, limit, full = ingest.source_spec(ctx.args, ctx.ws)
     report = pipeline.run_preprocess(ctx.ws, ctx.now, spec, ctx.wait, limit=limit, full=full)
     if report.new or report.malformed or report.undecodable:
-        events.log_event(ctx.ws, "preprocess", ctx.now, signals=report.new, messages=report.messages,
-                         malformed=report.malformed, undecodable=report.undecodable)
+        events.log_event(ctx.ws, "preprocess", ctx.now, dict(signals=report.new, messages=report.messages,
+                         malformed=report.malformed, undecodable=report.undecodable))
     for problem in report.problems:
         print(f"warning: {problem}", file=sys.stderr)
     if ctx.args.json:

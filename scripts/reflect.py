@@ -35,9 +35,9 @@ def apply(ctx, path: str) -> int:
     if result.changed:
         mirrors.write_mirrors(ctx.ws, txn.index)
         publish.write_core_file(ctx.ws, txn.index, ctx.now)
-        events.log_event(ctx.ws, "reflection", ctx.now, week=name, new=len(result.new),
+        events.log_event(ctx.ws, "reflection", ctx.now, dict(week=name, new=len(result.new),
                          reinforced=len(result.reinforced) + len(result.updated), invalid=len(invalid),
-                         total=len(txn.index.memories))
+                         total=len(txn.index.memories)))
     if ctx.args.json:
         cli.emit(json.dumps({"reflection": name, **result.to_dict(), "invalid": invalid}, ensure_ascii=False))
     elif not ctx.quiet or invalid:

@@ -26,7 +26,7 @@ def test_every_event_is_one_valid_json_line_whatever_the_characters(tmp_path):
     odd = ['He said "hi"\nand left', "</script><script>alert(1)</script>", "tab\there", "nul\x00byte",
            "東京 🎉 Привет", "\\", "{\"json\": true}", "\u2028line separator"]
     for value in odd:
-        events.log_event(ws, "note", NOW, text=value)
+        events.log_event(ws, "note", NOW, {"text": value})
     lines = ws.events.read_text(encoding="utf-8").split("\n")
     assert lines[-1] == ""
     parsed = [json.loads(line) for line in lines[:-1]]
@@ -36,9 +36,18 @@ def test_every_event_is_one_valid_json_line_whatever_the_characters(tmp_path):
 
 def test_reading_events_skips_and_counts_broken_lines(tmp_path):
     ws = Workspace(tmp_path)
-    events.log_event(ws, "a", NOW)
+    events.log_event(ws, "a", NOW, {})
     with open(ws.events, "a") as handle:
         handle.write("not json\n[1,2]\n")
-    events.log_event(ws, "b", NOW, n=1)
+    events.log_event(ws, "b", NOW, {"n": 1})
     found, skipped = events.read_events(ws)
     assert [e["event"] for e in found] == ["a", "b"] and skipped == 2
+
+
+def test_fields_named_like_the_logger_s_own_parameters_are_stored_as_given(workspace):
+    from conftest import run_script
+
+    done = run_script("log_event", "visit", "now=5", "kind=x", "ws=3", "workspace_=y", ws=workspace)
+    assert done.returncode == 0, done.stderr
+    entry = json.loads((workspace / "memory" / "brain-events.jsonl").read_text(encoding="utf-8"))
+    assert (entry["now"], entry["kind"], entry["ws"], entry["type"]) == (5, "x", 3, "hippocampus")

@@ -292,7 +292,7 @@ def test_event_values_of_any_text_make_one_valid_json_line(tmp_path_factory, fie
     from hippocampus.workspace import Workspace
 
     ws = Workspace(tmp_path_factory.mktemp("events"))
-    events.log_event(ws, name, datetime(2026, 3, 1, tzinfo=timezone.utc), **fields)
+    events.log_event(ws, name, datetime(2026, 3, 1, tzinfo=timezone.utc), fields)
     data = ws.events.read_bytes()
     assert data.endswith(b"\n") and data.count(b"\n") == 1
     assert isinstance(json.loads(data.decode("utf-8")), dict)

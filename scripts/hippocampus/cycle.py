@@ -28,8 +28,8 @@ def decay(ws: Workspace, now: datetime, wait: bool) -> retention.DecayReport:
             candidates = searchindex.core_candidates(ws, now.date(), CORE_THRESHOLD, locked=True)
             publish.write_core_file(ws, None, now, candidates=candidates)
     if not report.already_ran:
-        events.log_event(ws, "decay", now, total=report.total, changed=report.changed,
-                         archiveCandidates=len(report.archive_candidates))
+        events.log_event(ws, "decay", now, dict(total=report.total, changed=report.changed,
+                         archiveCandidates=len(report.archive_candidates)))
     if refresh:
         publish.write_dashboard(ws, None, now)  # after the event, so the page shows this run
     return report

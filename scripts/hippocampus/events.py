@@ -47,8 +47,9 @@ def _text(value):
     return raw.decode("utf-8", "replace")
 
 
-def log_event(ws: Workspace, event: str, now: datetime, kind: str = "hippocampus", **fields) -> dict:
-    """Append one event; the line is valid JSON whatever characters the values hold."""
+def log_event(ws: Workspace, event: str, now: datetime, fields: dict, kind: str = "hippocampus") -> dict:
+    """Append one event; the line is valid JSON whatever characters the values hold and whatever the fields are
+    named."""
     entry = record(event, now, fields, kind)
     append_line(ws.events, json.dumps(entry, ensure_ascii=False, allow_nan=False, default=str))
     return entry

@@ -297,8 +297,8 @@ def _tidy(ws: Workspace, now: datetime, wait: bool, through: int, handled_items:
         finally:
             ledger.close()
     if changed or report.signals or report.expired or report.applied:
-        events.log_event(ws, "encoding", now, new=len(report.outcome.new),
+        events.log_event(ws, "encoding", now, dict(new=len(report.outcome.new),
                          reinforced=len(report.outcome.reinforced), updated=len(report.outcome.updated),
-                         skipped=report.outcome.skipped, total=report.total, mode=report.mode)
+                         skipped=report.outcome.skipped, total=report.total, mode=report.mode))
     if changed:
         publish.write_dashboard(ws, None, now)  # after the event, so the page shows this run
