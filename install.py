@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-from hippocampus import bootstrap, dependencies  # noqa: E402  (may restart this program in <skill>/.venv)
+from hippocampus.installation import bootstrap, dependencies  # noqa: E402  (may restart this program in <skill>/.venv)
 
 RESTARTED = "HIPPOCAMPUS_INSTALL_RESTARTED"
 
@@ -85,9 +85,10 @@ def main() -> int:
 
 
 def configure(args: argparse.Namespace) -> int:
-    from hippocampus import installation, workspace  # noqa: E402
+    from hippocampus import workspace  # noqa: E402
+    from hippocampus.installation import steps  # noqa: E402
 
-    settings = installation.Settings(
+    settings = steps.Settings(
         skill=bootstrap.SKILL_ROOT,
         workspace=workspace.resolve_workspace(args.workspace),
         state_dir=workspace.resolve_state_dir(args.state_dir),
@@ -97,24 +98,24 @@ def configure(args: argparse.Namespace) -> int:
         with_cron=args.with_cron,
         first_run={"whole": True} if args.whole else {"signals": args.signals} if args.signals else None,
         dry_run=args.dry_run,
-        openclaw=installation.find_program("openclaw"),
-        crontab=installation.find_program(workspace.resolve_crontab()),
+        openclaw=steps.find_program("openclaw"),
+        crontab=steps.find_program(workspace.resolve_crontab()),
         default_state_dir=workspace.cron_state_dir(),
         in_agent_turn=workspace.in_agent_turn(),
         progress=lambda text: print(text, flush=True),
     )
     if args.uninstall:
-        report = installation.uninstall(settings)
+        report = steps.uninstall(settings)
         title = "Uninstall"
     else:
-        report = installation.install(settings)
+        report = steps.install(settings)
         title = "Install"
     print(f"{title}{' (dry run: nothing was changed)' if args.dry_run else ''}:")
     print("\n".join(report.lines()))
     if report.failed:
         return 1
     if args.demo:
-        from hippocampus import demo  # noqa: E402
+        from hippocampus.installation import demo  # noqa: E402
 
         if args.dry_run:
             print("\nDemo: not built in a dry run")

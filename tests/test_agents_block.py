@@ -2,7 +2,7 @@
 
 import pytest
 
-from hippocampus import agents_block
+from hippocampus.installation import agents_block
 from hippocampus.errors import HippocampusError
 
 BLOCK = f"{agents_block.START}\n## Memory\nrun load_core.py\n{agents_block.END}\n"

@@ -2,7 +2,7 @@
 
 import json
 
-from hippocampus.openclaw_cli import cause
+from hippocampus.installation.openclaw_cli import cause
 
 UNREACHABLE = ("Gateway not reachable at ws://127.0.0.1:18790 (ECONNREFUSED).\n"
                "Start it with `openclaw gateway run` or check `openclaw gateway status`.\n"

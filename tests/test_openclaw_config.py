@@ -2,7 +2,7 @@
 
 import json
 
-from hippocampus import openclaw_config as oc
+from hippocampus.installation import openclaw_config as oc
 
 PATHS = ["HIPPOCAMPUS_CORE.md", "memory/user"]
 ALIASES = {"HIPPOCAMPUS_CORE.md": "HIPPOCAMPUS_CORE.md", "/ws/HIPPOCAMPUS_CORE.md": "HIPPOCAMPUS_CORE.md",

@@ -1,6 +1,6 @@
 """hippocampus: a brain-shaped memory for OpenClaw agents (shared core)."""
 
-from .bootstrap import use_skill_venv as _use_skill_venv
+from .installation.bootstrap import use_skill_venv as _use_skill_venv
 
 __version__ = "1.0.0"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import HippocampusError
+from ..errors import HippocampusError
 
 START = "<!-- hippocampus:start -->"
 END = "<!-- hippocampus:end -->"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-from .errors import HippocampusError
+from ..errors import HippocampusError
 
 START = date(2026, 4, 6)  # a Monday
 WEEKS = 4
@@ -347,19 +347,19 @@ def _check(done: subprocess.CompletedProcess, what: str) -> None:
 
 def run(settings, emit, root: Path | None = None) -> int:
     """Build the demo workspace, encode and decay it day by day, then show core memories, a recall, the dashboard."""
-    from . import installation  # the demo workspace gets the same layout as a real one
+    from . import steps  # the demo workspace gets the same layout as a real one
 
     skill, python = settings.skill, settings.python
     root = root or skill / "demo"
     missing = [name for name in ("encode", "dashboard") if not (skill / "scripts" / f"{name}.py").exists()]
     paths = prepare(root)
-    demo_settings = installation.Settings(skill=skill, workspace=paths.workspace, state_dir=root / "state",
+    demo_settings = steps.Settings(skill=skill, workspace=paths.workspace, state_dir=root / "state",
                                           now=datetime.combine(START, datetime.min.time(), timezone.utc),
                                           python=python, first_run={"whole": True})
-    report = installation.Report()
-    for step in (installation.layout, installation.first_run):
+    report = steps.Report()
+    for step in (steps.layout, steps.first_run):
         step(demo_settings, report)
-    installation.index(demo_settings, report)
+    steps.index(demo_settings, report)
     sessions = generate()
     messages = sum(1 for s in sessions for line in s.lines if line.get("type") == "message")
     emit(f"\nDemo: {len(sessions)} generated OpenClaw sessions ({messages} messages) over {WEEKS} weeks, "

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import openclaw_cli
-from .errors import HippocampusError
-from .render import render
+from ..errors import HippocampusError
+from ..render import render
 
 ENCODING = "hippocampus-encoding"
 DECAY = "hippocampus-decay"

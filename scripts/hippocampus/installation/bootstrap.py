@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-SKILL_ROOT = Path(__file__).resolve().parent.parent.parent
+SKILL_ROOT = Path(__file__).resolve().parents[3]  # installation/ → hippocampus/ → scripts/ → the skill
 REQUIRED = ("yaml", "jsonlines", "dateutil", "jinja2")
 # zstd, for the compressed transcript rows of OpenClaw 2026.9 and later: in the standard library from Python 3.14,
 # else the backports.zstd package. Without it the scripts still run, and say which messages they could not read.

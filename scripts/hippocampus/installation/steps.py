@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from . import agents_block, cronjobs, openclaw_cli, openclaw_config, publish, store
-from .errors import HippocampusError
-from .model import SCHEMA_VERSION, Index
-from .render import render
-from .workspace import DOMAINS, Workspace
+from .. import publish, store
+from . import agents_block, cronjobs, openclaw_cli, openclaw_config
+from ..errors import HippocampusError
+from ..model import SCHEMA_VERSION, Index
+from ..render import render
+from ..workspace import DOMAINS, Workspace
 
 CONFIG_NAME = "hippocampus-config.json"
 # How much history the very first encoding takes when the installer was given neither --signals nor --whole:
