@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from hippocampus import cli, search, searchindex, store  # noqa: E402
 from hippocampus.errors import HippocampusError  # noqa: E402
 from hippocampus.model import DOMAINS  # noqa: E402
+from hippocampus.selection import framed_turn  # noqa: E402
 from hippocampus.text import estimate_tokens  # noqa: E402
 
 
@@ -33,6 +34,8 @@ def within_budget(hits: list, budget: int | None) -> list:
     kept, spent = [], 0
     for hit in hits:
         cost = estimate_tokens(hit.memory.content) + 12
+        if hit.turn is not None:
+            cost += estimate_tokens(framed_turn(hit.turn)) + 4
         if spent + cost > budget:
             if not kept:
                 kept.append(hit)
@@ -46,7 +49,9 @@ def as_json(hit, archived: set[str] = frozenset()) -> dict:
     m = hit.memory
     out = {"id": m.id, "content": m.content, "domain": m.domain, "category": m.category,
            "importance": round(hit.importance, 4), "score": hit.score, "parts": hit.parts,
-           "keywords": m.keywords, "sources": m.sources}
+           "keywords": m.keywords, "sources": hit.sources}
+    if hit.turn is not None:
+        out["turn"] = hit.turn
     if m.id in archived:
         out["archived"] = True
     return out
@@ -112,6 +117,8 @@ def main() -> int:
                   if m.id in archived else "")
         text = " ".join(m.content.split())
         cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {text}  · {m.id}{origin}")
+        if hit.turn is not None:
+            cli.emit(f"   turn {framed_turn(hit.turn)}")
         if ctx.args.why:
             parts = " · ".join(f"{name} {value:.2f}×{search.WEIGHTS[name]:.2f}" for name, value in hit.parts.items())
             cli.emit(f"   why: {parts}; matched: {', '.join(hit.matched)}")

@@ -9,6 +9,7 @@ NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 
 
 def mem(mid, content, importance=0.5, last="2026-03-01", **extra):
+    extra = {k: v for k, v in extra.items() if v is not None}
     return Memory(id=mid, content=content, importance=importance, lastAccessed=last, created=last, extra=extra)
 
 
@@ -97,3 +98,32 @@ def test_a_reply_is_found_by_words_of_the_message_it_answered():
                 mem("mem_002", "The dog park is closed")]
     hits = rank(memories, "why is the dog called Tilly", NOW, {})
     assert hits[0].memory.id == "mem_001" and "tilly" in hits[0].matched
+
+
+def episode_memory():
+    """A memory whose statement is about a passport and whose attached turns say where and when."""
+    return mem("mem_001", "User needs to renew their passport before the trip to Osaka", sources=None, episode=[
+        {"text": "Do you want me to book an appointment?", "role": "assistant",
+         "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"}},
+        {"text": "Your passport appointment is at the Harbor Street office on October 9.", "role": "assistant",
+         "source": {"session": "s", "message": "m4", "ts": "2026-02-01T10:03:00Z"}},
+    ])
+
+
+def with_source(memory):
+    memory.sources = [{"session": "s", "message": "m1", "ts": "2026-02-01T10:00:00Z"}]
+    return memory
+
+
+def test_a_memory_is_found_by_the_words_of_a_turn_attached_to_it():
+    memories = [with_source(episode_memory()), mem("mem_002", "The office kitchen is on the second floor")]
+    assert [h.memory.id for h in rank(memories, "Harbor Street", NOW, {})] == ["mem_001"]
+
+
+def test_a_memory_lists_its_sources_in_the_order_they_match_the_query_and_names_the_matching_turn():
+    [hit] = rank([with_source(episode_memory())], "where is the passport appointment office", NOW, {})
+    assert [s["message"] for s in hit.sources] == ["m4", "m1", "m2"]
+    assert hit.turn["source"]["message"] == "m4" and hit.turn["role"] == "assistant"
+    [hit] = rank([with_source(episode_memory())], "trip to Osaka", NOW, {})
+    assert [s["message"] for s in hit.sources] == ["m1", "m2", "m4"]
+    assert hit.turn is None  # the memory's own statement matches best: nothing more to show

@@ -1,5 +1,6 @@
 """Ranking memories for a query: BM25 over words (content, plus keywords at a lower weight), blended with
-importance and recency. Each hit carries its named parts so a ranking can be explained. Pure.
+importance and recency. Each hit carries its named parts so a ranking can be explained, and its sources in the
+order they match the query (a memory holds its own statement and the turns attached to it). Pure.
 
 Ranking runs over a corpus: `MemoryCorpus` (a list of memories in memory) or the disk-cached one in
 `searchindex`. Both give the same results; the cached one only avoids parsing and tokenising the whole store.
@@ -22,6 +23,7 @@ K1 = 1.2
 B = 0.75
 KEYWORD_WEIGHT = 0.5
 CONTEXT_WEIGHT = 0.5
+REPLY_WEIGHT = 0.25
 WEIGHTS = {"relevance": 0.8, "importance": 0.1, "recency": 0.1}
 WEAK_MATCH = 0.5
 BATCH = 256
@@ -34,6 +36,33 @@ class Hit:
     parts: dict
     importance: float
     matched: list[str] = field(default_factory=list)
+    sources: list[dict] = field(default_factory=list)  # every source of the memory, best match of the query first
+    turn: dict | None = None  # the attached turn that matches the query best, when it matches better than the memory
+
+
+@dataclass
+class Piece:
+    """One searchable piece of a memory: its own statement (with its own sources) or one attached turn."""
+
+    text: str
+    sources: list[dict]
+    turn: dict | None = None  # the attached turn, None for the memory's own statement
+
+
+def pieces(memory: Memory) -> list[Piece]:
+    """The memory's statement (its content and the detail it left out), then its attached turns."""
+    own = Piece(" ".join(t for t in (memory.content, _text(memory.raw.get("detail"))) if t),
+                [s for s in memory.sources if type(s) is dict])
+    return [own, *(Piece(t["text"], [t["source"]], t) for t in memory.episode)]
+
+
+def _text(value) -> str:
+    """A stored text field: a string, or (as older versions kept `context`) a list of words."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return " ".join(w for w in value if isinstance(w, str))
+    return ""
 
 
 class Corpus(Protocol):
@@ -69,19 +98,38 @@ def facts_of(memory: Memory, now: datetime, meta: dict) -> Facts:
 
 
 def document_terms(memory: Memory) -> Counter:
-    """Weighted term counts of a memory: its content and the `detail` its summary left out, its keywords at
-    KEYWORD_WEIGHT and the `context` words (of the message it answered) at CONTEXT_WEIGHT."""
+    """Weighted term counts of a memory: its content and the `detail` its summary left out, the turns attached to
+    it, its keywords at KEYWORD_WEIGHT, the `context` (the message it answered) at CONTEXT_WEIGHT and the `reply`
+    (the message that followed it) at REPLY_WEIGHT."""
     counts: Counter = Counter(terms(memory.content))
     detail = memory.raw.get("detail")
     if isinstance(detail, str) and detail:
         counts.update(terms(detail))
+    for turn in memory.episode:
+        counts.update(terms(turn["text"]))
     for term in terms(" ".join(memory.keywords)):
         counts[term] += KEYWORD_WEIGHT
-    context = memory.raw.get("context")
-    if isinstance(context, list) and context:
-        for term in terms(" ".join(w for w in context if isinstance(w, str))):
-            counts[term] += CONTEXT_WEIGHT
+    for name, weight in (("context", CONTEXT_WEIGHT), ("reply", REPLY_WEIGHT)):
+        for term in terms(_text(memory.raw.get(name))):
+            counts[term] += weight
     return counts
+
+
+def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict], dict | None]:
+    """(every source of the memory in the order its pieces match the query — its statement's own sources, an attached
+    turn's source — equal matches in the order they were stored; the attached turn that matches best, when it
+    matches better than the memory's statement). `weights`: each query term's weight (its idf)."""
+    scored = []
+    for position, piece in enumerate(pieces(memory)):
+        counts = Counter(terms(piece.text))
+        value = sum(w * counts[t] * (K1 + 1) / (counts[t] + K1) for t, w in weights.items() if counts.get(t))
+        scored.append((-value, position, piece))
+    scored.sort(key=lambda item: item[:2])
+    out: list[dict] = []
+    for _, _, piece in scored:
+        out += [s for s in piece.sources if s not in out]
+    best_value, _, best = scored[0]
+    return out, (best.turn if best.turn is not None and best_value < 0 else None)
 
 
 def query_terms(query: str) -> list[str]:
@@ -177,5 +225,7 @@ def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, t
     for score, rel, _, doc, fact in found:
         parts = {"relevance": round(rel, 4), "importance": round(fact.importance, 4),
                  "recency": round(fact.recency, 4)}
-        hits.append(Hit(memories[doc], round(score, 4), parts, fact.importance, matched[doc]))
+        memory = memories[doc]
+        sources, turn = order_sources(memory, {t: idf[t] for t in matched[doc]})
+        hits.append(Hit(memory, round(score, 4), parts, fact.importance, matched[doc], sources, turn))
     return hits

@@ -24,7 +24,7 @@ from .model import Index, Memory, id_number
 from .timeutil import parse_day
 from .workspace import Workspace
 
-SCHEMA = 6
+SCHEMA = 7
 _LOG_RATE = math.log(retention.DECAY_RATE)
 
 _TABLES = """
@@ -50,7 +50,7 @@ CREATE TABLE docs(
 );
 CREATE TABLE postings(term TEXT NOT NULL, doc INTEGER NOT NULL, tf REAL NOT NULL, length REAL NOT NULL);
 CREATE TABLE topics(term TEXT NOT NULL, doc INTEGER NOT NULL);
-CREATE TABLE sources(session TEXT NOT NULL, message TEXT NOT NULL, doc INTEGER NOT NULL);
+CREATE TABLE sources(session TEXT NOT NULL, message TEXT NOT NULL, doc INTEGER NOT NULL, ts TEXT NOT NULL);
 """
 # Built after the bulk insert of a rebuild: sorting once is much faster than inserting into a B-tree in doc order.
 _INDEXES = """
@@ -94,8 +94,8 @@ def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
                int(memory.extra.get("kind") == "explicit"), int(memory.pinned), base, since.toordinal(), strength,
                memory.importance, seen.toordinal() if seen else None, created.toordinal() if created else None,
                memory.timesReinforced, memory.category, " ".join(topic), length, _ENCODE(body))
-        sources = [(str(s.get("session")), str(s.get("message")), doc) for s in memory.sources
-                   if isinstance(s, dict) and s.get("session") is not None]
+        sources = [(str(s.get("session")), str(s.get("message")), doc, str(s.get("ts") or ""))
+                   for s in memory.every_source() if s.get("session") is not None]
         yield row, [(term, doc, tf, length) for term, tf in counts.items()], [(t, doc) for t in topic], sources
 
 
@@ -112,7 +112,7 @@ def _insert(db: sqlite3.Connection, memories: Iterable[Memory], meta: dict, toda
         db.executemany(_INSERT_DOC, docs)
         db.executemany("INSERT INTO postings VALUES (?,?,?,?)", postings)
         db.executemany("INSERT INTO topics VALUES (?,?)", topics)
-        db.executemany("INSERT INTO sources VALUES (?,?,?)", sources)
+        db.executemany("INSERT INTO sources VALUES (?,?,?,?)", sources)
         for batch in (docs, postings, topics, sources):
             batch.clear()
 
@@ -139,8 +139,8 @@ def _remove(db: sqlite3.Connection, memory_id: str) -> None:
                        [(t, doc) for t in search.document_terms(memory)])
         db.executemany("DELETE FROM topics WHERE term = ? AND doc = ?", [(t, doc) for t in topic.split()])
         db.executemany("DELETE FROM sources WHERE session = ? AND message = ? AND doc = ?",
-                       [(str(s.get("session")), str(s.get("message")), doc) for s in memory.sources
-                        if isinstance(s, dict) and s.get("session") is not None])
+                       [(str(s.get("session")), str(s.get("message")), doc) for s in memory.every_source()
+                        if s.get("session") is not None])
         db.execute("DELETE FROM docs WHERE doc = ?", (doc,))
 
 
