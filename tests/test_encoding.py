@@ -33,11 +33,41 @@ def encode(texts: list[str], index: Index | None = None, **kw) -> tuple[Index, e
     ("My sister Maria lives in Porto", "User's sister Maria lives in Porto"),
     ("I went to Porto with Maria", "User went to Porto with Maria"),
     ("I'd rather fly than take the night train", "User would rather fly than take the night train"),
-    ("I zorb the frobnicator daily", "I zorb the frobnicator daily"),  # not a known verb: left as said
-    ("I think I should call Maria", "I think I should call Maria"),  # a second "I": left as said
+    ("I zorb the frobnicator daily", "User zorbs the frobnicator daily"),  # after "I" comes a verb
+    ("I think I should call Maria", "User thinks they should call Maria"),  # the user once, then "they"
+    ("My sister's wedding is in Lisbon on June 14th and I am bringing the rings",
+     "User's sister's wedding is in Lisbon on June 14th and they are bringing the rings"),
+    ("Yesterday I woke up at 5 and my back hurt", "Yesterday the user woke up at 5 and their back hurt"),
+    ("Tom gave me his old bike and I was happy", "Tom gave the user his old bike and they were happy"),
+    ("I'd booked the table already", "User had booked the table already"),
+    ("I, for one, disagree", "I, for one, disagree"),  # no verb after "I": left as said
 ])
 def test_first_person_becomes_the_user_only_where_it_is_reliable(text, expected):
     assert rewrite_sentence(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I prefer oat milk flat whites in the morning, please keep that in mind",
+     "User prefers oat milk flat whites in the morning"),
+    ("I prefer oat milk flat whites, by the way. Never regular milk.",
+     "User prefers oat milk flat whites. Never regular milk."),
+    ("Don't forget: the dentist moved my appointment to Friday 16:30. It's important.",
+     "The dentist moved the user's appointment to Friday 16:30."),
+    ("Remember that my sister's wedding is in Lisbon on June 14th and I am bringing the rings",
+     "User's sister's wedding is in Lisbon on June 14th and they are bringing the rings"),
+    ("Thanks Nova, the migration checklist you wrote was really helpful. Great job!",
+     "Thanks Nova, the migration checklist you wrote was really helpful."),
+    ("Haha ok. My gym locker, by the way, is number 12.", "User's gym locker, is number 12."),
+])
+def test_a_summary_speaks_of_the_user_in_the_third_person_without_filler_or_small_talk(text, expected):
+    assert concise(text) == expected
+
+
+def test_a_speaker_s_labelled_words_stay_theirs_and_keep_the_label():
+    assert concise("Caroline: The support group has made me feel accepted.", first_person=True) == \
+        "Caroline: The support group has made me feel accepted."
+    assert concise("Caroline: Hey Mel! Remember that I went to the LGBTQ support group.") == \
+        "Caroline: I went to the LGBTQ support group."
 
 
 def test_a_memory_drops_greetings_and_the_remember_phrase_and_keeps_numbers_and_names():

@@ -20,7 +20,7 @@ from datetime import datetime
 from . import redaction, retention, scoring
 from .model import DOMAINS, Index, Memory, format_id, id_number
 from .scoring import Score
-from .text import STOP_WORDS, label, one_line, terms, without_label, words
+from .text import STOP_WORDS, label, one_line, split_label, terms, without_label, words
 from .timeutil import iso, parse_instant
 from .transcripts import Signal
 
@@ -28,6 +28,7 @@ SAME_TOPIC = 0.7
 CONTENT_LIMIT = 200
 DETAIL_LIMIT = 2000  # what a summary leaves out stays searchable up to this length; a pasted document is no memory
 UNTRUSTED_CEILING = 0.6  # a stranger's words never reach the core memories on their own
+SMALL_TALK_CEILING = 0.3  # small talk kept as a memory of its own (at --min-importance 0) stays in the background
 KEYWORDS_KEPT = 6
 CONTEXT_KEPT = 6
 CANDIDATES_SHOWN = 3
@@ -60,34 +61,48 @@ _LEAD = re.compile(
     r"|(?:don't|do not|dont)\s+forget(?:\s+(?:that|this))?\s*[:,\-–—]?\s+)?",
     re.IGNORECASE)
 _TRAIL = re.compile(r"[\s,;:.\-–—]*(?:(?:and |so )?(?:please )?(?:remember (?:that|this|it)|(?:don't|do not|dont) forget"
-                    r"(?: (?:that|this|it))?)(?: (?:please|ok|okay))?)[\s.!?]*\Z", re.IGNORECASE)
+                    r"(?: (?:that|this|it))?|keep (?:that|this|it) in mind)(?: (?:please|ok|okay))?|by the way|btw|fyi"
+                    r"|just so you know)[\s.!?]*\Z", re.IGNORECASE)
+# A sentence that only says how to take the others: "It's important.", "Please keep that in mind."
+_FILLER_SENTENCE = re.compile(r"\A(?:(?:it's|it is|this is|that's|that is) (?:(?:really|very|super|so) )?(?:important"
+                              r"|urgent)|(?:please )?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)|(?:don't"
+                              r"|do not) forget(?: (?:that|this|it))?)|just so you know|for the record)[\s.!]*\Z",
+                              re.IGNORECASE)
+_ASIDE = re.compile(r",\s*(?:by the way|btw|fyi)\s*,", re.IGNORECASE)
 _SAID = re.compile(r"\s*\(said \d{4}-\d{2}-\d{2}\)\Z")
 _ADVERBS = frozenset("always never usually often sometimes rarely really also just still generally normally "
-                     "typically mostly actually definitely absolutely totally only even already strongly".split())
+                     "typically mostly actually definitely absolutely totally only even already strongly so kinda "
+                     "sorta almost once first then too now ever".split())
 _PRESENT = frozenset("""prefer like love hate want need feel think believe live work use drink eat have do go take enjoy
 dislike know plan own study play speak read watch run ride drive hope wish mind care avoid get keep start finish wake
 sleep cook train teach write listen visit travel commute swim walk bike hike leave miss forget mean buy pay make wear
 stay try support follow cycle jog meditate practice practise learn understand agree disagree expect intend aim tend
 collect adore prefer wake drink teach fly fix""".split())
-_PAST = frozenset("""went met got had was did made took saw bought told said left found came ran began gave felt thought
-knew wrote ate drank spent sold lost won paid sent kept slept flew drove rode swam forgot chose broke heard set put cut
-hit let quit became brought caught taught fought sat stood understood built grew drew threw wore meant""".split())
+_PAST = frozenset("""went met got had was were did made took saw bought told said left found came ran began gave felt
+thought knew wrote ate drank spent sold lost won paid sent kept slept flew drove rode swam forgot chose broke heard set
+put cut hit let quit became brought caught taught fought sat stood understood built grew drew threw wore meant woke
+awoke bent bet bit bled blew bore bound burnt dealt dug dove dreamt fed fell fled flung forgave froze hid held hung hurt
+knelt laid lay leant leapt led lent lit mistook overslept rang rose sang sank shook shone shot shut slid smelt sped spelt
+spilt spoke spun split spread sprang stole stuck stung stank strode struck swore swept swung tore thrust trod upset
+wept withdrew wound""".split())
 _MODALS = {"can": "can", "can't": "can't", "cannot": "cannot", "will": "will", "won't": "won't", "would": "would",
            "wouldn't": "wouldn't", "should": "should", "shouldn't": "shouldn't", "could": "could",
            "couldn't": "couldn't", "must": "must", "might": "might", "may": "may", "didn't": "didn't",
            "don't": "doesn't", "am": "is", "was": "was", "wasn't": "wasn't", "have": "has", "haven't": "hasn't",
            "do": "does", "go": "goes"}
-_CONTRACTIONS = {"i'm": "User is", "i've": "User has", "i'll": "User will", "i'd": "User would"}
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd)\b")
+# After "they" (the user named once already) only these forms differ from what follows "I".
+_PLURAL = {"am": "are", "was": "were", "wasn't": "weren't"}
+_CONTRACTED = {"i'm": ("is", "are"), "i've": ("has", "have"), "i'll": ("will", "will"), "i'd": ("would", "would")}
+_PUNCTUATION = ",.;:!?)\"'"
 
 
 def third_person(verb: str) -> str | None:
-    """The verb for "User …": prefers, watches, tries; past tenses stay; None for a word not known to be a verb."""
+    """The verb for "User …": prefers, watches, tries; past tenses stay; None for what cannot be a verb."""
     if verb in _MODALS:
         return _MODALS[verb]
     if verb in _PAST or (verb.endswith("ed") and len(verb) > 3):
         return verb
-    if verb not in _PRESENT:
+    if not verb.isalpha():
         return None
     if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
@@ -97,45 +112,64 @@ def third_person(verb: str) -> str | None:
 
 
 def rewrite_sentence(sentence: str) -> str:
-    """"I prefer X" → "User prefers X", "My X" → "User's X"; a sentence it cannot rewrite reliably stays as it is."""
-    s = sentence.replace("’", "'")
-    lowered = s.lower()
-    subject = False
-    for contraction, replacement in _CONTRACTIONS.items():
-        if lowered.startswith(contraction + " "):
-            rest = s[len(contraction) + 1:]
-            if contraction == "i'd" and not rest.lower().startswith(("rather", "like", "love", "prefer")):
+    """The user's words in the third person: "I prefer X" → "User prefers X", "My X" → "User's X", "… and I am
+    bringing the rings" → "… and they are bringing the rings". The first mention is the user ("User" at the start,
+    "the user" later), every other one "they"; a sentence it cannot rewrite reliably stays as it is."""
+    parts = sentence.replace("’", "'").split(" ")
+    out: list[str] = []
+    named = False  # the user was mentioned already in this sentence: "they" from now on
+    position = 0
+    while position < len(parts):
+        word = parts[position]
+        bare = word.rstrip(_PUNCTUATION)
+        tail = word[len(bare):]
+        lower = bare.lower()
+        first = position == 0
+        who = "User" if first else ("they" if named else "the user")
+        if lower == "i" and bare in ("I", "i"):
+            if tail:
+                return sentence  # "I, for one, …": no verb to follow
+            after = position + 1
+            while after < len(parts) - 1 and (parts[after].lower() in _ADVERBS or
+                                              (parts[after].lower().endswith("ly") and len(parts[after]) > 4)):
+                after += 1
+            if after >= len(parts):
                 return sentence
-            s, subject = f"{replacement} {rest}", True
-            break
-    else:
-        if lowered.startswith("i "):
-            parts = s[2:].split(" ")
-            position = 0
-            while position < len(parts) - 1 and parts[position].lower() in _ADVERBS:
-                position += 1
-            verb = parts[position] if parts else ""
-            tail = ""
-            if verb.lower() == "do" and position + 1 < len(parts) and parts[position + 1].lower() == "not":
+            verb_word = parts[after]
+            verb = verb_word.rstrip(_PUNCTUATION)
+            if who == "they":
+                conjugated = _PLURAL.get(verb.lower(), verb)
+            elif verb.lower() == "do" and after + 1 < len(parts) and parts[after + 1].lower() == "not":
                 conjugated = "does"
             else:
-                bare = verb.rstrip(",.;:!?")
-                tail = verb[len(bare):]
-                conjugated = third_person(bare.lower())
-            if conjugated is None:
-                return sentence
-            parts[position] = conjugated + tail
-            s, subject = "User " + " ".join(parts), True
-        elif lowered.startswith("my "):
-            s, subject = "User's " + s[3:], True
-    if _FIRST_PERSON.search(s[4:] if subject else s):
-        return sentence  # another "I" later on: leave the whole sentence in the user's own words
-    owner, obj = ("their", "them") if subject else ("the user's", "the user")
-    s = re.sub(r"\bmy\b", owner, s, flags=re.IGNORECASE)
-    s = re.sub(r"\bmyself\b", "themselves" if subject else "the user", s, flags=re.IGNORECASE)
-    s = re.sub(r"\bmine\b", "theirs" if subject else "the user's", s, flags=re.IGNORECASE)
-    s = re.sub(r"\bme\b", obj, s, flags=re.IGNORECASE)
-    return s
+                conjugated = third_person(verb.lower())
+                if conjugated is None:
+                    return sentence
+            out += [who, *parts[position + 1:after], conjugated + verb_word[len(verb):]]
+            named = True
+            position = after + 1
+            continue
+        if lower in _CONTRACTED:
+            singular, plural = _CONTRACTED[lower]
+            following = parts[position + 1].lower().rstrip(_PUNCTUATION) if position + 1 < len(parts) else ""
+            if lower == "i'd" and (following in _PAST or following.endswith(("ed", "en"))):
+                singular = plural = "had"  # "I'd gone", "I'd booked": had, not would
+            out.append(f"{who} {plural if who == 'they' else singular}{tail}")
+            named = True
+        elif lower == "my":
+            out.append(("User's" if first else "their" if named else "the user's") + tail)
+            named = True
+        elif lower in ("me", "myself"):
+            out.append(("User" if first else ("them" if lower == "me" else "themselves") if named
+                        else "the user") + tail)
+            named = True
+        elif lower == "mine":
+            out.append(("theirs" if named else "the user's") + tail)
+            named = True
+        else:
+            out.append(word)
+        position += 1
+    return " ".join(out) if named else sentence
 
 
 def concise(text: str, matched: tuple[str, ...] = (), first_person: bool = True, limit: int = CONTENT_LIMIT) -> str:
@@ -145,19 +179,38 @@ def concise(text: str, matched: tuple[str, ...] = (), first_person: bool = True,
 
 def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = True,
               limit: int = CONTENT_LIMIT) -> tuple[str, str]:
-    """(the concise memory, what it left out): the left-out sentences stay searchable, never shown as the memory."""
+    """(the concise memory, what it left out): the left-out sentences stay searchable, never shown as the memory.
+
+    Greetings, small talk and filler ("It's important.", "please keep that in mind", "by the way") are left out; the
+    user's words are told in the third person ("User prefers…"). A message with a speaker's label ("Caroline: …")
+    is that speaker's: the label stays in front, their words stay theirs."""
+    speaker, text = split_label(text)
+    if speaker:
+        first_person = False
+        limit -= len(speaker)
     sentences = [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
-    meaningful = [s for s in sentences if s.lower().strip(" .!?,") not in _FILLERS]
+    wanted = [f" {p} " for p in matched if p]
+    meaningful = [s for s in sentences if s.lower().strip(" .!?,") not in _FILLERS and not _FILLER_SENTENCE.match(s)
+                  and (not scoring.small_talk_sentence(s) or any(p in scoring.normalized(s) for p in wanted))]
     sentences = meaningful or sentences
     out = []
     for sentence in sentences:
-        stripped = _TRAIL.sub("", _LEAD.sub("", sentence, count=1)).strip()
+        stripped = _TRAIL.sub("", _LEAD.sub("", _ASIDE.sub(",", sentence), count=1)).strip()
         if not stripped:
             continue
+        if sentence[-1] in ".!?" and stripped[-1] not in ".!?" and stripped != sentence.rstrip(".!?"):
+            stripped += sentence[-1]  # "…flat whites, by the way." keeps its full stop
         stripped = stripped[0].upper() + stripped[1:]
         out.append(rewrite_sentence(stripped) if first_person else stripped)
     if not out:
         return "", ""
+    content, detail = _fit(out, matched, limit)
+    return (speaker + content if content else ""), detail
+
+
+def _fit(out: list[str], matched: tuple[str, ...], limit: int) -> tuple[str, str]:
+    """The sentences within `limit` (those that matched a rule, then those with numbers or names, in their order),
+    and what was left out."""
     joined = " ".join(out)
     if len(joined) <= limit:
         return joined, ""
@@ -538,6 +591,8 @@ def reinforce(index: Index, memory: Memory, draft: Draft) -> None:
     retention.reinforce(memory, draft.when, index.meta, draft.source)
     if draft.importance > memory.importance:
         _anchor_at(memory, draft.importance, draft.when.date())
+    if memory.category == "smalltalk" and memory.importance > SMALL_TALK_CEILING:
+        _anchor_at(memory, SMALL_TALK_CEILING, draft.when.date())  # "Thanks!" said fifty times is still small talk
     _merge(memory, draft)
 
 

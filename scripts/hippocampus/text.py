@@ -107,6 +107,12 @@ def without_label(text: str) -> str:
     return _LABEL.sub("", text, count=1)
 
 
+def split_label(text: str) -> tuple[str, str]:
+    """(the leading speaker label as written, with its colon and space; the rest): ("Caroline: ", "I went…")."""
+    found = _LABEL.match(text)
+    return (found.group(0), text[found.end():]) if found else ("", text)
+
+
 def label(text: str) -> str | None:
     """The leading speaker label of a text, lower-cased ("Caroline: I went…" → "caroline"), or None."""
     found = _LABEL.match(text)
