@@ -38,11 +38,14 @@ def describe(report: pipeline.RunReport) -> str:
             text += f"; {len(report.invalid)} invalid (kept pending)"
     elif report.mode == "prepare":
         text = f"{report.prepared} items added to pending-memories.json from {report.signals} signals"
+        if o.attached:
+            text += f", {len(o.attached)} attached to memories of their session"
         if o.skipped:
-            text += f" ({o.skipped} skipped as noise or below the threshold)"
+            text += f" ({o.skipped} skipped as noise or small talk)"
     else:
         text = (f"encoded {report.signals} signals: {len(o.new)} new, {len(o.reinforced)} reinforced, "
-                f"{len(o.updated)} updated, {o.skipped} skipped")
+                f"{len(o.updated)} updated, {len(o.attached)} attached to memories of their session, "
+                f"{o.skipped} skipped")
     if report.expired:
         text += f"; {report.expired} pending items older than a day encoded automatically"
     return text + f"; {report.total} memories, {report.pending_left} pending"

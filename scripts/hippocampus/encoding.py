@@ -32,6 +32,9 @@ SMALL_TALK_CEILING = 0.3  # small talk kept as a memory of its own (at --min-imp
 KEYWORDS_KEPT = 6
 CONTEXT_KEPT = 6
 CANDIDATES_SHOWN = 3
+TURN_LIMIT = DETAIL_LIMIT  # characters of one attached turn
+EPISODE_TURNS = 24  # turns attached to one memory at most; the next one starts a memory of its own
+EPISODE_HEAD = 0.3  # a memory made only to hold turns that are no memory of their own: background, found by search
 EXAMINED = 50  # memories compared in full per lookup, those sharing the most rare terms
 
 # Words that say a value changed; they are not part of a fact's topic.
@@ -410,6 +413,7 @@ class Candidates:
         self.postings: dict[str, list[int]] = defaultdict(list)
         self.position: dict[str, int] = {}
         self.next_number: int | None = None  # the next `mem_NNN` number, once the store has been scanned for it
+        self._sessions: dict[str, tuple[tuple, Memory]] | None = None  # session -> (latest, memory), on first use
         for memory in memories:
             self.add(memory)
 
@@ -422,6 +426,26 @@ class Candidates:
         self.topics.append(topic)
         for term in topic:
             self.postings[term].append(position)
+
+    def latest_in_session(self, session: str) -> Memory | None:
+        """The visible memory holding the latest message of `session` so far (None if it holds none): the memory
+        the session's next turns are attached to. Asked once per session and run; the run keeps track after."""
+        if self._sessions is None:
+            self._sessions = {}
+            for memory in self.memories:
+                if memory.superseded or memory.archived:
+                    continue
+                for source in memory.every_source():
+                    name = source.get("session")
+                    if name is None:
+                        continue
+                    # The latest message, and of two said at the same time the newer memory (the cache agrees).
+                    when = (str(source.get("ts") or ""), len(memory.id), memory.id)
+                    known = self._sessions.get(str(name))
+                    if known is None or when > known[0]:
+                        self._sessions[str(name)] = (when, memory)
+        found = self._sessions.get(session)
+        return found[1] if found else None
 
     def refresh(self, memory: Memory) -> None:
         """The memory's content changed: index its new terms (stale postings are harmless, topics are re-read)."""
@@ -527,24 +551,26 @@ class Outcome:
     new: list[str] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
+    attached: list[str] = field(default_factory=list)  # the memory each attached turn went to
+    extended: list[str] = field(default_factory=list)  # memories that learnt the words of the turn after them
     skipped: int = 0
     duplicates: int = 0
 
     @property
     def changed(self) -> set[str]:
-        return set(self.new) | set(self.reinforced) | set(self.updated)
+        return set(self.new) | set(self.reinforced) | set(self.updated) | set(self.attached) | set(self.extended)
 
     def to_dict(self) -> dict:
         return {"new": len(self.new), "reinforced": len(self.reinforced), "updated": len(self.updated),
-                "skipped": self.skipped, "duplicates": self.duplicates}
+                "attached": len(self.attached), "skipped": self.skipped, "duplicates": self.duplicates}
 
 
 def known_sources(index: Index) -> set[tuple[str, str]]:
     """(session, message) of every source already in the index: a message is never encoded twice."""
     out = set()
     for memory in index.memories:
-        for source in memory.sources:
-            if isinstance(source, dict) and source.get("session") is not None:
+        for source in memory.every_source():
+            if source.get("session") is not None:
                 out.add((str(source.get("session")), str(source.get("message"))))
     return out
 
@@ -645,18 +671,95 @@ def place(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome) -> M
     return memory
 
 
+def attach_turn(memory: Memory, signal: Signal) -> None:
+    """Attach a message that is no memory of its own to a memory of its session: searchable, with its own source,
+    never shown as the memory. A stranger's words stay marked as a stranger's."""
+    text = one_line(redaction.redact(signal.text), TURN_LIMIT)
+    turn: dict = {"text": text, "role": signal.role, "source": signal.source}
+    if signal.trust == "untrusted":
+        turn["text"] = f"{signal.sender or 'Someone'} said: {text}"
+        turn["trust"] = "untrusted"
+    episode = memory.raw.get("episode")
+    if type(episode) is not list:
+        episode = memory.raw["episode"] = []
+    episode.append(turn)
+
+
+class Episodes:
+    """Where each session's messages go that are no memory of their own: to the memory its latest message went
+    into (an episode), or — when the session has none yet — to the next one it makes. What is left waiting when a
+    run ends becomes a memory of its own at EPISODE_HEAD, holding the rest; small talk alone is skipped."""
+
+    def __init__(self, index: Index, lookup: Candidates, now: datetime, outcome: Outcome):
+        self.index, self.lookup, self.now, self.outcome = index, lookup, now, outcome
+        self.last: dict[str, Memory | None] = {}
+        self.waiting: dict[str, list[tuple[Signal, Score, str | None]]] = {}
+
+    def current(self, session: str) -> Memory | None:
+        if session not in self.last:
+            self.last[session] = self.lookup.latest_in_session(session)
+        return self.last[session]
+
+    def joined(self, signal: Signal, memory: Memory) -> None:
+        """A message of the session went into `memory` (made, reinforced or updated by it)."""
+        self.current(signal.session)
+        self.last[signal.session] = memory
+        for turn, _, _ in self.waiting.pop(signal.session, []):
+            self._attach(memory, turn)
+
+    def left_out(self, signal: Signal, score: Score, before: str | None) -> None:
+        """A message that is no memory of its own: attached, or waiting for its session's next memory."""
+        memory = self.current(signal.session)
+        if memory is not None and len(memory.episode) < EPISODE_TURNS:
+            self._attach(memory, signal)
+            return
+        self.last[signal.session] = None  # full: the session's next memory starts a new episode
+        self.waiting.setdefault(signal.session, []).append((signal, score, before))
+
+    def finish(self) -> None:
+        """Sessions that made no memory this run: their most informative message holds the others."""
+        for session, turns in self.waiting.items():
+            worthy = [t for t in turns if t[1].rule != "smalltalk"]
+            if not worthy:
+                self.outcome.skipped += len(turns)
+                continue
+            signal, score, before = max(worthy, key=_informative)
+            draft = draft_from(signal, score, self.now, before)
+            if draft is None:
+                self.outcome.skipped += len(turns)
+                continue
+            draft.importance = EPISODE_HEAD
+            head = create(self.index, self.lookup, draft)
+            self.outcome.new.append(head.id)
+            for turn, _, _ in turns:
+                if turn is not signal:
+                    self._attach(head, turn)
+        self.waiting.clear()
+
+    def _attach(self, memory: Memory, signal: Signal) -> None:
+        attach_turn(memory, signal)
+        self.outcome.attached.append(memory.id)
+
+
+def _informative(turn: tuple[Signal, Score, str | None]) -> tuple:
+    """A statement over a question, then the one with more names, numbers and dates, then the longer."""
+    signal, score, _ = turn
+    return (score.rule != "question", len(values_of(signal.text)), len(signal.text))
+
+
 def encode(index: Index, signals: list[Signal], now: datetime, min_importance: float = 0.5,
            lookup: Candidates | None = None, seen: set[tuple[str, str]] | None = None) -> Outcome:
     """Encode signals into the index in order; a signal whose message is already a source is skipped.
 
     A message too short to be a memory of its own ("my locker code is now 5521") still reinforces or updates the
-    memory it is the same fact as.
+    memory it is the same fact as. Every other message but noise is attached to its session's memory (`Episodes`).
     """
     outcome = Outcome()
     if not signals:
         return outcome
     lookup = lookup if lookup is not None else Candidates(index.memories)
     seen = seen if seen is not None else known_sources(index)
+    episodes = Episodes(index, lookup, now, outcome)
     previous: dict[str, str] = {}  # session → the text of its last message so far
     for signal in signals:
         before = previous.get(signal.session)
@@ -666,16 +769,23 @@ def encode(index: Index, signals: list[Signal], now: datetime, min_importance: f
             continue
         seen.add(signal.key)
         score = score_of(signal)
+        if score.rule == "noise":
+            outcome.skipped += 1
+            continue
+        memory = None
         if kept(score, min_importance):
             draft = draft_from(signal, score, now, before)
             if draft is not None:
-                place(index, lookup, draft, outcome)
-                continue
+                memory = place(index, lookup, draft, outcome)
         elif score.rule == "short" and signal.role == "user":
             draft = draft_from(signal, score, now, before)
-            if draft is not None and attach(index, lookup, draft, outcome) is not None:
-                continue
-        outcome.skipped += 1
+            if draft is not None:
+                memory = attach(index, lookup, draft, outcome)
+        if memory is not None:
+            episodes.joined(signal, memory)
+        else:
+            episodes.left_out(signal, score, before)
+    episodes.finish()
     return outcome
 
 
