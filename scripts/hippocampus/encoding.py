@@ -195,6 +195,7 @@ def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = Tru
     wanted = [f" {p} " for p in matched if p]
     meaningful = [s for s in sentences if s.lower().strip(" .!?,") not in _FILLERS and not _FILLER_SENTENCE.match(s)
                   and (not scoring.small_talk_sentence(s) or any(p in scoring.normalized(s) for p in wanted))]
+    aside = [s for s in sentences if s not in meaningful] if meaningful else []  # still searchable, as detail
     sentences = meaningful or sentences
     out = []
     for sentence in sentences:
@@ -208,6 +209,8 @@ def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = Tru
     if not out:
         return "", ""
     content, detail = _fit(out, matched, limit)
+    if aside:
+        detail = _detail([detail, *aside])
     return (speaker + content if content else ""), detail
 
 
