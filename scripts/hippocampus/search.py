@@ -19,8 +19,8 @@ from .model import Memory
 from .text import terms
 from .timeutil import days_between, parse_day
 
-K1 = 1.2
-B = 0.75
+K1 = 0.9
+B = 0.5
 KEYWORD_WEIGHT = 0.5
 CONTEXT_WEIGHT = 0.5
 REPLY_WEIGHT = 0.25
