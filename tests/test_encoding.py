@@ -385,8 +385,21 @@ def test_a_memory_keeps_words_of_the_message_it_answered_as_context():
                signal(3, "I'm building a treehouse with Tom this summer", session="other")]
     encoding.encode(index, signals, NOW)
     answer, other = index.memories
-    assert "tilly" in answer.extra["context"] and "stuffed" in answer.extra["context"]
+    assert answer.extra["context"] == "Why did you name the stuffed dog Tilly?"
     assert "context" not in other.extra  # the first message of its session answers nothing
+
+
+def test_the_message_a_memory_answered_is_kept_up_to_forty_words_and_the_one_after_it_as_its_reply():
+    index = Index(memories=[], meta={})
+    question = "So tell me " + " ".join(f"word{i}" for i in range(60)) + "?"
+    encoding.encode(index, [signal(1, question, role="assistant", session="s"),
+                            signal(2, "I grew up in Michigan with a dog called Tilly", session="s"),
+                            signal(3, "I'm moving to Denver for a job at the planetarium", session="s")], NOW)
+    first, second = index.memories
+    assert first.extra["context"].split(" ")[:3] == ["So", "tell", "me"]
+    assert len(first.extra["context"].split(" ")) == encoding.CONTEXT_WORDS + 1  # and a closing "…"
+    assert first.extra["reply"] == "I'm moving to Denver for a job at the planetarium"
+    assert "reply" not in second.extra
 
 
 def test_the_same_preference_in_other_words_and_asides_reinforces_one_memory():

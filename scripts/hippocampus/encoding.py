@@ -30,7 +30,7 @@ DETAIL_LIMIT = 2000  # what a summary leaves out stays searchable up to this len
 UNTRUSTED_CEILING = 0.6  # a stranger's words never reach the core memories on their own
 SMALL_TALK_CEILING = 0.3  # small talk kept as a memory of its own (at --min-importance 0) stays in the background
 KEYWORDS_KEPT = 6
-CONTEXT_KEPT = 6
+CONTEXT_WORDS = 40  # of the message a memory answered (its `context`) and of the one that followed (its `reply`)
 CANDIDATES_SHOWN = 3
 TURN_LIMIT = DETAIL_LIMIT  # characters of one attached turn
 EPISODE_TURNS = 24  # turns attached to one memory at most; the next one starts a memory of its own
@@ -394,7 +394,7 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
     content = redaction.redact(content + said)
     domain, category = (("world", "observed") if untrusted else (score.domain, score.category))
     importance = min(score.value, UNTRUSTED_CEILING) if untrusted else score.value
-    context = keywords_of(redaction.redact(previous), CONTEXT_KEPT) if previous else []
+    context = neighbour_text(previous) if previous else ""
     return Draft(content=content, keywords=keywords_of(content), domain=domain, category=category,
                  importance=importance, when=when, source=signal.source, explicit=score.explicit and not untrusted,
                  trust="untrusted" if untrusted else None, score=score, detail=redaction.redact(detail),
@@ -605,7 +605,7 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
     if draft.detail:
         extra["detail"] = draft.detail
     if draft.context:
-        extra["context"] = list(draft.context)
+        extra["context"] = draft.context
     memory = Memory(id=_fresh_id(index, lookup), content=draft.content, domain=draft.domain, category=draft.category,
                     importance=draft.importance, created=iso(draft.when), lastAccessed=iso(draft.when),
                     timesReinforced=0, keywords=list(draft.keywords), sources=[draft.source], extra=extra)
@@ -631,7 +631,7 @@ def update(index: Index, lookup: Candidates, memory: Memory, draft: Draft) -> No
     stale = values_of(memory.content) - draft.tokens
     memory.keywords = [k for k in memory.keywords if k.lower() not in stale]
     memory.content = draft.content
-    for name, value in (("detail", draft.detail), ("context", list(draft.context))):
+    for name, value in (("detail", draft.detail), ("context", draft.context)):
         if value:
             memory.extra[name] = value
         else:
@@ -674,6 +674,13 @@ def place(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome) -> M
     return memory
 
 
+def neighbour_text(text: str) -> str:
+    """A message next to a memory's in its session, as the memory keeps it (redacted, its first CONTEXT_WORDS
+    words): searchable at a lower weight, never shown."""
+    kept = one_line(redaction.redact(text)).split(" ")
+    return " ".join(kept[:CONTEXT_WORDS]) + (" …" if len(kept) > CONTEXT_WORDS else "")
+
+
 def attach_turn(memory: Memory, signal: Signal) -> None:
     """Attach a message that is no memory of its own to a memory of its session: searchable, with its own source,
     never shown as the memory. A stranger's words stay marked as a stranger's."""
@@ -704,24 +711,38 @@ class Episodes:
         return self.last[session]
 
     def joined(self, signal: Signal, memory: Memory) -> None:
-        """A message of the session went into `memory` (made, reinforced or updated by it)."""
-        self.current(signal.session)
+        """A message of the session went into `memory` (made, reinforced or updated by it). The memory before it
+        keeps the words of this message as its `reply`: what followed it is a clue to what it was about."""
+        before = self.current(signal.session)
+        if before is not None and before is not memory and not before.raw.get("reply"):
+            before.raw["reply"] = neighbour_text(signal.text)
+            self.outcome.extended.append(before.id)
         self.last[signal.session] = memory
         for turn, _, _ in self.waiting.pop(signal.session, []):
             self._attach(memory, turn)
 
     def left_out(self, signal: Signal, score: Score, before: str | None) -> None:
-        """A message that is no memory of its own: attached, or waiting for its session's next memory."""
+        """A message that is no memory of its own: attached to the session's memory so far — unless it asks
+        something, then it waits for the answer's memory (a question goes with its answer), as does what follows
+        it until then."""
         memory = self.current(signal.session)
-        if memory is not None and len(memory.episode) < EPISODE_TURNS:
+        if memory is not None and not asks(signal.text) and not self.waiting.get(signal.session) and \
+                len(memory.episode) < EPISODE_TURNS:
             self._attach(memory, signal)
             return
-        self.last[signal.session] = None  # full: the session's next memory starts a new episode
+        if memory is not None and len(memory.episode) >= EPISODE_TURNS:
+            self.last[signal.session] = None  # full: the session's next memory starts a new episode
         self.waiting.setdefault(signal.session, []).append((signal, score, before))
 
     def finish(self) -> None:
-        """Sessions that made no memory this run: their most informative message holds the others."""
+        """What is still waiting when the run ends: with the session's memory so far, or — in a session that made
+        none — held by its most informative message, made a memory of its own."""
         for session, turns in self.waiting.items():
+            memory = self.last.get(session)
+            if memory is not None and len(memory.episode) + len(turns) <= EPISODE_TURNS:
+                for turn, _, _ in turns:
+                    self._attach(memory, turn)
+                continue
             worthy = [t for t in turns if t[1].rule != "smalltalk"]
             if not worthy:
                 self.outcome.skipped += len(turns)
@@ -742,6 +763,11 @@ class Episodes:
     def _attach(self, memory: Memory, signal: Signal) -> None:
         attach_turn(memory, signal)
         self.outcome.attached.append(memory.id)
+
+
+def asks(text: str) -> bool:
+    """Whether a message ends by asking something: what follows it answers it."""
+    return text.rstrip().endswith(("?", "？"))
 
 
 def _informative(turn: tuple[Signal, Score, str | None]) -> tuple:
