@@ -127,3 +127,26 @@ def test_a_memory_lists_its_sources_in_the_order_they_match_the_query_and_names_
     [hit] = rank([with_source(episode_memory())], "trip to Osaka", NOW, {})
     assert [s["message"] for s in hit.sources] == ["m1", "m2", "m4"]
     assert hit.turn is None  # the memory's own statement matches best: nothing more to show
+
+
+def test_a_when_question_favours_the_memory_that_says_when():
+    memories = [mem("mem_001", "Caroline went to the support group meeting at the support group center"),
+                mem("mem_002", "Caroline went to the support group yesterday (said 2023-05-08)")]
+    assert [h.memory.id for h in rank(memories, "When did Caroline go to the support group?", NOW, {})] == \
+        ["mem_002", "mem_001"]
+    asked_what = rank(memories, "What did Caroline say about the support group?", NOW, {})
+    assert "(says when)" not in asked_what[0].matched
+    hit = rank(memories, "When did Caroline go to the support group?", NOW, {})[0]
+    assert "(says when)" in hit.matched
+
+
+def test_a_query_word_that_only_says_when_matches_nothing_by_itself():
+    memories = [mem("mem_001", "The dentist is on Friday at 16:30")]
+    assert rank(memories, "When is the plumber coming?", NOW, {}) == []
+
+
+def test_the_month_and_year_a_memory_was_made_lean_a_question_towards_it():
+    memories = [mem("mem_001", "Melanie ran a charity race for mental health", last="2023-05-20"),
+                mem("mem_002", "Melanie ran a charity race for mental health", last="2023-07-02")]
+    assert [h.memory.id for h in rank(memories, "charity race in May 2023", NOW, {})][0] == "mem_001"
+    assert [h.memory.id for h in rank(memories, "charity race in July 2023", NOW, {})][0] == "mem_002"

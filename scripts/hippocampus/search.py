@@ -9,6 +9,7 @@ Ranking runs over a corpus: `MemoryCorpus` (a list of memories in memory) or the
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,6 +25,9 @@ B = 0.5
 KEYWORD_WEIGHT = 0.5
 CONTEXT_WEIGHT = 0.5
 REPLY_WEIGHT = 0.25
+DATE_WEIGHT = 0.1  # the month and year a memory was made: "what did she do in May 2023" leans towards them
+TIME_TERM = "_time"  # stands for "says when": no word typed can be it (an underscore splits words)
+WHEN_WEIGHT = 0.5  # how much a "when" question favours memories that say when
 WEIGHTS = {"relevance": 0.8, "importance": 0.1, "recency": 0.1}
 WEAK_MATCH = 0.5
 BATCH = 256
@@ -97,31 +101,66 @@ def facts_of(memory: Memory, now: datetime, meta: dict) -> Facts:
                  retention.importance_on(memory, now.date(), meta), recency(memory, now))
 
 
+_MONTHS = "january february march april june july august september october november december"
+_DAYS = "monday tuesday wednesday thursday friday saturday sunday"
+# A text that says when: a date, a time of day, a day or month name, a year, "yesterday", "last week", "3 days ago".
+_SAYS_WHEN = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|(?:last|next|this|past|coming) (?:week|weekend|month"
+    r"|year|night|morning|evening|summer|winter|spring|fall|autumn|" + _DAYS.replace(" ", "|") + r")|"
+    + _MONTHS.replace(" ", "|") + r"|" + _DAYS.replace(" ", "|") + r"|weekend|(?:19|20)\d\d|may \d|\d+ may"
+    r"|in may|\d{1,2}(?::\d\d)? ?(?:am|pm)|\d{1,2}:\d\d|\d{4}-\d\d-\d\d)\b", re.IGNORECASE)
+# A question that asks when: "When did…", "What year…", "How long ago…" (after a speaker's label, if any).
+_ASKS_WHEN = re.compile(r"\A\W*(?:[A-Z][\w'’.-]*:\s+)?(?:when\b|what (?:date|day|time|year|month)\b|which (?:date|day"
+                        r"|year|month)\b|how long ago\b|since when\b)", re.IGNORECASE)
+
+
+def text_terms(text: str) -> Counter:
+    """Term counts of one text, with TIME_TERM once when it says when."""
+    counts = Counter(terms(text))
+    if _SAYS_WHEN.search(text):
+        counts[TIME_TERM] = 1
+    return counts
+
+
 def document_terms(memory: Memory) -> Counter:
     """Weighted term counts of a memory: its content and the `detail` its summary left out, the turns attached to
-    it, its keywords at KEYWORD_WEIGHT, the `context` (the message it answered) at CONTEXT_WEIGHT and the `reply`
-    (the message that followed it) at REPLY_WEIGHT."""
-    counts: Counter = Counter(terms(memory.content))
-    detail = memory.raw.get("detail")
-    if isinstance(detail, str) and detail:
-        counts.update(terms(detail))
-    for turn in memory.episode:
-        counts.update(terms(turn["text"]))
+    it, its keywords at KEYWORD_WEIGHT, the `context` (the message it answered) at CONTEXT_WEIGHT, the `reply` (the
+    message that followed it) at REPLY_WEIGHT, the month and year it was made at DATE_WEIGHT, and TIME_TERM once
+    when any of its own texts says when."""
+    counts: Counter = Counter()
+    for piece in pieces(memory):
+        counts.update(text_terms(piece.text))
+    if counts[TIME_TERM] > 1:
+        counts[TIME_TERM] = 1
     for term in terms(" ".join(memory.keywords)):
         counts[term] += KEYWORD_WEIGHT
     for name, weight in (("context", CONTEXT_WEIGHT), ("reply", REPLY_WEIGHT)):
         for term in terms(_text(memory.raw.get(name))):
             counts[term] += weight
+    made = parse_day(memory.created)
+    if made is not None:
+        for term in terms(made.strftime("%B %Y")):
+            counts[term] += DATE_WEIGHT
     return counts
+
+
+def query_weights(query: str) -> dict[str, float]:
+    """Each distinct term of a query with its weight: 1, and WHEN_WEIGHT for TIME_TERM when it asks when. A query
+    of only stop words, like "who is it", has none."""
+    found = dict.fromkeys(terms(query), 1.0)
+    if found and _ASKS_WHEN.search(query):
+        found[TIME_TERM] = WHEN_WEIGHT
+    return found
 
 
 def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict], dict | None]:
     """(every source of the memory in the order its pieces match the query — its statement's own sources, an attached
     turn's source — equal matches in the order they were stored; the attached turn that matches best, when it
-    matches better than the memory's statement). `weights`: each query term's weight (its idf)."""
+    matches better than the memory's statement). `weights`: each query term's weight (its idf × its weight in
+    the query)."""
     scored = []
     for position, piece in enumerate(pieces(memory)):
-        counts = Counter(terms(piece.text))
+        counts = text_terms(piece.text)
         value = sum(w * counts[t] * (K1 + 1) / (counts[t] + K1) for t, w in weights.items() if counts.get(t))
         scored.append((-value, position, piece))
     scored.sort(key=lambda item: item[:2])
@@ -130,11 +169,6 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
         out += [s for s in piece.sources if s not in out]
     best_value, _, best = scored[0]
     return out, (best.turn if best.turn is not None and best_value < 0 else None)
-
-
-def query_terms(query: str) -> list[str]:
-    """Distinct terms of a query (a query of only stop words, like "who is it", has none)."""
-    return list(dict.fromkeys(terms(query)))
 
 
 def recency(memory: Memory, now: datetime) -> float:
@@ -179,19 +213,22 @@ def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, t
     """
     if isinstance(corpus, list):
         corpus = MemoryCorpus(corpus, meta)
-    wanted = query_terms(query)
+    wanted = query_weights(query)
     if not wanted or not corpus.count:
         return []
     lists = {t: corpus.postings(t) for t in wanted}
-    idf = {t: math.log(1 + (corpus.count - len(p) + 0.5) / (len(p) + 0.5)) for t, p in lists.items()}
+    idf = {t: wanted[t] * math.log(1 + (corpus.count - len(p) + 0.5) / (len(p) + 0.5)) for t, p in lists.items()}
     # The score of a document that holds every query term once at average length.
     ideal = sum(idf.values()) or 1.0
     average = corpus.average_length or 1.0
     relevance: dict[int, float] = {}
     matched: dict[int, list[str]] = {}
-    for term, postings in lists.items():
+    # Words first; saying when only adds to a memory that shares a word with the question.
+    for term, postings in sorted(lists.items(), key=lambda item: item[0] == TIME_TERM):
         weight = idf[term]
         for doc, tf, length in postings:
+            if term == TIME_TERM and doc not in relevance:
+                continue
             relevance[doc] = relevance.get(doc, 0.0) + weight * tf * (K1 + 1) / (
                 tf + K1 * (1 - B + B * length / average))
             matched.setdefault(doc, []).append(term)
@@ -227,5 +264,6 @@ def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, t
                  "recency": round(fact.recency, 4)}
         memory = memories[doc]
         sources, turn = order_sources(memory, {t: idf[t] for t in matched[doc]})
-        hits.append(Hit(memory, round(score, 4), parts, fact.importance, matched[doc], sources, turn))
+        shown = ["(says when)" if t == TIME_TERM else t for t in matched[doc]]
+        hits.append(Hit(memory, round(score, 4), parts, fact.importance, shown, sources, turn))
     return hits
