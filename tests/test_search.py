@@ -129,6 +129,13 @@ def test_a_memory_lists_its_sources_in_the_order_they_match_the_query_and_names_
     assert hit.turn is None  # the memory's own statement matches best: nothing more to show
 
 
+def test_irregular_forms_find_the_word_they_are_a_form_of():
+    memories = [mem("mem_001", "Caroline went to the LGBTQ support group with her children"),
+                mem("mem_002", "Melanie painted a sunrise over the lake")]
+    assert [h.memory.id for h in rank(memories, "did Caroline go to a support group", NOW, {})][0] == "mem_001"
+    assert [h.memory.id for h in rank(memories, "how many kids... which child", NOW, {})] == ["mem_001"]
+
+
 def test_a_when_question_favours_the_memory_that_says_when():
     memories = [mem("mem_001", "Caroline went to the support group meeting at the support group center"),
                 mem("mem_002", "Caroline went to the support group yesterday (said 2023-05-08)")]
