@@ -290,6 +290,19 @@ def test_turns_before_a_session_s_first_memory_are_attached_to_it():
     assert [t["source"]["message"] for t in memory.episode] == ["m0001"]
 
 
+def test_a_question_goes_with_the_memory_of_its_answer_and_a_reply_with_what_it_replies_to():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [
+        signal(1, "On weekends I'm building a small budgeting app in Rust, called Penny", session="s"),
+        signal(2, "Penny sounds fun. Which part are you working on first?", role="assistant", session="s"),
+        signal(3, "The import of bank statements from two banks, with rules I can edit by hand", session="s"),
+        signal(4, "A rule file plus a CSV importer per bank is a good start.", role="assistant", session="s"),
+        signal(5, "Anything else I should plan for?", session="s")], NOW)
+    penny, statements = index.memories
+    assert penny.episode == []
+    assert [t["source"]["message"] for t in statements.episode] == ["m0002", "m0004", "m0005"]
+
+
 def test_a_session_without_a_memory_of_its_own_keeps_its_most_informative_turn_in_the_background():
     index = Index(memories=[], meta={})
     outcome = encoding.encode(index, [

@@ -331,7 +331,7 @@ class Draft:
     trust: str | None = None
     score: Score | None = None
     detail: str = ""  # what the concise content left out of the message (searchable, never shown as the memory)
-    context: list[str] = field(default_factory=list)  # words of the message this one answered
+    context: str = ""  # the message this one answered (its first CONTEXT_WORDS words)
     topic: set[str] = field(default_factory=set)
     values: set[str] = field(default_factory=set)
     tokens: set[str] = field(default_factory=set)
@@ -378,8 +378,9 @@ def signal_time(signal: Signal, now: datetime) -> datetime:
 def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None = None) -> Draft | None:
     """The memory a signal would make (already redacted text in, a concise memory out); None if nothing is left.
 
-    `previous` is the message this one follows in its session: a few of its words are kept as the memory's
-    `context`, so a reply ("Tilly, after my old dog") is found by what it answered ("why did you name her Tilly").
+    `previous` is the message this one follows in its session: it is kept as the memory's `context` (its first
+    CONTEXT_WORDS words), so a reply ("Tilly, after my old dog") is found by what it answered ("why did you name
+    her Tilly").
     """
     text = redaction.redact(signal.text)
     when = signal_time(signal, now)

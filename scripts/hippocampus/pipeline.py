@@ -156,7 +156,8 @@ def _prepare_items(batch: list, lookup, seen, waiting: set, now: datetime, min_i
                    report: RunReport) -> tuple[list[dict], list]:
     """(pending items for the agent, the signals that go the automatic way). A message that is no memory of its
     own goes with its session's item, as encoding would attach it to the memory the item becomes: with the
-    session's latest item, or — before the first one, when the store holds no memory of the session — the next."""
+    session's latest item, or with the next one when it asks something or comes before the session's first (and
+    the store holds no memory of the session)."""
     added: list[dict] = []
     left: list = []
     latest: dict[str, dict] = {}
@@ -168,9 +169,11 @@ def _prepare_items(batch: list, lookup, seen, waiting: set, now: datetime, min_i
         score = encoding.score_of(signal)
         draft = encoding.draft_from(signal, score, now) if encoding.kept(score, min_importance) else None
         if draft is None:
-            if score.rule != "noise" and signal.session in latest:
+            if score.rule == "noise":
+                left.append(signal)
+            elif signal.session in latest and not encoding.asks(signal.text) and not early.get(signal.session):
                 pending.attach(latest[signal.session], signal)
-            elif score.rule != "noise" and lookup.latest_in_session(signal.session) is None:
+            elif signal.session in latest or lookup.latest_in_session(signal.session) is None:
                 early.setdefault(signal.session, []).append(signal)
             else:
                 left.append(signal)
@@ -180,7 +183,12 @@ def _prepare_items(batch: list, lookup, seen, waiting: set, now: datetime, min_i
             pending.attach(item, turn)
         latest[signal.session] = item
         added.append(item)
-    left += [signal for turns in early.values() for signal in turns]
+    for session, turns in early.items():
+        if session in latest:
+            for turn in turns:  # asked last, answered after this run: with the session's latest item
+                pending.attach(latest[session], turn)
+        else:
+            left += turns
     left.sort(key=lambda s: s.seq)
     return added, left
 
