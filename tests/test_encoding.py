@@ -303,6 +303,20 @@ def test_a_question_goes_with_the_memory_of_its_answer_and_a_reply_with_what_it_
     assert [t["source"]["message"] for t in statements.episode] == ["m0002", "m0004", "m0005"]
 
 
+def test_a_question_answered_by_the_agent_at_the_end_of_a_run_is_held_by_the_answer_in_the_background():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [
+        signal(1, "Thanks Nova, the migration checklist you wrote was really helpful.", session="s"),
+        signal(2, "Can you remind me what we decided about the database?", session="s"),
+        signal(3, "We chose PostgreSQL over MongoDB for Atlas, in two steps.", role="assistant", session="s")], NOW)
+    thanks, answer = index.memories
+    assert thanks.episode == [] and answer.content.startswith("We chose PostgreSQL over MongoDB")
+    assert answer.importance == encoding.EPISODE_HEAD and [t["source"]["message"] for t in answer.episode] == ["m0002"]
+    # A question no one has answered yet goes with the session's memory so far.
+    encoding.encode(index, [signal(4, "And which hosting did we pick?", session="s")], NOW)
+    assert [t["source"]["message"] for t in answer.episode] == ["m0002", "m0004"]
+
+
 def test_a_session_without_a_memory_of_its_own_keeps_its_most_informative_turn_in_the_background():
     index = Index(memories=[], meta={})
     outcome = encoding.encode(index, [

@@ -736,11 +736,13 @@ class Episodes:
         self.waiting.setdefault(signal.session, []).append((signal, score, before))
 
     def finish(self) -> None:
-        """What is still waiting when the run ends: with the session's memory so far, or — in a session that made
-        none — held by its most informative message, made a memory of its own."""
+        """What is still waiting when the run ends: a question and the agent's answer to it are held by the answer,
+        made a memory of its own (in the background); a question no one answered yet, or small talk, goes with the
+        session's memory so far. A session that made none keeps its most informative message as one."""
         for session, turns in self.waiting.items():
             memory = self.last.get(session)
-            if memory is not None and len(memory.episode) + len(turns) <= EPISODE_TURNS:
+            answered = any(t[1].rule != "smalltalk" and not asks(t[0].text) for t in turns)
+            if memory is not None and not answered and len(memory.episode) + len(turns) <= EPISODE_TURNS:
                 for turn, _, _ in turns:
                     self._attach(memory, turn)
                 continue
