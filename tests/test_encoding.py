@@ -63,6 +63,11 @@ def test_a_summary_speaks_of_the_user_in_the_third_person_without_filler_or_smal
     assert concise(text) == expected
 
 
+def test_what_a_summary_leaves_out_as_small_talk_stays_searchable_as_its_detail():
+    content, detail = encoding.summarise("Haha thanks! Remember that the gate code for the garden is 2291.")
+    assert content == "The gate code for the garden is 2291." and detail == "Haha thanks!"
+
+
 def test_a_speaker_s_labelled_words_stay_theirs_and_keep_the_label():
     assert concise("Caroline: The support group has made me feel accepted.", first_person=True) == \
         "Caroline: The support group has made me feel accepted."
