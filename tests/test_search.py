@@ -157,3 +157,14 @@ def test_the_month_and_year_a_memory_was_made_lean_a_question_towards_it():
                 mem("mem_002", "Melanie ran a charity race for mental health", last="2023-07-02")]
     assert [h.memory.id for h in rank(memories, "charity race in May 2023", NOW, {})][0] == "mem_001"
     assert [h.memory.id for h in rank(memories, "charity race in July 2023", NOW, {})][0] == "mem_002"
+
+
+def test_the_answer_to_a_matching_question_comes_before_the_question():
+    trip = mem("mem_001", "User is planning the Kyoto trip for April", episode=[
+        {"text": "Which ryokan did we book in Kyoto?", "role": "user",
+         "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"}},
+        {"text": "Hanami-an, near Yasaka shrine, for three nights.", "role": "assistant",
+         "source": {"session": "s", "message": "m3", "ts": "2026-02-01T10:02:00Z"}}])
+    [hit] = rank([with_source(trip)], "which ryokan did we book", NOW, {})
+    assert [s["message"] for s in hit.sources] == ["m3", "m2", "m1"]
+    assert hit.turn["source"]["message"] == "m3"

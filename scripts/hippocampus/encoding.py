@@ -20,7 +20,7 @@ from datetime import datetime
 from . import redaction, retention, scoring
 from .model import DOMAINS, Index, Memory, format_id, id_number
 from .scoring import Score
-from .text import STOP_WORDS, label, one_line, split_label, terms, without_label, words
+from .text import STOP_WORDS, asks, label, one_line, split_label, terms, without_label, words
 from .timeutil import iso, parse_instant
 from .transcripts import Signal
 
@@ -766,11 +766,6 @@ class Episodes:
     def _attach(self, memory: Memory, signal: Signal) -> None:
         attach_turn(memory, signal)
         self.outcome.attached.append(memory.id)
-
-
-def asks(text: str) -> bool:
-    """Whether a message ends by asking something: what follows it answers it."""
-    return text.rstrip().endswith(("?", "？"))
 
 
 def _informative(turn: tuple[Signal, Score, str | None]) -> tuple:

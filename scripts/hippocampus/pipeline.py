@@ -19,6 +19,7 @@ from . import cachedlookup, encoding, events, ingest, mirrors, pending, publish,
 from .encoding import Candidates, Draft, Outcome
 from .model import CORE_THRESHOLD, Index
 from .redaction import redact
+from .text import asks
 from .timeutil import parse_instant
 from .workspace import Workspace
 
@@ -171,7 +172,7 @@ def _prepare_items(batch: list, lookup, seen, waiting: set, now: datetime, min_i
         if draft is None:
             if score.rule == "noise":
                 left.append(signal)
-            elif signal.session in latest and not encoding.asks(signal.text) and not early.get(signal.session):
+            elif signal.session in latest and not asks(signal.text) and not early.get(signal.session):
                 pending.attach(latest[signal.session], signal)
             elif signal.session in latest or lookup.latest_in_session(signal.session) is None:
                 early.setdefault(signal.session, []).append(signal)

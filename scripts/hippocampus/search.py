@@ -17,7 +17,7 @@ from typing import Iterable, Protocol
 
 from . import retention
 from .model import Memory
-from .text import terms
+from .text import asks, terms
 from .timeutil import days_between, parse_day
 
 K1 = 0.9
@@ -155,20 +155,28 @@ def query_weights(query: str) -> dict[str, float]:
 
 def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict], dict | None]:
     """(every source of the memory in the order its pieces match the query — its statement's own sources, an attached
-    turn's source — equal matches in the order they were stored; the attached turn that matches best, when it
-    matches better than the memory's statement). `weights`: each query term's weight (its idf × its weight in
-    the query)."""
+    turn's source — where the answer to a matching question comes just before the question, and equal matches in
+    the order they were said; the attached turn that comes first, when it is not the memory's own statement).
+    `weights`: each query term's weight (its idf × its weight in the query)."""
     scored = []
-    for position, piece in enumerate(pieces(memory)):
+    for piece in pieces(memory):
         counts = text_terms(piece.text)
         value = sum(w * counts[t] * (K1 + 1) / (counts[t] + K1) for t, w in weights.items() if counts.get(t))
-        scored.append((-value, position, piece))
-    scored.sort(key=lambda item: item[:2])
+        scored.append([value, False, _said_at(piece), piece])
+    scored.sort(key=lambda item: item[2])
+    for question, answer in zip(scored, scored[1:]):
+        if asks(question[3].text) and not asks(answer[3].text) and question[0] > answer[0]:
+            answer[0], answer[1] = question[0], True  # it answers what matched: it matches as well, and first
+    scored.sort(key=lambda item: (-item[0], not item[1], item[2]))
     out: list[dict] = []
-    for _, _, piece in scored:
+    for *_, piece in scored:
         out += [s for s in piece.sources if s not in out]
-    best_value, _, best = scored[0]
-    return out, (best.turn if best.turn is not None and best_value < 0 else None)
+    best_value, _, _, best = scored[0]
+    return out, (best.turn if best.turn is not None and best_value > 0 else None)
+
+
+def _said_at(piece: Piece) -> str:
+    return min((str(s.get("ts") or "") for s in piece.sources), default="")
 
 
 def recency(memory: Memory, now: datetime) -> float:

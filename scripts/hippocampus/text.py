@@ -143,6 +143,11 @@ def label(text: str) -> str | None:
     return found.group(0).strip().rstrip(":").casefold() if found else None
 
 
+def asks(text: str) -> bool:
+    """Whether a message ends by asking something: what follows it answers it."""
+    return text.rstrip().endswith(("?", "？"))
+
+
 def estimate_tokens(text: str) -> int:
     """A model-token estimate: about four characters each, one per CJK character."""
     cjk = sum(len(run) for run in _CJK.findall(text))
