@@ -2,7 +2,10 @@
 """Find the memories that matter for a question: word matches weighted by rarity (BM25), blended with importance and recency.
 
 Words match whole words in any script ("projector" is not "project"), with light stemming ("migration" finds
-"migrate"). Each hit shows its parts: relevance, importance, recency (--why explains them). A recalled memory
+"migrate", "went" finds "go"). A memory also holds the turns of its conversation that are no memory of their own
+(the agent's replies, questions, small talk): the one that matches best is shown under it, a stranger's as an
+observation; --json lists each memory's sources in the order they match. Each hit shows its parts: relevance,
+importance, recency (--why explains them). A recalled memory
 counts as accessed, so its decay restarts today (--no-touch leaves it as it was). The query is only ever data.
 Superseded memories are left out unless --all; --archive also searches memory/archive.jsonl (what consolidation
 moved out of the index), and an archived memory it finds moves back into the index.
