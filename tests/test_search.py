@@ -168,3 +168,13 @@ def test_the_answer_to_a_matching_question_comes_before_the_question():
     [hit] = rank([with_source(trip)], "which ryokan did we book", NOW, {})
     assert [s["message"] for s in hit.sources] == ["m3", "m2", "m1"]
     assert hit.turn["source"]["message"] == "m3"
+
+
+def test_a_small_talk_reply_to_a_matching_question_is_not_taken_for_its_answer():
+    worry = mem("mem_001", "User is worried about the interview at Northwind", episode=[
+        {"text": "Shall we make a short plan: two mock questions a day?", "role": "assistant",
+         "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"}},
+        {"text": "Yes please, let's do that.", "role": "user",
+         "source": {"session": "s", "message": "m3", "ts": "2026-02-01T10:02:00Z"}}])
+    [hit] = rank([with_source(worry)], "mock questions plan", NOW, {})
+    assert hit.turn["source"]["message"] == "m2" and hit.sources[0]["message"] == "m2"

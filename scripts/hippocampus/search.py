@@ -17,6 +17,7 @@ from typing import Iterable, Protocol
 
 from . import retention
 from .model import Memory
+from .scoring import substance
 from .text import asks, terms
 from .timeutil import days_between, parse_day
 
@@ -155,9 +156,9 @@ def query_weights(query: str) -> dict[str, float]:
 
 def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict], dict | None]:
     """(every source of the memory in the order its pieces match the query — its statement's own sources, an attached
-    turn's source — where the answer to a matching question comes just before the question, and equal matches in
-    the order they were said; the attached turn that comes first, when it is not the memory's own statement).
-    `weights`: each query term's weight (its idf × its weight in the query)."""
+    turn's source — where the answer to a matching question comes just before the question unless it is small talk
+    ("ok, let's do that"), and equal matches in the order they were said; the attached turn that comes first, when
+    it is not the memory's own statement). `weights`: each query term's weight (its idf × its weight in the query)."""
     scored = []
     for piece in pieces(memory):
         counts = text_terms(piece.text)
@@ -165,7 +166,8 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
         scored.append([value, False, _said_at(piece), piece])
     scored.sort(key=lambda item: item[2])
     for question, answer in zip(scored, scored[1:]):
-        if asks(question[3].text) and not asks(answer[3].text) and question[0] > answer[0]:
+        if asks(question[3].text) and not asks(answer[3].text) and question[0] > answer[0] and \
+                substance(answer[3].text):
             answer[0], answer[1] = question[0], True  # it answers what matched: it matches as well, and first
     scored.sort(key=lambda item: (-item[0], not item[1], item[2]))
     out: list[dict] = []
