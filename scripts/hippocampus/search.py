@@ -17,7 +17,6 @@ from typing import Iterable, Protocol
 
 from . import retention
 from .model import Memory
-from .scoring import substance
 from .text import asks, terms
 from .timeutil import days_between, parse_day
 
@@ -165,6 +164,8 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
         value = sum(w * counts[t] * (K1 + 1) / (counts[t] + K1) for t, w in weights.items() if counts.get(t))
         scored.append([value, False, _said_at(piece), piece])
     scored.sort(key=lambda item: item[2])
+    from .scoring import substance  # only for memories with attached turns: a recall need not import the rules
+
     for question, answer in zip(scored, scored[1:]):
         if asks(question[3].text) and not asks(answer[3].text) and question[0] > answer[0] and \
                 substance(answer[3].text):
@@ -232,16 +233,19 @@ def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, t
     ideal = sum(idf.values()) or 1.0
     average = corpus.average_length or 1.0
     relevance: dict[int, float] = {}
-    matched: dict[int, list[str]] = {}
-    # Words first; saying when only adds to a memory that shares a word with the question.
+    get = relevance.get
+    base, slope = K1 * (1 - B), K1 * B / average
+    # Words first; saying when only adds to a memory that shares a word with the question. (The loop over every
+    # posting is the hot path of a recall: kept to one dictionary update each.)
     for term, postings in sorted(lists.items(), key=lambda item: item[0] == TIME_TERM):
-        weight = idf[term]
-        for doc, tf, length in postings:
-            if term == TIME_TERM and doc not in relevance:
-                continue
-            relevance[doc] = relevance.get(doc, 0.0) + weight * tf * (K1 + 1) / (
-                tf + K1 * (1 - B + B * length / average))
-            matched.setdefault(doc, []).append(term)
+        weight = idf[term] * (K1 + 1)
+        if term == TIME_TERM:
+            for doc, tf, length in postings:
+                if doc in relevance:
+                    relevance[doc] += weight * tf / (tf + base + slope * length)
+        else:
+            for doc, tf, length in postings:
+                relevance[doc] = get(doc, 0.0) + weight * tf / (tf + base + slope * length)
     order = sorted(relevance, key=relevance.__getitem__, reverse=True)
     if not order:
         return []
@@ -273,7 +277,9 @@ def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, t
         parts = {"relevance": round(rel, 4), "importance": round(fact.importance, 4),
                  "recency": round(fact.recency, 4)}
         memory = memories[doc]
-        sources, turn = order_sources(memory, {t: idf[t] for t in matched[doc]})
-        shown = ["(says when)" if t == TIME_TERM else t for t in matched[doc]]
+        held = document_terms(memory)
+        matched = [t for t in lists if held.get(t)]
+        sources, turn = order_sources(memory, {t: idf[t] for t in matched})
+        shown = ["(says when)" if t == TIME_TERM else t for t in matched]
         hits.append(Hit(memory, round(score, 4), parts, fact.importance, shown, sources, turn))
     return hits

@@ -266,17 +266,20 @@ class CachedCorpus:
                 self._touches.setdefault(memory_id, []).append(when)
 
     def postings(self, term: str) -> list[tuple[int, float, float]]:
-        # One join reads each document's scoring facts with its postings; `facts` then needs no query.
-        rows = self.db.execute(
-            "SELECT p.doc, p.tf, p.length, d.id, d.domain, d.hidden, d.pinned, d.base, d.since, d.importance, "
-            "d.seen FROM postings p JOIN docs d ON d.doc = p.doc WHERE p.term = ?", (term,)).fetchall()
-        for row in rows:
-            self._rows[row[0]] = row[3:]
-        return [row[:3] for row in rows]
+        # From the covering index alone: a common word's list is long, and ranking reads the facts of only the
+        # few best documents (`facts`).
+        return self.db.execute("SELECT doc, tf, length FROM postings WHERE term = ?", (term,)).fetchall()
 
     def facts(self, docs: list[int], now: datetime) -> dict[int, search.Facts]:
         today = now.date().toordinal()
         rate = retention.DECAY_RATE
+        wanted = [doc for doc in docs if doc not in self._rows]
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            for row in self.db.execute(
+                    "SELECT doc, id, domain, hidden, pinned, base, since, importance, seen FROM docs "
+                    f"WHERE doc IN ({','.join('?' * len(part))})", part):
+                self._rows[row[0]] = row[1:]
         out = {}
         for doc in docs:
             memory_id, domain, hidden, pinned, base, since, importance, seen = self._rows[doc]
