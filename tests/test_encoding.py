@@ -322,6 +322,20 @@ def test_a_question_answered_by_the_agent_at_the_end_of_a_run_is_held_by_the_ans
     assert [t["source"]["message"] for t in answer.episode] == ["m0002", "m0004"]
 
 
+def test_the_agent_s_answer_to_a_question_holds_the_question_and_what_follows_starts_afresh():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [
+        signal(1, "I'm renewing my passport before the Osaka trip in May", session="s"),
+        signal(2, "When is my passport appointment?", session="s"),
+        signal(3, "It is at the Harbor Street office on October 9 at 10:30.", role="assistant", session="s"),
+        signal(4, "great, thanks", session="s"),
+        signal(5, "I also need to book the flight to Osaka with Lea", session="s")], NOW)
+    passport, answer, flight = index.memories
+    assert passport.episode == [] and flight.episode == []
+    assert answer.content.startswith("It is at the Harbor Street office") and answer.importance == encoding.EPISODE_HEAD
+    assert [t["source"]["message"] for t in answer.episode] == ["m0002", "m0004"]
+
+
 def test_a_session_without_a_memory_of_its_own_keeps_its_most_informative_turn_in_the_background():
     index = Index(memories=[], meta={})
     outcome = encoding.encode(index, [

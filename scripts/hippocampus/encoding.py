@@ -698,8 +698,10 @@ def attach_turn(memory: Memory, signal: Signal) -> None:
 
 class Episodes:
     """Where each session's messages go that are no memory of their own: to the memory its latest message went
-    into (an episode), or — when the session has none yet — to the next one it makes. What is left waiting when a
-    run ends becomes a memory of its own at EPISODE_HEAD, holding the rest; small talk alone is skipped."""
+    into (an episode), or — when the session has none yet, or the message asks something — to the next one it
+    makes. A question the other side answers with such a message makes the answer a memory of its own at
+    EPISODE_HEAD, holding the question; so does what is left waiting when a run ends in a session with no memory.
+    Small talk alone is skipped."""
 
     def __init__(self, index: Index, lookup: Candidates, now: datetime, outcome: Outcome):
         self.index, self.lookup, self.now, self.outcome = index, lookup, now, outcome
@@ -733,12 +735,19 @@ class Episodes:
             return
         if memory is not None and len(memory.episode) >= EPISODE_TURNS:
             self.last[signal.session] = None  # full: the session's next memory starts a new episode
-        self.waiting.setdefault(signal.session, []).append((signal, score, before))
+        waiting = self.waiting.setdefault(signal.session, [])
+        waiting.append((signal, score, before))
+        if score.rule != "smalltalk" and not asks(signal.text) and \
+                any(asks(t[0].text) and t[0].role != signal.role for t in waiting):
+            # The other side answered what was asked, and neither is a memory of its own: the answer holds both.
+            head = self._hold(self.waiting.pop(signal.session))
+            if head is not None:
+                self.last[signal.session] = head
 
     def finish(self) -> None:
-        """What is still waiting when the run ends: a question and the agent's answer to it are held by the answer,
-        made a memory of its own (in the background); a question no one answered yet, or small talk, goes with the
-        session's memory so far. A session that made none keeps its most informative message as one."""
+        """What is still waiting when the run ends: a question no one answered yet, or small talk, goes with the
+        session's memory so far; anything else is held by its most informative message, made a memory of its own
+        in the background."""
         for session, turns in self.waiting.items():
             memory = self.last.get(session)
             answered = any(t[1].rule != "smalltalk" and not asks(t[0].text) for t in turns)
@@ -746,22 +755,27 @@ class Episodes:
                 for turn, _, _ in turns:
                     self._attach(memory, turn)
                 continue
-            worthy = [t for t in turns if t[1].rule != "smalltalk"]
-            if not worthy:
-                self.outcome.skipped += len(turns)
-                continue
+            self._hold(turns)
+        self.waiting.clear()
+
+    def _hold(self, turns: list[tuple[Signal, Score, str | None]]) -> Memory | None:
+        """The most informative of these messages made a background memory holding the others (None, and all
+        counted as skipped, when they are only small talk)."""
+        worthy = [t for t in turns if t[1].rule != "smalltalk"]
+        draft = None
+        if worthy:
             signal, score, before = max(worthy, key=_informative)
             draft = draft_from(signal, score, self.now, before)
-            if draft is None:
-                self.outcome.skipped += len(turns)
-                continue
-            draft.importance = EPISODE_HEAD
-            head = create(self.index, self.lookup, draft)
-            self.outcome.new.append(head.id)
-            for turn, _, _ in turns:
-                if turn is not signal:
-                    self._attach(head, turn)
-        self.waiting.clear()
+        if draft is None:
+            self.outcome.skipped += len(turns)
+            return None
+        draft.importance = EPISODE_HEAD
+        head = create(self.index, self.lookup, draft)
+        self.outcome.new.append(head.id)
+        for turn, _, _ in turns:
+            if turn is not signal:
+                self._attach(head, turn)
+        return head
 
     def _attach(self, memory: Memory, signal: Signal) -> None:
         attach_turn(memory, signal)

@@ -158,7 +158,8 @@ def _prepare_items(batch: list, lookup, seen, waiting: set, now: datetime, min_i
     """(pending items for the agent, the signals that go the automatic way). A message that is no memory of its
     own goes with its session's item, as encoding would attach it to the memory the item becomes: with the
     session's latest item, or with the next one when it asks something or comes before the session's first (and
-    the store holds no memory of the session)."""
+    the store holds no memory of the session); a question the other side answers goes the automatic way with its
+    answer."""
     added: list[dict] = []
     left: list = []
     latest: dict[str, dict] = {}
@@ -175,7 +176,11 @@ def _prepare_items(batch: list, lookup, seen, waiting: set, now: datetime, min_i
             elif signal.session in latest and not asks(signal.text) and not early.get(signal.session):
                 pending.attach(latest[signal.session], signal)
             elif signal.session in latest or lookup.latest_in_session(signal.session) is None:
-                early.setdefault(signal.session, []).append(signal)
+                held = early.setdefault(signal.session, [])
+                held.append(signal)
+                if score.rule != "smalltalk" and not asks(signal.text) and \
+                        any(asks(s.text) and s.role != signal.role for s in held):
+                    left += early.pop(signal.session)  # an answer and its question: a memory of their own
             else:
                 left.append(signal)
             continue
