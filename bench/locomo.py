@@ -5,8 +5,11 @@ questions through recall.py, scored against the evidence turns.
 For each conversation: its sessions are written as OpenClaw JSONL transcripts (session dates from the data, one
 message per dialog turn, message ids that map back to dialog ids), encode.py runs after each session and decay.py
 each session day, in a temporary workspace; then every question goes through `recall.py --json --no-touch` and the
-memories' `sources` say which turns came back. Printed per question category and overall: Recall@1/5/10 at turn
-and at session level, the share of evidence turns that survived encoding at all, memories per turn, and time.
+memories' `sources` say which turns came back. At k, the first k distinct turns in the order recall lists them count
+(recall lists a memory's sources in the order they match the question, so a memory carrying several turns is not k
+answers at once). Printed per question category and overall: Recall@1/5/10 at turn and at session level (the
+sessions of those k turns), the share of evidence turns that survived encoding at all (a memory's own sources and
+the turns attached to it), memories per turn, the index's size per turn and time; then both modes side by side.
 
 Modes: `default` (the product as shipped) and `all-turns` (`--min-importance 0`: every turn kept, the ranking
 alone). A plain Okapi BM25 (k1 1.5, b 0.75) over "speaker: text" turns, one store per conversation, is computed on
@@ -125,7 +128,8 @@ def build_memory(sample: dict, workdir: Path, mode: str) -> tuple[Path, datetime
 
 
 def ask(ws: Path, asked: datetime, question: str) -> list[list[tuple[int, int]]]:
-    """The turns behind each of the top 10 recalled memories, best first."""
+    """The turns behind each of the top 10 recalled memories, best first, each memory's in the order recall lists
+    them."""
     out = json.loads(run("recall", ws, asked, "--json", "--no-touch", "--top", str(max(KS)), tail=(question,)))
     ranked = []
     for result in out["results"]:
@@ -133,10 +137,29 @@ def ask(ws: Path, asked: datetime, question: str) -> list[list[tuple[int, int]]]
     return ranked
 
 
+def first_turns(ranked: list[list[tuple[int, int]]], k: int) -> list[tuple[int, int]]:
+    """The first k distinct turns in the order recall listed them."""
+    out: list[tuple[int, int]] = []
+    for memory in ranked:
+        for turn in memory:
+            if turn not in out:
+                out.append(turn)
+                if len(out) == k:
+                    return out
+    return out
+
+
 def recall_at(ranked: list[list[tuple[int, int]]], wanted: set, k: int, key=lambda t: t) -> float:
-    got = {key(t) for memory in ranked[:k] for t in memory}
+    got = {key(t) for t in first_turns(ranked, k)}
     targets = {key(t) for t in wanted}
     return len(got & targets) / len(targets) if targets else 0.0
+
+
+def stored_turns(memory: dict) -> set[tuple[int, int]]:
+    """The turns a stored memory holds: its own sources and the turns attached to it (its `episode`)."""
+    sources = list(memory.get("sources") or [])
+    sources += [e.get("source") or {} for e in memory.get("episode") or [] if isinstance(e, dict)]
+    return {t for t in (turn_of(s.get("message")) for s in sources if isinstance(s, dict)) if t}
 
 
 # --- the plain BM25 reference ---------------------------------------------------------------------------------
@@ -184,6 +207,9 @@ class Tally:
                 self.sums[group][f"turn@{k}"] += recall_at(ranked, wanted, k)
                 self.sums[group][f"session@{k}"] += recall_at(ranked, wanted, k, key=lambda t: t[0])
 
+    def overall(self) -> dict:
+        return {m: 100 * v / max(1, self.counts["overall"]) for m, v in self.sums["overall"].items()}
+
     def rows(self) -> list[tuple[str, int, dict]]:
         order = [CATEGORIES[c] for c in sorted(CATEGORIES)] + ["overall"]
         return [(g, self.counts[g], {m: 100 * v / self.counts[g] for m, v in self.sums[g].items()})
@@ -201,18 +227,19 @@ def print_table(title: str, tally: Tally, notes: str = "") -> None:
         print(f"| {group} | {count} | {cells} |")
 
 
-def evaluate(samples: list[dict], mode: str, jobs: int) -> None:
+def evaluate(samples: list[dict], mode: str, jobs: int, reference_shown: bool) -> dict:
     tally = Tally()
     reference = Tally()
-    survived = evidence_total = memories = turns_total = 0
+    survived = evidence_total = memories = turns_total = size = 0
     started = time.perf_counter()
     for sample in samples:
         with tempfile.TemporaryDirectory(prefix="hippocampus-locomo-") as tmp:
             ws, asked, turns = build_memory(sample, Path(tmp), mode)
+            size += (ws / "memory" / "index.json").stat().st_size
             stored = json.loads((ws / "memory" / "index.json").read_text())["memories"]
             memories += len(stored)
             turns_total += turns
-            encoded = {turn_of(s.get("message")) for m in stored for s in m.get("sources", [])}
+            encoded = {t for m in stored for t in stored_turns(m)}
             questions = [qa for qa in sample["qa"] if evidence_turns(qa.get("evidence"))]
             with ThreadPoolExecutor(max_workers=jobs) as pool:
                 answers = list(pool.map(lambda qa: ask(ws, asked, qa["question"]), questions))
@@ -226,11 +253,28 @@ def evaluate(samples: list[dict], mode: str, jobs: int) -> None:
                 evidence_total += len(wanted)
         print(f"done: {sample.get('sample_id', '?')} ({mode})", file=sys.stderr)
     elapsed = time.perf_counter() - started
+    kept = 100 * survived / max(1, evidence_total)
+    per_turn = memories / max(1, turns_total)
     print_table(f"hippocampus, mode `{mode}`", tally)
-    print(f"\nevidence turns that survived encoding: {100 * survived / max(1, evidence_total):.1f} % · "
-          f"memories per turn: {memories / max(1, turns_total):.2f} ({memories} memories from {turns_total} turns)"
-          f" · time: {elapsed:.0f} s for {len(samples)} conversations (pipeline and every question)")
-    print_table("reference: plain BM25 over raw turns, same data", reference)
+    print(f"\nevidence turns that survived encoding: {kept:.1f} % · "
+          f"memories per turn: {per_turn:.2f} ({memories} memories from {turns_total} turns) · "
+          f"index.json: {size / max(1, turns_total):.0f} bytes per turn · "
+          f"time: {elapsed:.0f} s for {len(samples)} conversations (pipeline and every question)")
+    if not reference_shown:
+        print_table("reference: plain BM25 over raw turns, same data", reference)
+    return {"mode": {"mode": f"`{mode}`", "metrics": tally.overall(), "kept": kept, "per_turn": per_turn},
+            "reference": {"mode": "plain BM25 over raw turns", "metrics": reference.overall(), "kept": 100.0,
+                          "per_turn": 1.0}}
+
+
+def print_summary(rows: list[dict]) -> None:
+    print("\n## overall\n")
+    print("| | " + " | ".join(f"turn R@{k}" for k in KS) + " | session R@5 | evidence turns kept | memories per turn |")
+    print("|---|" + "---:|" * (len(KS) + 3))
+    for row in rows:
+        m = row["metrics"]
+        cells = " | ".join(f"{m[f'turn@{k}']:.1f} %" for k in KS)
+        print(f"| {row['mode']} | {cells} | {m['session@5']:.1f} % | {row['kept']:.1f} % | {row['per_turn']:.2f} |")
 
 
 def main() -> int:
@@ -245,8 +289,13 @@ def main() -> int:
         samples = samples[: args.conversations]
     print(f"data: {args.data.name}, {len(samples)} conversations, "
           f"{sum(len(s['qa']) for s in samples)} questions")
+    rows = []
     for mode in (["default", "all-turns"] if args.mode == "both" else [args.mode]):
-        evaluate(samples, mode, args.jobs)
+        found = evaluate(samples, mode, args.jobs, reference_shown=bool(rows))
+        if not rows:
+            rows.append(found["reference"])
+        rows.append(found["mode"])
+    print_summary(rows)
     return 0
 
 

@@ -5,7 +5,11 @@ For every store size it prints the median wall time and the peak memory (max RSS
 runs, and both as ratios to the floor: starting Python and parsing the index (`python3 -c 'import json;
 json.load(open(...))'`). Ratios travel between machines better than seconds. Nothing here is asserted: it prints.
 
-Usage: python3 bench/scale.py [--sizes 1000,10000,100000] [--runs 5] [--keep DIR]
+`--episodes` gives the generated memories what encode.py now stores beside a statement: the turns of its
+conversation attached to it (none to two, one on average), the message it answered (`context`) and the one that
+followed (`reply`).
+
+Usage: python3 bench/scale.py [--sizes 1000,10000,100000] [--runs 5] [--keep DIR] [--episodes]
 """
 
 from __future__ import annotations
@@ -84,10 +88,15 @@ def zipf_words(rng: random.Random):
         yield from rng.choices(WORDS, WEIGHTS, k=512)
 
 
-def generate_store(count: int, seed: int = 42) -> dict:
-    """A store of `count` memories: realistic lengths, domains, importances, dates over three years, sources."""
+def generate_store(count: int, seed: int = 42, episodes: bool = False) -> dict:
+    """A store of `count` memories: realistic lengths, domains, importances, dates over three years, sources (and
+    with `episodes`, attached turns, `context` and `reply` as encode.py writes them)."""
     rng = random.Random(seed)
     words = zipf_words(rng)
+
+    def chat(low: int, high: int) -> str:
+        return " ".join(next(words) for _ in range(rng.randint(low, high))).capitalize() + "."
+
     start = date(2023, 11, 1)
     memories = []
     for i in range(1, count + 1):
@@ -103,21 +112,31 @@ def generate_store(count: int, seed: int = 42) -> dict:
         created = start + timedelta(days=rng.randint(0, 1095))
         accessed = created + timedelta(days=rng.randint(0, max(0, (NOW.date() - created).days)))
         domain = rng.choices(["user", "relationship", "self", "world"], [5, 2, 1, 3])[0]
-        memories.append({
+        session = f"{rng.getrandbits(128):032x}"
+        said = f"{created.isoformat()}T{rng.randint(7, 22):02d}:{rng.randint(0, 59):02d}:00Z"
+        memory = {
             "id": f"mem_{i:03d}", "domain": domain, "category": rng.choice(["preferences", "context", "people",
                                                                            "projects", "feedback", "general"]),
             "content": text[:240], "importance": round(min(1.0, rng.betavariate(2, 3) + 0.15), 4),
             "created": created.isoformat(), "lastAccessed": accessed.isoformat(),
             "timesReinforced": rng.choice([0, 0, 0, 1, 1, 2, 3, 5]),
             "keywords": rng.sample(VOCABULARY, 3),
-            "sources": [{"session": f"{rng.getrandbits(128):032x}", "message": f"{rng.getrandbits(32):08x}",
-                         "ts": f"{created.isoformat()}T{rng.randint(7, 22):02d}:{rng.randint(0, 59):02d}:00Z"}],
-        })
+            "sources": [{"session": session, "message": f"{rng.getrandbits(32):08x}", "ts": said}],
+        }
+        if episodes:
+            memory["context"] = chat(8, 40)
+            memory["reply"] = chat(8, 40)
+            turns = [{"text": chat(6, 40), "role": rng.choice(["assistant", "user"]),
+                      "source": {"session": session, "message": f"{rng.getrandbits(32):08x}", "ts": said}}
+                     for _ in range(rng.choice([0, 1, 1, 2]))]
+            if turns:
+                memory["episode"] = turns
+        memories.append(memory)
     return {"version": 2, "decayLastRun": (NOW.date() - timedelta(days=1)).isoformat(), "memories": memories}
 
 
-def write_store(count: int, path: Path) -> None:
-    store = generate_store(count)
+def write_store(count: int, path: Path, episodes: bool = False) -> None:
+    store = generate_store(count, episodes=episodes)
     body = ",\n".join(json.dumps(m) for m in store.pop("memories"))
     path.write_text(json.dumps(store)[:-1] + ', "memories": [\n' + body + "\n]}\n")
 
@@ -175,12 +194,13 @@ QUERIES = ["coffee in the morning", "sister Lisbon", "dentist appointment", "dat
            "what did we decide about the budget", "piano lessons", "worried about the exam", "hotel in Osaka"]
 
 
-def bench_size(count: int, runs: int, workdir: Path) -> list[dict]:
+def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> list[dict]:
     ws = workdir / f"ws-{count}"
     (ws / "memory").mkdir(parents=True)
     index_path = ws / "memory" / "index.json"
     # Generated in a child process: a child's peak memory (ru_maxrss) would otherwise start at this process's.
-    subprocess.run([sys.executable, __file__, "--write-store", str(count), str(index_path)], check=True)
+    subprocess.run([sys.executable, __file__, "--write-store", str(count), str(index_path),
+                    *(["episodes"] if episodes else [])], check=True)
     size_mib = index_path.stat().st_size / 2 ** 20
     rows = []
 
@@ -255,12 +275,13 @@ def table(rows: list[dict]) -> str:
 
 def main() -> int:
     if sys.argv[1:2] == ["--write-store"]:
-        write_store(int(sys.argv[2]), Path(sys.argv[3]))
+        write_store(int(sys.argv[2]), Path(sys.argv[3]), episodes=sys.argv[4:5] == ["episodes"])
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="store sizes, comma-separated")
     parser.add_argument("--runs", type=int, default=5, help="runs per measurement (median)")
     parser.add_argument("--keep", metavar="DIR", help="build the stores here and keep them")
+    parser.add_argument("--episodes", action="store_true", help="memories with attached turns, context and reply")
     args = parser.parse_args()
     workdir = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="hippocampus-scale-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -268,7 +289,7 @@ def main() -> int:
     rows = []
     try:
         for count in (int(s) for s in args.sizes.split(",")):
-            rows += bench_size(count, args.runs, workdir)
+            rows += bench_size(count, args.runs, workdir, args.episodes)
             print(f"done: {count:,} memories", file=sys.stderr)
     finally:
         if not args.keep:

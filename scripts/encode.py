@@ -5,9 +5,11 @@ Default (what cron runs, no LLM needed): preprocess (same source flags as prepro
 score it (SPEC §5 rules, whole words), make a concise standalone memory (about 200 characters at most, names,
 numbers and dates kept; "I prefer X" becomes "User prefers X"), redact secrets, and either reinforce the memory
 that holds the same fact, update the one whose value changed ("my locker code is now 5521"; the old value goes to
-its history) or create a new one. Every memory records its sources (session, message, time). Then the Markdown
-mirrors under memory/<domain>/ and HIPPOCAMPUS_CORE.md are refreshed and an `encoding` event is logged. Messages
-from group chats or other senders than the owner are kept as untrusted observations.
+its history) or create a new one. A message that is no memory of its own (the agent's reply, a short answer, a
+question, small talk) is attached to the memory of its session — a question to the memory of its answer — where
+recall finds it. Every memory records its sources (session, message, time). Then the Markdown mirrors under
+memory/<domain>/ and HIPPOCAMPUS_CORE.md are refreshed and an `encoding` event is logged. Messages from group chats
+or other senders than the owner are kept as untrusted observations.
 
 With an LLM (the agent's own cron turn):
   encode.py --prepare --json     adds candidate items to memory/pending-memories.json (never replacing any)
@@ -37,11 +39,14 @@ def describe(report: pipeline.RunReport) -> str:
             text += f"; {len(report.invalid)} invalid (kept pending)"
     elif report.mode == "prepare":
         text = f"{report.prepared} items added to pending-memories.json from {report.signals} signals"
+        if o.attached:
+            text += f", {len(o.attached)} attached to memories of their session"
         if o.skipped:
-            text += f" ({o.skipped} skipped as noise or below the threshold)"
+            text += f" ({o.skipped} skipped as noise or small talk)"
     else:
         text = (f"encoded {report.signals} signals: {len(o.new)} new, {len(o.reinforced)} reinforced, "
-                f"{len(o.updated)} updated, {o.skipped} skipped")
+                f"{len(o.updated)} updated, {len(o.attached)} attached to memories of their session, "
+                f"{o.skipped} skipped")
     if report.expired:
         text += f"; {report.expired} pending items older than a day encoded automatically"
     return text + f"; {report.total} memories, {report.pending_left} pending"

@@ -2,7 +2,10 @@
 """Find the memories that matter for a question: word matches weighted by rarity (BM25), blended with importance and recency.
 
 Words match whole words in any script ("projector" is not "project"), with light stemming ("migration" finds
-"migrate"). Each hit shows its parts: relevance, importance, recency (--why explains them). A recalled memory
+"migrate", "went" finds "go"). A memory also holds the turns of its conversation that are no memory of their own
+(the agent's replies, questions, small talk): the one that matches best is shown under it, a stranger's as an
+observation; --json lists each memory's sources in the order they match. Each hit shows its parts: relevance,
+importance, recency (--why explains them). A recalled memory
 counts as accessed, so its decay restarts today (--no-touch leaves it as it was). The query is only ever data.
 Superseded memories are left out unless --all; --archive also searches memory/archive.jsonl (what consolidation
 moved out of the index), and an archived memory it finds moves back into the index.
@@ -23,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from hippocampus import cli, search, searchindex, store  # noqa: E402
 from hippocampus.errors import HippocampusError  # noqa: E402
 from hippocampus.model import DOMAINS  # noqa: E402
+from hippocampus.selection import framed_turn  # noqa: E402
 from hippocampus.text import estimate_tokens  # noqa: E402
 
 
@@ -33,6 +37,8 @@ def within_budget(hits: list, budget: int | None) -> list:
     kept, spent = [], 0
     for hit in hits:
         cost = estimate_tokens(hit.memory.content) + 12
+        if hit.turn is not None:
+            cost += estimate_tokens(framed_turn(hit.turn)) + 4
         if spent + cost > budget:
             if not kept:
                 kept.append(hit)
@@ -46,7 +52,9 @@ def as_json(hit, archived: set[str] = frozenset()) -> dict:
     m = hit.memory
     out = {"id": m.id, "content": m.content, "domain": m.domain, "category": m.category,
            "importance": round(hit.importance, 4), "score": hit.score, "parts": hit.parts,
-           "keywords": m.keywords, "sources": m.sources}
+           "keywords": m.keywords, "sources": hit.sources}
+    if hit.turn is not None:
+        out["turn"] = hit.turn
     if m.id in archived:
         out["archived"] = True
     return out
@@ -112,6 +120,8 @@ def main() -> int:
                   if m.id in archived else "")
         text = " ".join(m.content.split())
         cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {text}  · {m.id}{origin}")
+        if hit.turn is not None:
+            cli.emit(f"   turn {framed_turn(hit.turn)}")
         if ctx.args.why:
             parts = " · ".join(f"{name} {value:.2f}×{search.WEIGHTS[name]:.2f}" for name, value in hit.parts.items())
             cli.emit(f"   why: {parts}; matched: {', '.join(hit.matched)}")

@@ -99,8 +99,10 @@ def test_the_same_fact_test_merges_only_what_each_memory_would_reinforce_in_the_
                        "User's sister Lea lives in Berlin and works at Siemens",
                        "User's sister Lea lives in Berlin"], 1)])
     report = consolidation.consolidate(index, parse_instant("2026-03-01T12:00:00Z"))
-    assert [(m["id"], [x["id"] for x in m["merged"]]) for m in report.merged] == [("mem_001", ["mem_002"])]
-    assert {m.id for m in index.memories} >= {"mem_003", "mem_004", "mem_005", "mem_006"}
+    # The same fact in other words merges; so does a restatement with less detail, into the richer one.
+    assert [(m["id"], [x["id"] for x in m["merged"]]) for m in report.merged] == [("mem_001", ["mem_002"]),
+                                                                                  ("mem_005", ["mem_006"])]
+    assert {m.id for m in index.memories} == {"mem_001", "mem_003", "mem_004", "mem_005"}
 
 
 # --- supersede ------------------------------------------------------------------------------------------------
@@ -335,3 +337,41 @@ def test_a_stale_archive_copy_of_a_memory_that_is_in_the_index_is_shadowed_and_t
     (ws / "memory" / "index.json").write_text(json.dumps(data))
     consolidate(ws, now="2026-02-01T05:13:00Z")
     assert "mem_105" not in archived(ws) and "mem_105" in by_id(ws) and "mem_301" in archived(ws)
+
+
+# --- restatements ---------------------------------------------------------------------------------------------
+
+def consolidated(*contents: str, **fields) -> tuple[Index, "consolidation.Report"]:
+    index = Index([Memory(f"mem_{i:03d}", text, importance=0.6, created=f"2026-02-{i:02d}",
+                          lastAccessed="2026-02-20", **fields) for i, text in enumerate(contents, 1)])
+    return index, consolidation.consolidate(index, parse_instant("2026-03-01T12:00:00Z"))
+
+
+def test_a_restatement_that_adds_detail_is_merged_into_the_richer_wording():
+    index, report = consolidated("User lives in Porto with two cats", "User lives in Porto, Portugal, with their two cats")
+    [kept] = index.memories
+    assert kept.content == "User lives in Porto, Portugal, with their two cats"
+    assert [h.get("merged") for h in kept.history] == ["mem_001"]
+    assert [m["merged"][0]["id"] for m in report.merged] == ["mem_001"]
+
+
+def test_look_alikes_that_differ_in_a_value_stay_two_memories_restated_or_not():
+    for pair in (("The locker code for unit 12 is 4417", "The locker code for unit 19 is 8803"),
+                 ("Bob is 12", "Bob is 40 and his son Tom is 12"),
+                 ("User likes Porto", "User doesn't like Porto, Portugal"),
+                 ("User's office is in Berlin", "User's office moved to Berlin, Germany, now")):
+        index, report = consolidated(*pair)
+        assert sorted(m.content for m in index.memories if not m.superseded) != [] and report.merged == [], pair
+        assert len(index.memories) == 2, pair
+
+
+def test_a_merge_keeps_the_turns_attached_to_the_memory_merged_away():
+    turn = {"text": "The cats are called Nata and Bica.", "role": "assistant",
+            "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"}}
+    index = Index([Memory("mem_001", "User lives in Porto with two cats", importance=0.6, created="2026-02-01",
+                          extra={"episode": [turn]}),
+                   Memory("mem_002", "User lives in Porto, Portugal, with their two cats", importance=0.6,
+                          created="2026-02-02")])
+    consolidation.consolidate(index, parse_instant("2026-03-01T12:00:00Z"))
+    [kept] = index.memories
+    assert kept.episode == [turn]

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from hippocampus import scoring
 from hippocampus.installation import demo
 from hippocampus.errors import HippocampusError
 from installing import ROOT, Machine
@@ -95,7 +96,17 @@ def test_install_demo_runs_the_month_and_shows_core_memories_a_recall_and_the_da
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
     assert "week 4" in out and "Core memories" in out and demo.RECALL_QUERY in out
-    assert "PostgreSQL" in out.split(demo.RECALL_QUERY, 1)[1]
+    core = out.split("Core memories", 1)[1].split(f'recall.py "{demo.RECALL_QUERY}"', 1)[0]
+    lines = [line.split("] ", 1)[1] for line in core.splitlines() if line.startswith("- [")]
+    assert len(lines) >= 4
+    # Worth remembering: no thanks, acknowledgement or other small talk, and the user in the third person.
+    assert not any(scoring.score(line).rule == "smalltalk" for line in lines), lines
+    assert not any(phrase in core for phrase in ("That matches", "Yes please", "thank you", " I ", " my "))
+    answer = out.split(demo.RECALL_QUERY, 1)[1].split(demo.AGENT_QUERY, 1)[0]
+    assert "1. [" in answer and "(self/replies) We chose PostgreSQL over MongoDB" in answer.splitlines()[2]
+    agent = out.split(demo.AGENT_QUERY, 1)[1]
+    assert "turn said by the agent on 2026-04-09: That is a normal feeling before an interview. Shall we make a " \
+           "short plan: two mock questions a day?" in agent
     index = json.loads((target / "workspace" / "memory" / "index.json").read_text())
     assert len(index["memories"]) >= 8
     assert all("HEARTBEAT" not in m["content"] and "cron:" not in m["content"] for m in index["memories"])

@@ -33,11 +33,46 @@ def encode(texts: list[str], index: Index | None = None, **kw) -> tuple[Index, e
     ("My sister Maria lives in Porto", "User's sister Maria lives in Porto"),
     ("I went to Porto with Maria", "User went to Porto with Maria"),
     ("I'd rather fly than take the night train", "User would rather fly than take the night train"),
-    ("I zorb the frobnicator daily", "I zorb the frobnicator daily"),  # not a known verb: left as said
-    ("I think I should call Maria", "I think I should call Maria"),  # a second "I": left as said
+    ("I zorb the frobnicator daily", "User zorbs the frobnicator daily"),  # after "I" comes a verb
+    ("I think I should call Maria", "User thinks they should call Maria"),  # the user once, then "they"
+    ("My sister's wedding is in Lisbon on June 14th and I am bringing the rings",
+     "User's sister's wedding is in Lisbon on June 14th and they are bringing the rings"),
+    ("Yesterday I woke up at 5 and my back hurt", "Yesterday the user woke up at 5 and their back hurt"),
+    ("Tom gave me his old bike and I was happy", "Tom gave the user his old bike and they were happy"),
+    ("I'd booked the table already", "User had booked the table already"),
+    ("I, for one, disagree", "I, for one, disagree"),  # no verb after "I": left as said
 ])
 def test_first_person_becomes_the_user_only_where_it_is_reliable(text, expected):
     assert rewrite_sentence(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I prefer oat milk flat whites in the morning, please keep that in mind",
+     "User prefers oat milk flat whites in the morning"),
+    ("I prefer oat milk flat whites, by the way. Never regular milk.",
+     "User prefers oat milk flat whites. Never regular milk."),
+    ("Don't forget: the dentist moved my appointment to Friday 16:30. It's important.",
+     "The dentist moved the user's appointment to Friday 16:30."),
+    ("Remember that my sister's wedding is in Lisbon on June 14th and I am bringing the rings",
+     "User's sister's wedding is in Lisbon on June 14th and they are bringing the rings"),
+    ("Thanks Nova, the migration checklist you wrote was really helpful. Great job!",
+     "Thanks Nova, the migration checklist you wrote was really helpful."),
+    ("Haha ok. My gym locker, by the way, is number 12.", "User's gym locker, is number 12."),
+])
+def test_a_summary_speaks_of_the_user_in_the_third_person_without_filler_or_small_talk(text, expected):
+    assert concise(text) == expected
+
+
+def test_what_a_summary_leaves_out_as_small_talk_stays_searchable_as_its_detail():
+    content, detail = encoding.summarise("Haha thanks! Remember that the gate code for the garden is 2291.")
+    assert content == "The gate code for the garden is 2291." and detail == "Haha thanks!"
+
+
+def test_a_speaker_s_labelled_words_stay_theirs_and_keep_the_label():
+    assert concise("Caroline: The support group has made me feel accepted.", first_person=True) == \
+        "Caroline: The support group has made me feel accepted."
+    assert concise("Caroline: Hey Mel! Remember that I went to the LGBTQ support group.") == \
+        "Caroline: I went to the LGBTQ support group."
 
 
 def test_a_memory_drops_greetings_and_the_remember_phrase_and_keeps_numbers_and_names():
@@ -161,9 +196,12 @@ def test_the_local_time_hint_gives_the_day_it_was_said():
     assert index.memories[0].content.endswith("(said 2026-02-02)")
 
 
-def test_noise_and_low_scores_are_skipped():
-    _, outcome = encode(["ok", "HEARTBEAT_OK", "The espresso machine at work is broken"], min_importance=0.55)
-    assert outcome.skipped == 3
+def test_noise_and_small_talk_alone_are_skipped_and_a_message_below_the_threshold_is_kept_in_the_background():
+    index, outcome = encode(["ok", "HEARTBEAT_OK", "The espresso machine at work is broken"], min_importance=0.55)
+    assert outcome.skipped == 2
+    [kept] = index.memories
+    assert kept.content == "The espresso machine at work is broken"
+    assert kept.importance == encoding.EPISODE_HEAD
 
 
 def test_the_agent_s_identity_becomes_a_self_memory():
@@ -218,13 +256,151 @@ def test_at_min_importance_zero_every_message_but_noise_becomes_a_memory():
     assert (index.memories[1].domain, index.memories[1].category) == ("self", "replies")
 
 
-def test_at_the_default_threshold_short_messages_replies_and_questions_are_skipped():
+def test_at_the_default_threshold_short_messages_replies_and_questions_are_no_memories_of_their_own():
     index = Index(memories=[], meta={})
-    signals = [signal(1, "ok sounds good"), signal(2, "Got it, dentist on Friday at 16:30.", role="assistant"),
-               signal(3, "Can you remind me what we decided about the database?")]
+    signals = [signal(1, "The dentist moved my appointment to Friday 16:30", session="s"),
+               signal(2, "Got it, dentist on Friday at 16:30.", role="assistant", session="s"),
+               signal(3, "ok sounds good", session="s"),
+               signal(4, "Which dentist was that again?", session="s")]
     outcome = encoding.encode(index, signals, NOW)
+    [memory] = index.memories
+    assert memory.content == "The dentist moved the user's appointment to Friday 16:30 (said 2026-02-01)"
+    assert [t["source"]["message"] for t in memory.episode] == ["m0002", "m0003", "m0004"]
+    assert outcome.skipped == 0 and len(outcome.attached) == 3
+
+
+# --- episodes: what the threshold leaves out stays recallable -------------------------------------------------
+
+def test_the_agent_s_reply_is_attached_to_the_memory_of_its_session_with_its_own_source():
+    index = Index(memories=[], meta={})
+    signals = [signal(1, "I need to renew my passport before the trip to Osaka", session="s"),
+               signal(2, "Your passport appointment is at the Harbor Street office on October 9.", role="assistant",
+                      session="s")]
+    encoding.encode(index, signals, NOW)
+    [memory] = index.memories
+    assert "passport" in memory.content and "Harbor" not in memory.content  # the memory is the user's statement
+    [turn] = memory.episode
+    assert turn == {"text": "Your passport appointment is at the Harbor Street office on October 9.",
+                    "role": "assistant", "source": {"session": "s", "message": "m0002", "ts": "2026-02-01T10:00:00Z"}}
+    assert ("s", "m0002") in encoding.known_sources(index)
+    again = encoding.encode(index, [signals[1]], NOW)
+    assert again.duplicates == 1 and len(memory.episode) == 1
+
+
+def test_turns_before_a_session_s_first_memory_are_attached_to_it():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [signal(1, "Hey! How was the weekend?", role="assistant", session="s"),
+                            signal(2, "Great, I finally climbed the north face of the Zugspitze", session="s")], NOW)
+    [memory] = index.memories
+    assert [t["source"]["message"] for t in memory.episode] == ["m0001"]
+
+
+def test_a_question_goes_with_the_memory_of_its_answer_and_a_reply_with_what_it_replies_to():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [
+        signal(1, "On weekends I'm building a small budgeting app in Rust, called Penny", session="s"),
+        signal(2, "Penny sounds fun. Which part are you working on first?", role="assistant", session="s"),
+        signal(3, "The import of bank statements from two banks, with rules I can edit by hand", session="s"),
+        signal(4, "A rule file plus a CSV importer per bank is a good start.", role="assistant", session="s"),
+        signal(5, "Anything else I should plan for?", session="s")], NOW)
+    penny, statements = index.memories
+    assert penny.episode == []
+    assert [t["source"]["message"] for t in statements.episode] == ["m0002", "m0004", "m0005"]
+
+
+def test_a_question_answered_by_the_agent_at_the_end_of_a_run_is_held_by_the_answer_in_the_background():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [
+        signal(1, "Thanks Nova, the migration checklist you wrote was really helpful.", session="s"),
+        signal(2, "Can you remind me what we decided about the database?", session="s"),
+        signal(3, "We chose PostgreSQL over MongoDB for Atlas, in two steps.", role="assistant", session="s")], NOW)
+    thanks, answer = index.memories
+    assert thanks.episode == [] and answer.content.startswith("We chose PostgreSQL over MongoDB")
+    assert answer.importance == encoding.EPISODE_HEAD and [t["source"]["message"] for t in answer.episode] == ["m0002"]
+    # A question no one has answered yet goes with the session's memory so far.
+    encoding.encode(index, [signal(4, "And which hosting did we pick?", session="s")], NOW)
+    assert [t["source"]["message"] for t in answer.episode] == ["m0002", "m0004"]
+
+
+def test_the_agent_s_answer_to_a_question_holds_the_question_and_what_follows_starts_afresh():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [
+        signal(1, "I'm renewing my passport before the Osaka trip in May", session="s"),
+        signal(2, "When is my passport appointment?", session="s"),
+        signal(3, "It is at the Harbor Street office on October 9 at 10:30.", role="assistant", session="s"),
+        signal(4, "great, thanks", session="s"),
+        signal(5, "I also need to book the flight to Osaka with Lea", session="s")], NOW)
+    passport, answer, flight = index.memories
+    assert passport.episode == [] and flight.episode == []
+    assert answer.content.startswith("It is at the Harbor Street office") and answer.importance == encoding.EPISODE_HEAD
+    assert [t["source"]["message"] for t in answer.episode] == ["m0002", "m0004"]
+
+
+def test_a_session_without_a_memory_of_its_own_keeps_its_most_informative_turn_in_the_background():
+    index = Index(memories=[], meta={})
+    outcome = encoding.encode(index, [
+        signal(1, "When is my passport appointment?", session="s"),
+        signal(2, "It is at the Harbor Street office on October 9 at 10:30.", role="assistant", session="s"),
+        signal(3, "thanks!", session="s")], NOW)
+    [head] = index.memories
+    assert head.content.startswith("It is at the Harbor Street office on October 9")
+    assert head.importance == encoding.EPISODE_HEAD and outcome.new == [head.id]
+    assert [t["source"]["message"] for t in head.episode] == ["m0001", "m0003"]
+
+
+def test_a_session_of_small_talk_alone_makes_no_memory():
+    index = Index(memories=[], meta={})
+    outcome = encoding.encode(index, [signal(1, "Morning!", session="s"),
+                                      signal(2, "Good morning, Maya! 🙂", role="assistant", session="s"),
+                                      signal(3, "haha thanks", session="s")], NOW)
     assert index.memories == [] and outcome.skipped == 3
 
+
+def test_a_later_run_attaches_to_the_memory_an_earlier_run_made_for_the_session():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [signal(1, "I'm planning a trip to Kyoto in April", session="s"),
+                            signal(2, "I'm booking the ryokan in Gion for three nights", session="s")], NOW)
+    outcome = encoding.encode(index, [signal(3, "The ryokan is called Hanami-an, near Yasaka shrine.",
+                                             role="assistant", session="s")], NOW)
+    first, second = index.memories
+    assert first.episode == [] and [t["source"]["message"] for t in second.episode] == ["m0003"]
+    assert outcome.attached == [second.id]
+
+
+def test_a_stranger_s_attached_turn_stays_marked_as_a_stranger_s_words():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [signal(1, "I'm organising the climbing trip for Saturday", session="g"),
+                            signal(2, "ok cool", session="g", sender="Bob", trust="untrusted")], NOW)
+    [memory] = index.memories
+    [turn] = memory.episode
+    assert turn["trust"] == "untrusted" and turn["text"] == "Bob said: ok cool"
+
+
+def test_an_attached_turn_is_redacted_like_everything_else():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [signal(1, "I'm setting up the deploy pipeline for Atlas today", session="s"),
+                            signal(2, "Use the key sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789 for it.",
+                                   role="assistant", session="s")], NOW)
+    [turn] = index.memories[0].episode
+    assert "sk-proj" not in turn["text"] and "[REDACTED:openai-key]" in turn["text"]
+
+
+def test_an_episode_holds_at_most_its_limit_of_turns_and_the_next_one_starts_a_memory():
+    index = Index(memories=[], meta={})
+    replies = [signal(i, f"Reply number {i} about the Atlas migration step {i}", role="assistant", session="s")
+               for i in range(2, encoding.EPISODE_TURNS + 4)]
+    encoding.encode(index, [signal(1, "I'm working on the Atlas migration this month", session="s"), *replies], NOW)
+    first, second = index.memories
+    assert len(first.episode) == encoding.EPISODE_TURNS
+    assert second.importance == encoding.EPISODE_HEAD
+    assert len(first.episode) + 1 + len(second.episode) == len(replies)
+
+
+def test_small_talk_said_again_and_again_never_grows_out_of_the_background():
+    index = Index(memories=[], meta={})
+    encoding.encode(index, [signal(i, "Thanks!!", day=1 + i % 20) for i in range(1, 40)], NOW, min_importance=0)
+    [memory] = index.memories
+    assert memory.timesReinforced == 38 and memory.importance <= encoding.SMALL_TALK_CEILING
 
 def test_turns_of_two_speakers_with_a_name_label_are_kept_apart():
     index = Index(memories=[], meta={})
@@ -255,8 +431,21 @@ def test_a_memory_keeps_words_of_the_message_it_answered_as_context():
                signal(3, "I'm building a treehouse with Tom this summer", session="other")]
     encoding.encode(index, signals, NOW)
     answer, other = index.memories
-    assert "tilly" in answer.extra["context"] and "stuffed" in answer.extra["context"]
+    assert answer.extra["context"] == "Why did you name the stuffed dog Tilly?"
     assert "context" not in other.extra  # the first message of its session answers nothing
+
+
+def test_the_message_a_memory_answered_is_kept_up_to_forty_words_and_the_one_after_it_as_its_reply():
+    index = Index(memories=[], meta={})
+    question = "So tell me " + " ".join(f"word{i}" for i in range(60)) + "?"
+    encoding.encode(index, [signal(1, question, role="assistant", session="s"),
+                            signal(2, "I grew up in Michigan with a dog called Tilly", session="s"),
+                            signal(3, "I'm moving to Denver for a job at the planetarium", session="s")], NOW)
+    first, second = index.memories
+    assert first.extra["context"].split(" ")[:3] == ["So", "tell", "me"]
+    assert len(first.extra["context"].split(" ")) == encoding.CONTEXT_WORDS + 1  # and a closing "…"
+    assert first.extra["reply"] == "I'm moving to Denver for a job at the planetarium"
+    assert "reply" not in second.extra
 
 
 def test_the_same_preference_in_other_words_and_asides_reinforces_one_memory():

@@ -211,7 +211,8 @@ WRONG_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats
                          st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(),
                                                                               max_size=2))
 FIELDS = ["id", "domain", "category", "content", "importance", "created", "lastAccessed", "timesReinforced",
-          "keywords", "sources", "decay", "history", "pinned", "archived", "supersededBy", "trust", "kind"]
+          "keywords", "sources", "decay", "history", "pinned", "archived", "supersededBy", "trust", "kind", "episode",
+          "context", "reply", "detail"]
 
 
 @EXAMPLES

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippocampus.scoring import QUESTION, score
+from hippocampus.scoring import QUESTION, SMALL_TALK, score
 
 TABLE = [
     # (text, role, value, rule, domain/category)
@@ -15,7 +15,7 @@ TABLE = [
     ("I feel really tired of all these meetings lately", "user", 0.85, "emotional", "user/context"),
     ("I'm scared of flying, especially long-haul", "user", 0.85, "emotional", "user/emotions"),
     ("I hate waking up early on Mondays", "user", 0.85, "loves", "user/preferences"),
-    ("Thanks, that was really helpful!!", "user", 0.82, "feedback", "relationship/feedback"),
+    ("Thanks, the checklist you wrote was really helpful!!", "user", 0.82, "feedback", "relationship/feedback"),
     ("I prefer oat milk flat whites", "user", 0.80, "preference", "user/preferences"),
     ("I never drink coffee after 3pm", "user", 0.80, "preference", "user/preferences"),
     ("We decided to use Postgres instead of MySQL for the app", "user", 0.75, "decision", "world/decisions"),
@@ -25,14 +25,15 @@ TABLE = [
      "for all of us.", "user", 0.70, "long", "user/facts"),
     ("The new espresso machine at the office makes decent cortados", "user", 0.55, "general", "user/facts"),
     ("The espresso machine at work is broken", "user", 0.50, "general", "user/facts"),
-    ("ok sounds good", "user", 0.0, "short", "user/facts"),
+    ("ok sounds good", "user", 0.1, "smalltalk", "user/smalltalk"),
+    ("the projector in room 4", "user", 0.0, "short", "user/facts"),
     ("HEARTBEAT_OK", "assistant", 0.0, "noise", "user/noise"),
     ("NO_REPLY", "user", 0.0, "noise", "user/noise"),
     ("I am Nova, your assistant; I believe short answers work best for you.", "assistant", 0.70, "identity",
      "self/identity"),
     ("Got it — dentist moved to Friday 16:30, calendar updated as well.", "assistant", 0.0, "assistant",
      "self/replies"),
-    ("Can you remind me what we decided about the database?", "user", 0.2, "question", "user/questions"),
+    ("What time does the pharmacy on Elm Street close?", "user", 0.2, "question", "user/questions"),
 ]
 
 
@@ -71,7 +72,7 @@ def test_words_inside_other_words_do_not_match(text):
 
 
 @pytest.mark.parametrize("text", [
-    "Can you remind me what we decided about the database?",
+    "What time does the pharmacy on Elm Street close?",
     "What kind of assistant do you think you are?",
     "Hey Mel! How was your weekend?",
     "Caroline: What did you do last weekend?",
@@ -103,3 +104,48 @@ def test_cjk_text_counts_by_its_meaning_not_its_character_count():
 
 def test_thanks_only_count_from_the_user():
     assert score("Thanks for waiting, here is the summary of the meeting notes", "assistant").value == 0.0
+
+
+@pytest.mark.parametrize("text", [
+    "Thanks",
+    "Thanks!! 🙏",
+    "Perfect, thanks.",
+    "That matches my experience, thank you.",
+    "Thanks, that was really helpful!!",
+    "Great job, you're the best!",
+    "haha ok",
+    "lol that's so true",
+    "ok sounds good",
+    "Yes please, let's do that.",
+    "Hey Mel! Good to see you! How have you been?",
+    "Caroline: Hey Mel! Good to see you! How have you been?",
+    "Good night, talk tomorrow!",
+    "Can you remind me what we decided about the database?",
+    "Can you give me a recap of what we discussed today? I feel like I lost track.",
+])
+def test_thanks_acknowledgements_laughter_greetings_and_recap_requests_are_small_talk(text):
+    result = score(text)
+    assert (result.value, result.rule, result.category) == (SMALL_TALK, "smalltalk", "smalltalk"), (text, result)
+    assert result.value < 0.5  # never a memory of its own at the default threshold, never core
+
+
+def test_the_agent_s_small_talk_is_small_talk_too():
+    assert score("Glad it helped! 🎉", "assistant").rule == "smalltalk"
+    assert score("You're welcome, Maya!", "assistant").rule == "smalltalk"
+
+
+@pytest.mark.parametrize("text,rule", [
+    ("Thanks Nova, the migration checklist you wrote was really helpful. Great job!", "feedback"),
+    ("Thank you so much for booking the restaurant", "feedback"),
+    ("Quiet Sunday. Thanks for this month, you have been a great help with Atlas and Penny.", "feedback"),
+    ("Thanks, I'll book the Thai place for Saturday myself", "general"),  # thanks, then a plan: not feedback
+    ("Perfect, thanks. I totally forgot about the passport thing", "general"),
+])
+def test_gratitude_is_feedback_only_when_it_says_what_for(text, rule):
+    assert score(text).rule == rule
+
+
+def test_a_message_is_scored_by_what_it_says_once_its_small_talk_is_set_aside():
+    result = score("Haha thanks! Remember that the gate code for the garden is 2291.")
+    assert result.rule == "explicit"
+    assert score("Give me a recap of the Atlas plan, the cut-over is May 12.").rule != "smalltalk"

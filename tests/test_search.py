@@ -9,6 +9,7 @@ NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 
 
 def mem(mid, content, importance=0.5, last="2026-03-01", **extra):
+    extra = {k: v for k, v in extra.items() if v is not None}
     return Memory(id=mid, content=content, importance=importance, lastAccessed=last, created=last, extra=extra)
 
 
@@ -97,3 +98,83 @@ def test_a_reply_is_found_by_words_of_the_message_it_answered():
                 mem("mem_002", "The dog park is closed")]
     hits = rank(memories, "why is the dog called Tilly", NOW, {})
     assert hits[0].memory.id == "mem_001" and "tilly" in hits[0].matched
+
+
+def episode_memory():
+    """A memory whose statement is about a passport and whose attached turns say where and when."""
+    return mem("mem_001", "User needs to renew their passport before the trip to Osaka", sources=None, episode=[
+        {"text": "Do you want me to book an appointment?", "role": "assistant",
+         "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"}},
+        {"text": "Your passport appointment is at the Harbor Street office on October 9.", "role": "assistant",
+         "source": {"session": "s", "message": "m4", "ts": "2026-02-01T10:03:00Z"}},
+    ])
+
+
+def with_source(memory):
+    memory.sources = [{"session": "s", "message": "m1", "ts": "2026-02-01T10:00:00Z"}]
+    return memory
+
+
+def test_a_memory_is_found_by_the_words_of_a_turn_attached_to_it():
+    memories = [with_source(episode_memory()), mem("mem_002", "The office kitchen is on the second floor")]
+    assert [h.memory.id for h in rank(memories, "Harbor Street", NOW, {})] == ["mem_001"]
+
+
+def test_a_memory_lists_its_sources_in_the_order_they_match_the_query_and_names_the_matching_turn():
+    [hit] = rank([with_source(episode_memory())], "where is the passport appointment office", NOW, {})
+    assert [s["message"] for s in hit.sources] == ["m4", "m1", "m2"]
+    assert hit.turn["source"]["message"] == "m4" and hit.turn["role"] == "assistant"
+    [hit] = rank([with_source(episode_memory())], "trip to Osaka", NOW, {})
+    assert [s["message"] for s in hit.sources] == ["m1", "m2", "m4"]
+    assert hit.turn is None  # the memory's own statement matches best: nothing more to show
+
+
+def test_irregular_forms_find_the_word_they_are_a_form_of():
+    memories = [mem("mem_001", "Caroline went to the LGBTQ support group with her children"),
+                mem("mem_002", "Melanie painted a sunrise over the lake")]
+    assert [h.memory.id for h in rank(memories, "did Caroline go to a support group", NOW, {})][0] == "mem_001"
+    assert [h.memory.id for h in rank(memories, "how many kids... which child", NOW, {})] == ["mem_001"]
+
+
+def test_a_when_question_favours_the_memory_that_says_when():
+    memories = [mem("mem_001", "Caroline went to the support group meeting at the support group center"),
+                mem("mem_002", "Caroline went to the support group yesterday (said 2023-05-08)")]
+    assert [h.memory.id for h in rank(memories, "When did Caroline go to the support group?", NOW, {})] == \
+        ["mem_002", "mem_001"]
+    asked_what = rank(memories, "What did Caroline say about the support group?", NOW, {})
+    assert "(says when)" not in asked_what[0].matched
+    hit = rank(memories, "When did Caroline go to the support group?", NOW, {})[0]
+    assert "(says when)" in hit.matched
+
+
+def test_a_query_word_that_only_says_when_matches_nothing_by_itself():
+    memories = [mem("mem_001", "The dentist is on Friday at 16:30")]
+    assert rank(memories, "When is the plumber coming?", NOW, {}) == []
+
+
+def test_the_month_and_year_a_memory_was_made_lean_a_question_towards_it():
+    memories = [mem("mem_001", "Melanie ran a charity race for mental health", last="2023-05-20"),
+                mem("mem_002", "Melanie ran a charity race for mental health", last="2023-07-02")]
+    assert [h.memory.id for h in rank(memories, "charity race in May 2023", NOW, {})][0] == "mem_001"
+    assert [h.memory.id for h in rank(memories, "charity race in July 2023", NOW, {})][0] == "mem_002"
+
+
+def test_the_answer_to_a_matching_question_comes_before_the_question():
+    trip = mem("mem_001", "User is planning the Kyoto trip for April", episode=[
+        {"text": "Which ryokan did we book in Kyoto?", "role": "user",
+         "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"}},
+        {"text": "Hanami-an, near Yasaka shrine, for three nights.", "role": "assistant",
+         "source": {"session": "s", "message": "m3", "ts": "2026-02-01T10:02:00Z"}}])
+    [hit] = rank([with_source(trip)], "which ryokan did we book", NOW, {})
+    assert [s["message"] for s in hit.sources] == ["m3", "m2", "m1"]
+    assert hit.turn["source"]["message"] == "m3"
+
+
+def test_a_small_talk_reply_to_a_matching_question_is_not_taken_for_its_answer():
+    worry = mem("mem_001", "User is worried about the interview at Northwind", episode=[
+        {"text": "Shall we make a short plan: two mock questions a day?", "role": "assistant",
+         "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"}},
+        {"text": "Yes please, let's do that.", "role": "user",
+         "source": {"session": "s", "message": "m3", "ts": "2026-02-01T10:02:00Z"}}])
+    [hit] = rank([with_source(worry)], "mock questions plan", NOW, {})
+    assert hit.turn["source"]["message"] == "m2" and hit.sources[0]["message"] == "m2"

@@ -184,3 +184,47 @@ def test_a_write_of_a_few_memories_never_rebuilds_the_cache_from_those_few(works
     searchindex.refresh_after_write(ws, few, "not-the-loaded-file", {few.memories[0].id}, NOW.date(), partial=True)
     assert not (ws.cache / "recall.sqlite").exists()
     assert len(cached(ws, "coffee")) == len(plain(ws, "coffee"))
+
+
+def episode_store(ws, count=120, seed=3):
+    """Memories with turns attached, several sessions each continued over several memories."""
+    rng = random.Random(seed)
+    memories = []
+    for i in range(1, count + 1):
+        session = f"s{i % 7}"
+        turns = [{"text": " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 9))), "role": "assistant",
+                  "source": {"session": session, "message": f"t{i}-{n}", "ts": f"2026-02-{i % 28 + 1:02d}T1{n}:00:00Z"}}
+                 for n in range(rng.randint(0, 3))]
+        memories.append(memory(f"mem_{i:03d}", " ".join(rng.choice(WORDS) for _ in range(5)), 0.6,
+                               sources=[{"session": session, "message": f"m{i}",
+                                         "ts": f"2026-02-{i % 28 + 1:02d}T09:00:00Z"}],
+                               **({"episode": turns} if turns else {})))
+    write_index(ws, memories, decayLastRun="2026-02-15")
+    return Workspace(ws)
+
+
+def test_the_cache_ranks_and_orders_attached_turns_exactly_like_a_search_over_the_whole_index(workspace):
+    ws = episode_store(workspace)
+    index = store.read(ws)
+    corpus, meta = searchindex.open_corpus(ws, NOW.date())
+    for query in ["coffee", "sister Lisbon", "migration budget flight", "piano exam"]:
+        a = [(h.memory.id, h.score, [s["message"] for s in h.sources], h.turn)
+             for h in search.rank(index.memories, query, NOW, index.meta, top=8)]
+        b = [(h.memory.id, h.score, [s["message"] for s in h.sources], h.turn)
+             for h in search.rank(corpus, query, NOW, meta, top=8)]
+        assert a == b, query
+
+
+def test_the_cache_knows_each_session_s_latest_memory_and_every_attached_turn(workspace):
+    from hippocampus import cachedlookup, encoding
+
+    ws = episode_store(workspace)
+    index = store.read(ws)
+    searchindex.open_corpus(ws, NOW.date())
+    cached, seen = cachedlookup.cached_lookups(ws, index, searchindex.signature(ws), NOW.date())
+    plain = encoding.Candidates(index.memories)
+    for session in [f"s{n}" for n in range(7)] + ["no-such-session"]:
+        a, b = cached.latest_in_session(session), plain.latest_in_session(session)
+        assert (a and a.id) == (b and b.id), session
+    turn = next(t for m in index.memories for t in m.episode)
+    assert (turn["source"]["session"], turn["source"]["message"]) in seen

@@ -239,11 +239,14 @@ def conversation_sessions() -> dict[str, Session]:
     return sessions
 
 
-def write_jsonl_store(state_dir: Path, sessions: dict[str, Session], agent: str = "main") -> Path:
+def write_jsonl_store(state_dir: Path, sessions: dict[str, Session], agent: str = "main",
+                      archives: bool = True) -> Path:
     folder = state_dir / "agents" / agent / "sessions"
     for session in sessions.values():
         session.write(folder)
     write_sessions_json(folder, sessions)
+    if not archives:
+        return folder
     # What a deleted or reset session leaves is read, once (the copies share the session's message ids); a backup
     # copy never is.
     archived = Session("arch0000-0007-4000-8000-000000000007", datetime(2026, 1, 5, tzinfo=timezone.utc))

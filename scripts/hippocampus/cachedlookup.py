@@ -62,14 +62,30 @@ class CachedCandidates(Candidates):
         for start in range(0, len(wanted), 500):
             part = wanted[start:start + 500]
             marks = ",".join("?" * len(part))
-            for doc, memory_id, terms, body in self.corpus.db.execute(
+            for row in self.corpus.db.execute(
                     f"SELECT doc, id, topic, body FROM docs WHERE doc IN ({marks})", part):
-                self._docs.add(doc)
-                memory = self.resolve(memory_id) if self.resolve else self.corpus._memory(body)
-                if memory is not None:
-                    self.loaded[memory.id] = memory
-                    super().add(memory, set(terms.split()))
+                self._take(*row)
         return super().lookup(topic, untrusted, limit, floor)
+
+    def latest_in_session(self, session: str) -> Memory | None:
+        row = self.corpus.db.execute(
+            "SELECT d.doc, d.id, d.topic, d.body FROM sources s JOIN docs d ON d.doc = s.doc "
+            "WHERE s.session = ? AND d.hidden = 0 ORDER BY s.ts DESC, length(d.id) DESC, d.id DESC LIMIT 1",
+            (session,)).fetchone()
+        if row is None:
+            return None
+        if row[0] in self._docs:
+            return self.loaded.get(row[1])
+        return self._take(*row)
+
+    def _take(self, doc: int, memory_id: str, terms: str, body: str) -> Memory | None:
+        """A cached memory into the in-memory part (the loaded index's own object, when there is one)."""
+        self._docs.add(doc)
+        memory = self.resolve(memory_id) if self.resolve else self.corpus._memory(body)
+        if memory is not None:
+            self.loaded[memory.id] = memory
+            super().add(memory, set(terms.split()))
+        return memory
 
 
 def cached_lookups(ws: Workspace, index: Index, loaded_from: str | None, today: date):

@@ -6,6 +6,8 @@ the index and the report.
 Every comparison goes through the inverted index of topic terms that encoding uses (`encoding.Candidates`), and
 the same-fact test is encoding's (`encoding.relation`), applied in both directions: two memories merge only when
 each would reinforce the other, so "unit 12 is 4417" and "unit 19 is 8803", or Lea's birthday and Mia's, never do.
+A restatement that only adds detail ("User lives in Porto, Portugal, with their two cats" after "User lives in
+Porto with two cats") is merged into the richer one, whose wording stays (`adds_detail`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from datetime import date, datetime, timedelta
 from . import retention
 from .encoding import SAME_TOPIC, Candidates, Fact, relation, topic_terms
 from .model import BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory, format_id, id_number
-from .text import STOP_WORDS, one_line, terms
+from .text import STOP_WORDS, label, one_line, terms, words
 from .timeutil import iso, parse_day, parse_instant
 
 MARKER = "consolidated"    # index meta: {"through": highest id number seen, "at": time of that run}
@@ -261,6 +263,58 @@ def same_fact(run: _Run, a: Memory, b: Memory, similarity: float) -> bool:
     return relation(fa, fb, similarity) == "reinforce" and relation(fb, fa, similarity) == "reinforce"
 
 
+_NEGATIONS = frozenset("not no never nor without none nobody nothing neither don't doesn't didn't isn't aren't wasn't "
+                       "weren't won't can't cannot couldn't shouldn't wouldn't hasn't haven't hadn't".split())
+_VALUE_WORD = re.compile(r"\d+(?:[.:,/\-]\d+)*|[\w'’-]+")
+
+
+def _value_order(fact: Fact) -> list[str]:
+    """The fact's values in the order its text says them."""
+    out: list[str] = []
+    for match in _VALUE_WORD.finditer(fact.content):
+        word = match.group(0).lower().replace("’", "'").strip(".,:/-").removesuffix("'s")
+        if word in fact.values and word not in out:
+            out.append(word)
+    return out
+
+
+def adds_detail(richer: Fact, poorer: Fact) -> bool:
+    """Whether `richer` says all that `poorer` says and more, contradicting nothing: every value and topic word of
+    the poorer is in it, its values in the same order and side by side ("Porto" → "Porto, Portugal", not "Bob is
+    12" → "Bob is 40 and Tom is 12"), the same negations, and no value said to have changed."""
+    if poorer.values - richer.tokens or poorer.topic - richer.topic:
+        return False
+    if not (richer.values - poorer.tokens or richer.topic - poorer.topic):
+        return False  # nothing added: the same fact, or the same words
+    if richer.changes or poorer.changes or richer.replaced or poorer.replaced:
+        return False  # a changed value is for `supersede`
+    if {w for w in words(richer.content) if w in _NEGATIONS} != {w for w in words(poorer.content) if w in _NEGATIONS}:
+        return False
+    inner, outer = _value_order(poorer), _value_order(richer)
+    return not inner or any(outer[i:i + len(inner)] == inner for i in range(len(outer) - len(inner) + 1))
+
+
+def restate(run: _Run, report: Report) -> None:
+    """A memory that another restates with more detail, contradicting nothing ("User lives in Porto with two
+    cats" / "User lives in Porto, Portugal, with their two cats"), is merged into it: the richer wording stays."""
+    for memory in sorted(run.live, key=_created):
+        if memory.id in run.gone or not run.fresh(memory) or not _mergeable(memory):
+            continue
+        for other, _ in run.near(memory, SAME_TOPIC):
+            if other.id in run.gone or other.superseded or not _mergeable(other) or other.domain != memory.domain \
+                    or other.untrusted != memory.untrusted or label(other.content) != label(memory.content):
+                continue
+            mine, theirs = run.fact(memory), run.fact(other)
+            richer, poorer = (other, memory) if adds_detail(theirs, mine) else \
+                (memory, other) if adds_detail(mine, theirs) else (None, None)
+            if richer is None or poorer.pinned:
+                continue
+            _merge_into(run, richer, [poorer], report)
+            run.gone.add(poorer.id)
+            if poorer is memory:
+                break
+
+
 def merge(run: _Run, report: Report) -> None:
     order = sorted((m for m in run.live if _mergeable(m)), key=lambda m: _strength(run, m))
     rank = {m.id: i for i, m in enumerate(order)}
@@ -296,11 +350,13 @@ def _merge_into(run: _Run, keeper: Memory, absorbed: list[Memory], report: Repor
     best = max(run.importance[m.id] for m in [keeper, *absorbed])
     keywords = list(keeper.keywords)
     sources = list(keeper.sources)
+    turns = list(keeper.episode)
     created = [keeper.created] if keeper.created else []
     reinforced = keeper.timesReinforced
     for other in absorbed:
         keywords += [k for k in other.keywords if k not in keywords]
         sources += [s for s in other.sources if s not in sources]
+        turns += [t for t in other.episode if t not in turns]  # the turns attached to it stay recallable
         if other.created:
             created.append(other.created)
         reinforced += other.timesReinforced + 1
@@ -310,6 +366,8 @@ def _merge_into(run: _Run, keeper: Memory, absorbed: list[Memory], report: Repor
         other.extra["mergedInto"] = keeper.id
     keeper.keywords = keywords
     keeper.sources = sources
+    if turns:
+        keeper.raw["episode"] = sorted(turns, key=lambda t: str(t["source"].get("ts") or ""))
     if created:
         keeper.created = min(created, key=lambda c: (parse_instant(c) or run.now))
     keeper.timesReinforced = max(0, reinforced - 1)  # reinforce() below adds the last one
@@ -607,12 +665,13 @@ def growth(run: _Run, report: Report) -> None:
 # --- the whole run --------------------------------------------------------------------------------------------
 
 def consolidate(index: Index, now: datetime) -> Report:
-    """Merge, supersede, form schemas, archive, in that order; returns what was done (the memories to archive
-    are in `moved`, already taken out of `index.memories`)."""
+    """Merge, merge restatements, supersede, form schemas, archive, in that order; returns what was done (the
+    memories to archive are in `moved`, already taken out of `index.memories`)."""
     report = Report(week=week_id(now), day=now.date().isoformat(), total_before=len(index.memories))
     _keep_highest_id(index)
     run = _Run(index, now)
     merge(run, report)
+    restate(run, report)
     supersede(run, report)
     schemas(run, report)
     archive(run, report)

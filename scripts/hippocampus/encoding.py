@@ -20,7 +20,7 @@ from datetime import datetime
 from . import redaction, retention, scoring
 from .model import DOMAINS, Index, Memory, format_id, id_number
 from .scoring import Score
-from .text import STOP_WORDS, label, one_line, terms, without_label, words
+from .text import STOP_WORDS, asks, label, one_line, split_label, terms, without_label, words
 from .timeutil import iso, parse_instant
 from .transcripts import Signal
 
@@ -28,9 +28,13 @@ SAME_TOPIC = 0.7
 CONTENT_LIMIT = 200
 DETAIL_LIMIT = 2000  # what a summary leaves out stays searchable up to this length; a pasted document is no memory
 UNTRUSTED_CEILING = 0.6  # a stranger's words never reach the core memories on their own
+SMALL_TALK_CEILING = 0.3  # small talk kept as a memory of its own (at --min-importance 0) stays in the background
 KEYWORDS_KEPT = 6
-CONTEXT_KEPT = 6
+CONTEXT_WORDS = 40  # of the message a memory answered (its `context`) and of the one that followed (its `reply`)
 CANDIDATES_SHOWN = 3
+TURN_LIMIT = DETAIL_LIMIT  # characters of one attached turn
+EPISODE_TURNS = 24  # turns attached to one memory at most; the next one starts a memory of its own
+EPISODE_HEAD = 0.3  # a memory made only to hold turns that are no memory of their own: background, found by search
 EXAMINED = 50  # memories compared in full per lookup, those sharing the most rare terms
 
 # Words that say a value changed; they are not part of a fact's topic.
@@ -60,34 +64,48 @@ _LEAD = re.compile(
     r"|(?:don't|do not|dont)\s+forget(?:\s+(?:that|this))?\s*[:,\-–—]?\s+)?",
     re.IGNORECASE)
 _TRAIL = re.compile(r"[\s,;:.\-–—]*(?:(?:and |so )?(?:please )?(?:remember (?:that|this|it)|(?:don't|do not|dont) forget"
-                    r"(?: (?:that|this|it))?)(?: (?:please|ok|okay))?)[\s.!?]*\Z", re.IGNORECASE)
+                    r"(?: (?:that|this|it))?|keep (?:that|this|it) in mind)(?: (?:please|ok|okay))?|by the way|btw|fyi"
+                    r"|just so you know)[\s.!?]*\Z", re.IGNORECASE)
+# A sentence that only says how to take the others: "It's important.", "Please keep that in mind."
+_FILLER_SENTENCE = re.compile(r"\A(?:(?:it's|it is|this is|that's|that is) (?:(?:really|very|super|so) )?(?:important"
+                              r"|urgent)|(?:please )?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)|(?:don't"
+                              r"|do not) forget(?: (?:that|this|it))?)|just so you know|for the record)[\s.!]*\Z",
+                              re.IGNORECASE)
+_ASIDE = re.compile(r",\s*(?:by the way|btw|fyi)\s*,", re.IGNORECASE)
 _SAID = re.compile(r"\s*\(said \d{4}-\d{2}-\d{2}\)\Z")
 _ADVERBS = frozenset("always never usually often sometimes rarely really also just still generally normally "
-                     "typically mostly actually definitely absolutely totally only even already strongly".split())
+                     "typically mostly actually definitely absolutely totally only even already strongly so kinda "
+                     "sorta almost once first then too now ever".split())
 _PRESENT = frozenset("""prefer like love hate want need feel think believe live work use drink eat have do go take enjoy
 dislike know plan own study play speak read watch run ride drive hope wish mind care avoid get keep start finish wake
 sleep cook train teach write listen visit travel commute swim walk bike hike leave miss forget mean buy pay make wear
 stay try support follow cycle jog meditate practice practise learn understand agree disagree expect intend aim tend
 collect adore prefer wake drink teach fly fix""".split())
-_PAST = frozenset("""went met got had was did made took saw bought told said left found came ran began gave felt thought
-knew wrote ate drank spent sold lost won paid sent kept slept flew drove rode swam forgot chose broke heard set put cut
-hit let quit became brought caught taught fought sat stood understood built grew drew threw wore meant""".split())
+_PAST = frozenset("""went met got had was were did made took saw bought told said left found came ran began gave felt
+thought knew wrote ate drank spent sold lost won paid sent kept slept flew drove rode swam forgot chose broke heard set
+put cut hit let quit became brought caught taught fought sat stood understood built grew drew threw wore meant woke
+awoke bent bet bit bled blew bore bound burnt dealt dug dove dreamt fed fell fled flung forgave froze hid held hung hurt
+knelt laid lay leant leapt led lent lit mistook overslept rang rose sang sank shook shone shot shut slid smelt sped spelt
+spilt spoke spun split spread sprang stole stuck stung stank strode struck swore swept swung tore thrust trod upset
+wept withdrew wound""".split())
 _MODALS = {"can": "can", "can't": "can't", "cannot": "cannot", "will": "will", "won't": "won't", "would": "would",
            "wouldn't": "wouldn't", "should": "should", "shouldn't": "shouldn't", "could": "could",
            "couldn't": "couldn't", "must": "must", "might": "might", "may": "may", "didn't": "didn't",
            "don't": "doesn't", "am": "is", "was": "was", "wasn't": "wasn't", "have": "has", "haven't": "hasn't",
            "do": "does", "go": "goes"}
-_CONTRACTIONS = {"i'm": "User is", "i've": "User has", "i'll": "User will", "i'd": "User would"}
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd)\b")
+# After "they" (the user named once already) only these forms differ from what follows "I".
+_PLURAL = {"am": "are", "was": "were", "wasn't": "weren't"}
+_CONTRACTED = {"i'm": ("is", "are"), "i've": ("has", "have"), "i'll": ("will", "will"), "i'd": ("would", "would")}
+_PUNCTUATION = ",.;:!?)\"'"
 
 
 def third_person(verb: str) -> str | None:
-    """The verb for "User …": prefers, watches, tries; past tenses stay; None for a word not known to be a verb."""
+    """The verb for "User …": prefers, watches, tries; past tenses stay; None for what cannot be a verb."""
     if verb in _MODALS:
         return _MODALS[verb]
     if verb in _PAST or (verb.endswith("ed") and len(verb) > 3):
         return verb
-    if verb not in _PRESENT:
+    if not verb.isalpha():
         return None
     if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
@@ -97,45 +115,64 @@ def third_person(verb: str) -> str | None:
 
 
 def rewrite_sentence(sentence: str) -> str:
-    """"I prefer X" → "User prefers X", "My X" → "User's X"; a sentence it cannot rewrite reliably stays as it is."""
-    s = sentence.replace("’", "'")
-    lowered = s.lower()
-    subject = False
-    for contraction, replacement in _CONTRACTIONS.items():
-        if lowered.startswith(contraction + " "):
-            rest = s[len(contraction) + 1:]
-            if contraction == "i'd" and not rest.lower().startswith(("rather", "like", "love", "prefer")):
+    """The user's words in the third person: "I prefer X" → "User prefers X", "My X" → "User's X", "… and I am
+    bringing the rings" → "… and they are bringing the rings". The first mention is the user ("User" at the start,
+    "the user" later), every other one "they"; a sentence it cannot rewrite reliably stays as it is."""
+    parts = sentence.replace("’", "'").split(" ")
+    out: list[str] = []
+    named = False  # the user was mentioned already in this sentence: "they" from now on
+    position = 0
+    while position < len(parts):
+        word = parts[position]
+        bare = word.rstrip(_PUNCTUATION)
+        tail = word[len(bare):]
+        lower = bare.lower()
+        first = position == 0
+        who = "User" if first else ("they" if named else "the user")
+        if lower == "i" and bare in ("I", "i"):
+            if tail:
+                return sentence  # "I, for one, …": no verb to follow
+            after = position + 1
+            while after < len(parts) - 1 and (parts[after].lower() in _ADVERBS or
+                                              (parts[after].lower().endswith("ly") and len(parts[after]) > 4)):
+                after += 1
+            if after >= len(parts):
                 return sentence
-            s, subject = f"{replacement} {rest}", True
-            break
-    else:
-        if lowered.startswith("i "):
-            parts = s[2:].split(" ")
-            position = 0
-            while position < len(parts) - 1 and parts[position].lower() in _ADVERBS:
-                position += 1
-            verb = parts[position] if parts else ""
-            tail = ""
-            if verb.lower() == "do" and position + 1 < len(parts) and parts[position + 1].lower() == "not":
+            verb_word = parts[after]
+            verb = verb_word.rstrip(_PUNCTUATION)
+            if who == "they":
+                conjugated = _PLURAL.get(verb.lower(), verb)
+            elif verb.lower() == "do" and after + 1 < len(parts) and parts[after + 1].lower() == "not":
                 conjugated = "does"
             else:
-                bare = verb.rstrip(",.;:!?")
-                tail = verb[len(bare):]
-                conjugated = third_person(bare.lower())
-            if conjugated is None:
-                return sentence
-            parts[position] = conjugated + tail
-            s, subject = "User " + " ".join(parts), True
-        elif lowered.startswith("my "):
-            s, subject = "User's " + s[3:], True
-    if _FIRST_PERSON.search(s[4:] if subject else s):
-        return sentence  # another "I" later on: leave the whole sentence in the user's own words
-    owner, obj = ("their", "them") if subject else ("the user's", "the user")
-    s = re.sub(r"\bmy\b", owner, s, flags=re.IGNORECASE)
-    s = re.sub(r"\bmyself\b", "themselves" if subject else "the user", s, flags=re.IGNORECASE)
-    s = re.sub(r"\bmine\b", "theirs" if subject else "the user's", s, flags=re.IGNORECASE)
-    s = re.sub(r"\bme\b", obj, s, flags=re.IGNORECASE)
-    return s
+                conjugated = third_person(verb.lower())
+                if conjugated is None:
+                    return sentence
+            out += [who, *parts[position + 1:after], conjugated + verb_word[len(verb):]]
+            named = True
+            position = after + 1
+            continue
+        if lower in _CONTRACTED:
+            singular, plural = _CONTRACTED[lower]
+            following = parts[position + 1].lower().rstrip(_PUNCTUATION) if position + 1 < len(parts) else ""
+            if lower == "i'd" and (following in _PAST or following.endswith(("ed", "en"))):
+                singular = plural = "had"  # "I'd gone", "I'd booked": had, not would
+            out.append(f"{who} {plural if who == 'they' else singular}{tail}")
+            named = True
+        elif lower == "my":
+            out.append(("User's" if first else "their" if named else "the user's") + tail)
+            named = True
+        elif lower in ("me", "myself"):
+            out.append(("User" if first else ("them" if lower == "me" else "themselves") if named
+                        else "the user") + tail)
+            named = True
+        elif lower == "mine":
+            out.append(("theirs" if named else "the user's") + tail)
+            named = True
+        else:
+            out.append(word)
+        position += 1
+    return " ".join(out) if named else sentence
 
 
 def concise(text: str, matched: tuple[str, ...] = (), first_person: bool = True, limit: int = CONTENT_LIMIT) -> str:
@@ -145,21 +182,44 @@ def concise(text: str, matched: tuple[str, ...] = (), first_person: bool = True,
 
 def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = True,
               limit: int = CONTENT_LIMIT) -> tuple[str, str]:
-    """(the concise memory, what it left out): the left-out sentences stay searchable, never shown as the memory."""
+    """(the concise memory, what it left out): the left-out sentences stay searchable, never shown as the memory.
+
+    Greetings, small talk and filler ("It's important.", "please keep that in mind", "by the way") are left out; the
+    user's words are told in the third person ("User prefers…"). A message with a speaker's label ("Caroline: …")
+    is that speaker's: the label stays in front, their words stay theirs."""
+    speaker, text = split_label(text)
+    if speaker:
+        first_person = False
+        limit -= len(speaker)
     sentences = [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
-    meaningful = [s for s in sentences if s.lower().strip(" .!?,") not in _FILLERS]
+    wanted = [f" {p} " for p in matched if p]
+    meaningful = [s for s in sentences if s.lower().strip(" .!?,") not in _FILLERS and not _FILLER_SENTENCE.match(s)
+                  and (not scoring.small_talk_sentence(s) or any(p in scoring.normalized(s) for p in wanted))]
+    aside = [s for s in sentences if s not in meaningful] if meaningful else []  # still searchable, as detail
     sentences = meaningful or sentences
     out = []
     said = []  # each kept sentence as it was said: "remember this: …" matches the rule before the lead is cut off
     for sentence in sentences:
-        stripped = _TRAIL.sub("", _LEAD.sub("", sentence, count=1)).strip()
+        stripped = _TRAIL.sub("", _LEAD.sub("", _ASIDE.sub(",", sentence), count=1)).strip()
         if not stripped:
             continue
+        if sentence[-1] in ".!?" and stripped[-1] not in ".!?" and stripped != sentence.rstrip(".!?"):
+            stripped += sentence[-1]  # "…flat whites, by the way." keeps its full stop
         stripped = stripped[0].upper() + stripped[1:]
         out.append(rewrite_sentence(stripped) if first_person else stripped)
         said.append(sentence)
     if not out:
         return "", ""
+    content, detail = _fit(out, said, matched, limit)
+    if aside:
+        detail = _detail([detail, *aside])
+    return (speaker + content if content else ""), detail
+
+
+def _fit(out: list[str], said: list[str], matched: tuple[str, ...], limit: int) -> tuple[str, str]:
+    """The sentences within `limit` (those that matched a rule, then those with numbers or names, in their order),
+    and what was left out. `said` holds each sentence as it was said, before its lead was cut: a rule's words
+    ("remember this: …") are looked for there."""
     joined = " ".join(out)
     if len(joined) <= limit:
         return joined, ""
@@ -274,7 +334,7 @@ class Draft:
     trust: str | None = None
     score: Score | None = None
     detail: str = ""  # what the concise content left out of the message (searchable, never shown as the memory)
-    context: list[str] = field(default_factory=list)  # words of the message this one answered
+    context: str = ""  # the message this one answered (its first CONTEXT_WORDS words)
     topic: set[str] = field(default_factory=set)
     values: set[str] = field(default_factory=set)
     tokens: set[str] = field(default_factory=set)
@@ -321,8 +381,9 @@ def signal_time(signal: Signal, now: datetime) -> datetime:
 def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None = None) -> Draft | None:
     """The memory a signal would make (already redacted text in, a concise memory out); None if nothing is left.
 
-    `previous` is the message this one follows in its session: a few of its words are kept as the memory's
-    `context`, so a reply ("Tilly, after my old dog") is found by what it answered ("why did you name her Tilly").
+    `previous` is the message this one follows in its session: it is kept as the memory's `context` (its first
+    CONTEXT_WORDS words), so a reply ("Tilly, after my old dog") is found by what it answered ("why did you name
+    her Tilly").
     """
     text = redaction.redact(signal.text)
     when = signal_time(signal, now)
@@ -337,7 +398,7 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
     content = redaction.redact(content + said)
     domain, category = (("world", "observed") if untrusted else (score.domain, score.category))
     importance = min(score.value, UNTRUSTED_CEILING) if untrusted else score.value
-    context = keywords_of(redaction.redact(previous), CONTEXT_KEPT) if previous else []
+    context = neighbour_text(previous) if previous else ""
     return Draft(content=content, keywords=keywords_of(content), domain=domain, category=category,
                  importance=importance, when=when, source=signal.source, explicit=score.explicit and not untrusted,
                  trust="untrusted" if untrusted else None, score=score, detail=redaction.redact(detail),
@@ -359,6 +420,7 @@ class Candidates:
         self.postings: dict[str, list[int]] = defaultdict(list)
         self.position: dict[str, int] = {}
         self.next_number: int | None = None  # the next `mem_NNN` number, once the store has been scanned for it
+        self._sessions: dict[str, tuple[tuple, Memory]] | None = None  # session -> (latest, memory), on first use
         for memory in memories:
             self.add(memory)
 
@@ -371,6 +433,26 @@ class Candidates:
         self.topics.append(topic)
         for term in topic:
             self.postings[term].append(position)
+
+    def latest_in_session(self, session: str) -> Memory | None:
+        """The visible memory holding the latest message of `session` so far (None if it holds none): the memory
+        the session's next turns are attached to. Asked once per session and run; the run keeps track after."""
+        if self._sessions is None:
+            self._sessions = {}
+            for memory in self.memories:
+                if memory.superseded or memory.archived:
+                    continue
+                for source in memory.every_source():
+                    name = source.get("session")
+                    if name is None:
+                        continue
+                    # The latest message, and of two said at the same time the newer memory (the cache agrees).
+                    when = (str(source.get("ts") or ""), len(memory.id), memory.id)
+                    known = self._sessions.get(str(name))
+                    if known is None or when > known[0]:
+                        self._sessions[str(name)] = (when, memory)
+        found = self._sessions.get(session)
+        return found[1] if found else None
 
     def refresh(self, memory: Memory) -> None:
         """The memory's content changed: index its new terms (stale postings are harmless, topics are re-read)."""
@@ -476,24 +558,26 @@ class Outcome:
     new: list[str] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
+    attached: list[str] = field(default_factory=list)  # the memory each attached turn went to
+    extended: list[str] = field(default_factory=list)  # memories that learnt the words of the turn after them
     skipped: int = 0
     duplicates: int = 0
 
     @property
     def changed(self) -> set[str]:
-        return set(self.new) | set(self.reinforced) | set(self.updated)
+        return set(self.new) | set(self.reinforced) | set(self.updated) | set(self.attached) | set(self.extended)
 
     def to_dict(self) -> dict:
         return {"new": len(self.new), "reinforced": len(self.reinforced), "updated": len(self.updated),
-                "skipped": self.skipped, "duplicates": self.duplicates}
+                "attached": len(self.attached), "skipped": self.skipped, "duplicates": self.duplicates}
 
 
 def known_sources(index: Index) -> set[tuple[str, str]]:
     """(session, message) of every source already in the index: a message is never encoded twice."""
     out = set()
     for memory in index.memories:
-        for source in memory.sources:
-            if isinstance(source, dict) and source.get("session") is not None:
+        for source in memory.every_source():
+            if source.get("session") is not None:
                 out.add((str(source.get("session")), str(source.get("message"))))
     return out
 
@@ -525,7 +609,7 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
     if draft.detail:
         extra["detail"] = draft.detail
     if draft.context:
-        extra["context"] = list(draft.context)
+        extra["context"] = draft.context
     memory = Memory(id=_fresh_id(index, lookup), content=draft.content, domain=draft.domain, category=draft.category,
                     importance=draft.importance, created=iso(draft.when), lastAccessed=iso(draft.when),
                     timesReinforced=0, keywords=list(draft.keywords), sources=[draft.source], extra=extra)
@@ -540,6 +624,8 @@ def reinforce(index: Index, memory: Memory, draft: Draft) -> None:
     retention.reinforce(memory, draft.when, index.meta, draft.source)
     if draft.importance > memory.importance:
         _anchor_at(memory, draft.importance, draft.when.date())
+    if memory.category == "smalltalk" and memory.importance > SMALL_TALK_CEILING:
+        _anchor_at(memory, SMALL_TALK_CEILING, draft.when.date())  # "Thanks!" said fifty times is still small talk
     _merge(memory, draft)
 
 
@@ -549,7 +635,7 @@ def update(index: Index, lookup: Candidates, memory: Memory, draft: Draft) -> No
     stale = values_of(memory.content) - draft.tokens
     memory.keywords = [k for k in memory.keywords if k.lower() not in stale]
     memory.content = draft.content
-    for name, value in (("detail", draft.detail), ("context", list(draft.context))):
+    for name, value in (("detail", draft.detail), ("context", draft.context)):
         if value:
             memory.extra[name] = value
         else:
@@ -592,18 +678,132 @@ def place(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome) -> M
     return memory
 
 
+def neighbour_text(text: str) -> str:
+    """A message next to a memory's in its session, as the memory keeps it (redacted, its first CONTEXT_WORDS
+    words): searchable at a lower weight, never shown."""
+    kept = one_line(redaction.redact(text)).split(" ")
+    return " ".join(kept[:CONTEXT_WORDS]) + (" …" if len(kept) > CONTEXT_WORDS else "")
+
+
+def attach_turn(memory: Memory, signal: Signal) -> None:
+    """Attach a message that is no memory of its own to a memory of its session: searchable, with its own source,
+    never shown as the memory. A stranger's words stay marked as a stranger's."""
+    text = one_line(redaction.redact(signal.text), TURN_LIMIT)
+    turn: dict = {"text": text, "role": signal.role, "source": signal.source}
+    if signal.trust == "untrusted":
+        turn["text"] = f"{signal.sender or 'Someone'} said: {text}"
+        turn["trust"] = "untrusted"
+    episode = memory.raw.get("episode")
+    if type(episode) is not list:
+        episode = memory.raw["episode"] = []
+    episode.append(turn)
+
+
+class Episodes:
+    """Where each session's messages go that are no memory of their own: to the memory its latest message went
+    into (an episode), or — when the session has none yet, or the message asks something — to the next one it
+    makes. A question the other side answers with such a message makes the answer a memory of its own at
+    EPISODE_HEAD, holding the question; so does what is left waiting when a run ends in a session with no memory.
+    Small talk alone is skipped."""
+
+    def __init__(self, index: Index, lookup: Candidates, now: datetime, outcome: Outcome):
+        self.index, self.lookup, self.now, self.outcome = index, lookup, now, outcome
+        self.last: dict[str, Memory | None] = {}
+        self.waiting: dict[str, list[tuple[Signal, Score, str | None]]] = {}
+
+    def current(self, session: str) -> Memory | None:
+        if session not in self.last:
+            self.last[session] = self.lookup.latest_in_session(session)
+        return self.last[session]
+
+    def joined(self, signal: Signal, memory: Memory) -> None:
+        """A message of the session went into `memory` (made, reinforced or updated by it). The memory before it
+        keeps the words of this message as its `reply`: what followed it is a clue to what it was about."""
+        before = self.current(signal.session)
+        if before is not None and before is not memory and not before.raw.get("reply"):
+            before.raw["reply"] = neighbour_text(signal.text)
+            self.outcome.extended.append(before.id)
+        self.last[signal.session] = memory
+        for turn, _, _ in self.waiting.pop(signal.session, []):
+            self._attach(memory, turn)
+
+    def left_out(self, signal: Signal, score: Score, before: str | None) -> None:
+        """A message that is no memory of its own: attached to the session's memory so far — unless it asks
+        something, then it waits for the answer's memory (a question goes with its answer), as does what follows
+        it until then."""
+        memory = self.current(signal.session)
+        if memory is not None and not asks(signal.text) and not self.waiting.get(signal.session) and \
+                len(memory.episode) < EPISODE_TURNS:
+            self._attach(memory, signal)
+            return
+        if memory is not None and len(memory.episode) >= EPISODE_TURNS:
+            self.last[signal.session] = None  # full: the session's next memory starts a new episode
+        waiting = self.waiting.setdefault(signal.session, [])
+        waiting.append((signal, score, before))
+        if score.rule != "smalltalk" and not asks(signal.text) and \
+                any(asks(t[0].text) and t[0].role != signal.role for t in waiting):
+            # The other side answered what was asked, and neither is a memory of its own: the answer holds both.
+            head = self._hold(self.waiting.pop(signal.session))
+            if head is not None:
+                self.last[signal.session] = head
+
+    def finish(self) -> None:
+        """What is still waiting when the run ends: a question no one answered yet, or small talk, goes with the
+        session's memory so far; anything else is held by its most informative message, made a memory of its own
+        in the background."""
+        for session, turns in self.waiting.items():
+            memory = self.last.get(session)
+            answered = any(t[1].rule != "smalltalk" and not asks(t[0].text) for t in turns)
+            if memory is not None and not answered and len(memory.episode) + len(turns) <= EPISODE_TURNS:
+                for turn, _, _ in turns:
+                    self._attach(memory, turn)
+                continue
+            self._hold(turns)
+        self.waiting.clear()
+
+    def _hold(self, turns: list[tuple[Signal, Score, str | None]]) -> Memory | None:
+        """The most informative of these messages made a background memory holding the others (None, and all
+        counted as skipped, when they are only small talk)."""
+        worthy = [t for t in turns if t[1].rule != "smalltalk"]
+        draft = None
+        if worthy:
+            signal, score, before = max(worthy, key=_informative)
+            draft = draft_from(signal, score, self.now, before)
+        if draft is None:
+            self.outcome.skipped += len(turns)
+            return None
+        draft.importance = EPISODE_HEAD
+        head = create(self.index, self.lookup, draft)
+        self.outcome.new.append(head.id)
+        for turn, _, _ in turns:
+            if turn is not signal:
+                self._attach(head, turn)
+        return head
+
+    def _attach(self, memory: Memory, signal: Signal) -> None:
+        attach_turn(memory, signal)
+        self.outcome.attached.append(memory.id)
+
+
+def _informative(turn: tuple[Signal, Score, str | None]) -> tuple:
+    """A statement over a question, then the one with more names, numbers and dates, then the longer."""
+    signal, score, _ = turn
+    return (score.rule != "question", len(values_of(signal.text)), len(signal.text))
+
+
 def encode(index: Index, signals: list[Signal], now: datetime, min_importance: float = 0.5,
            lookup: Candidates | None = None, seen: set[tuple[str, str]] | None = None) -> Outcome:
     """Encode signals into the index in order; a signal whose message is already a source is skipped.
 
     A message too short to be a memory of its own ("my locker code is now 5521") still reinforces or updates the
-    memory it is the same fact as.
+    memory it is the same fact as. Every other message but noise is attached to its session's memory (`Episodes`).
     """
     outcome = Outcome()
     if not signals:
         return outcome
     lookup = lookup if lookup is not None else Candidates(index.memories)
     seen = seen if seen is not None else known_sources(index)
+    episodes = Episodes(index, lookup, now, outcome)
     previous: dict[str, str] = {}  # session → the text of its last message so far
     for signal in signals:
         before = previous.get(signal.session)
@@ -613,16 +813,23 @@ def encode(index: Index, signals: list[Signal], now: datetime, min_importance: f
             continue
         seen.add(signal.key)
         score = score_of(signal)
+        if score.rule == "noise":
+            outcome.skipped += 1
+            continue
+        memory = None
         if kept(score, min_importance):
             draft = draft_from(signal, score, now, before)
             if draft is not None:
-                place(index, lookup, draft, outcome)
-                continue
+                memory = place(index, lookup, draft, outcome)
         elif score.rule == "short" and signal.role == "user":
             draft = draft_from(signal, score, now, before)
-            if draft is not None and attach(index, lookup, draft, outcome) is not None:
-                continue
-        outcome.skipped += 1
+            if draft is not None:
+                memory = attach(index, lookup, draft, outcome)
+        if memory is not None:
+            episodes.joined(signal, memory)
+        else:
+            episodes.left_out(signal, score, before)
+    episodes.finish()
     return outcome
 
 

@@ -164,6 +164,19 @@ class Memory:
     def untrusted(self) -> bool:
         return self.raw.get("trust") == "untrusted"
 
+    @property
+    def episode(self) -> list[dict]:
+        """The turns attached to this memory (its episode): messages of its session that are no memory of their
+        own, each `{"text", "role", "source"}` (plus `trust` and `sender` for a stranger's), oldest first."""
+        value = self.raw.get("episode")
+        if type(value) is not list:
+            return []
+        return [t for t in value if type(t) is dict and type(t.get("text")) is str and type(t.get("source")) is dict]
+
+    def every_source(self) -> list[dict]:
+        """Its own sources, then those of the turns attached to it: every message this memory holds."""
+        return [s for s in self.sources if type(s) is dict] + [t["source"] for t in self.episode]
+
     def __repr__(self):
         return f"Memory({self.raw!r})"
 
@@ -218,7 +231,7 @@ class Memory:
                         raise HippocampusError(f"{where} ({memory_id}): `keywords` must be words, "
                                                f"not {keyword!r}")
                     keywords[i] = str(keyword)
-        for name in ("sources", "history"):
+        for name in ("sources", "history", "episode"):
             value = raw.get(name)
             if value is not None and (type(value) is not list or any(type(v) is not dict for v in value)):
                 raise HippocampusError(f"{where} ({memory_id}): `{name}` must be a list of objects")
@@ -237,7 +250,7 @@ class Memory:
         """The stored object (the same dict, in the order it was read, except that `importance` and its `decay`
         anchor come last: the daily decay can then rewrite a memory's line by its tail alone)."""
         raw = self.raw
-        for name in ("sources", "history"):
+        for name in ("sources", "history", "episode"):
             if name in raw and not raw[name]:
                 del raw[name]
         if "decay" in raw and "importance" in raw:

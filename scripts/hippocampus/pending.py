@@ -101,6 +101,33 @@ def item_signal(item: dict, where: str) -> Signal:
     return Signal.from_dict(item.get("signal"), f"{where}: item {item.get('id')}")
 
 
+def attach(item: dict, signal: Signal) -> None:
+    """A message of the item's session that is no memory of its own: it goes where the item goes."""
+    item.setdefault("attached", []).append(signal.to_dict())
+
+
+def attached_signals(item: dict, where: str) -> tuple[list[Signal], int]:
+    """(the messages attached to an item, how many attached entries could not be read)."""
+    out, bad = [], 0
+    entries = item.get("attached")
+    for position, raw in enumerate(entries if isinstance(entries, list) else []):
+        try:
+            out.append(Signal.from_dict(raw, f"{where}: item {item.get('id')} attached[{position}]"))
+        except HippocampusError:
+            bad += 1
+    return out, bad
+
+
+def item_keys(item: dict) -> set[tuple[str, str]]:
+    """(session, message) of the item's message and of the messages attached to it."""
+    keys = {key for key in [item_key(item)] if key is not None}
+    entries = item.get("attached")
+    for raw in entries if isinstance(entries, list) else []:
+        if isinstance(raw, dict) and isinstance(raw.get("session"), str) and isinstance(raw.get("id"), str):
+            keys.add((raw["session"], raw["id"]))
+    return keys
+
+
 def item_key(item: dict) -> tuple[str, str] | None:
     signal = item.get("signal")
     if isinstance(signal, dict) and isinstance(signal.get("session"), str) and isinstance(signal.get("id"), str):

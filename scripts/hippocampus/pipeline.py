@@ -19,6 +19,7 @@ from . import cachedlookup, encoding, events, ingest, mirrors, pending, publish,
 from .encoding import Candidates, Draft, Outcome
 from .model import CORE_THRESHOLD, Index
 from .redaction import redact_memory
+from .text import asks
 from .timeutil import parse_instant
 from .workspace import Workspace
 
@@ -83,6 +84,10 @@ def _fallback(index, lookup, seen, items: list[dict], now: datetime, min_importa
             signals.append(pending.item_signal(item, where))
         except Exception:  # an item without a readable signal cannot be encoded; it is dropped as expired
             outcome.skipped += 1
+        attached, bad = pending.attached_signals(item, where)
+        signals += attached
+        outcome.skipped += bad
+    signals.sort(key=lambda s: s.seq)  # in the order they were said, as the automatic path would have met them
     part = encoding.encode(index, signals, now, min_importance, lookup=lookup, seen=seen)
     _add(outcome, part)
 
@@ -91,6 +96,8 @@ def _add(total: Outcome, part: Outcome) -> None:
     total.new += part.new
     total.reinforced += part.reinforced
     total.updated += part.updated
+    total.attached += part.attached
+    total.extended += part.extended
     total.skipped += part.skipped
     total.duplicates += part.duplicates
 
@@ -130,18 +137,10 @@ def _encode_batch(ws: Workspace, index, now: datetime, min_importance: float, pr
         lookup, seen = make_lookups()
     _fallback(index, lookup, seen, old, now, min_importance, report.outcome, str(ws.pending))
     if prepare:
-        waiting = {pending.item_key(item) for item in items if item["id"] not in expired_ids}
-        added = []
-        for signal in batch:
-            if signal.key in seen or signal.key in waiting:
-                report.outcome.duplicates += 1
-                continue
-            score = encoding.score_of(signal)
-            draft = encoding.draft_from(signal, score, now) if encoding.kept(score, min_importance) else None
-            if draft is None:
-                report.outcome.skipped += 1
-                continue
-            added.append(pending.make_item(signal, now, score, draft, encoding.candidates(lookup, draft)))
+        waiting = {key for item in items if item["id"] not in expired_ids for key in pending.item_keys(item)}
+        added, left = _prepare_items(batch, lookup, seen, waiting, now, min_importance, report)
+        # What is no item of its own and has none of its session to go with goes the automatic way.
+        _add(report.outcome, encoding.encode(index, left, now, min_importance, lookup=lookup, seen=seen))
         if added:
             # Written before the index records the signals as consumed: a kill in between re-prepares them,
             # and the check above keeps them from being added twice.
@@ -155,6 +154,54 @@ def _encode_batch(ws: Workspace, index, now: datetime, min_importance: float, pr
         index.meta["encodedThrough"] = max(s.seq for s in batch)
     return expired_ids, batch
 
+
+def _prepare_items(batch: list, lookup, seen, waiting: set, now: datetime, min_importance: float,
+                   report: RunReport) -> tuple[list[dict], list]:
+    """(pending items for the agent, the signals that go the automatic way). A message that is no memory of its
+    own goes with its session's item, as encoding would attach it to the memory the item becomes: with the
+    session's latest item, or with the next one when it asks something or comes before the session's first (and
+    the store holds no memory of the session); a question the other side answers goes the automatic way with its
+    answer."""
+    added: list[dict] = []
+    left: list = []
+    latest: dict[str, dict] = {}
+    early: dict[str, list] = {}
+    for signal in batch:
+        if signal.key in seen or signal.key in waiting:
+            report.outcome.duplicates += 1
+            continue
+        score = encoding.score_of(signal)
+        draft = encoding.draft_from(signal, score, now) if encoding.kept(score, min_importance) else None
+        if draft is None:
+            if score.rule == "noise":
+                left.append(signal)
+            elif signal.session in latest and not asks(signal.text) and not early.get(signal.session):
+                pending.attach(latest[signal.session], signal)
+            elif signal.session in latest or lookup.latest_in_session(signal.session) is None:
+                held = early.setdefault(signal.session, [])
+                held.append(signal)
+                if score.rule != "smalltalk" and not asks(signal.text) and \
+                        any(asks(s.text) and s.role != signal.role for s in held):
+                    left += early.pop(signal.session)  # an answer and its question: a memory of their own
+            else:
+                left.append(signal)
+            continue
+        item = pending.make_item(signal, now, score, draft, encoding.candidates(lookup, draft))
+        for turn in early.pop(signal.session, []):
+            pending.attach(item, turn)
+        latest[signal.session] = item
+        added.append(item)
+    for session, turns in early.items():
+        if session in latest:
+            for turn in turns:  # asked last, answered after this run: with the session's latest item
+                pending.attach(latest[session], turn)
+        else:
+            left += turns
+    left.sort(key=lambda s: s.seq)
+    return added, left
+
+
+ATTACH_ONLY = float("inf")  # a threshold no message reaches: each is attached to its session's memory
 
 _FIRST_KEY_ID = re.compile(r'\{"id": "([^"\\]*)"')
 
@@ -228,6 +275,10 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Run
             if decision.action == "skip":
                 report.outcome.skipped += 1
                 report.applied += 1
+                # The messages that went with it are still what was said: the automatic way attaches them.
+                attached, bad = pending.attached_signals(item, str(ws.pending))
+                report.outcome.skipped += bad
+                _add(report.outcome, encoding.encode(index, attached, now, ATTACH_ONLY, lookup=lookup, seen=seen))
                 continue
             if key is not None and key in seen:
                 report.already_applied += 1  # applied by a run that was killed before it could tidy up
@@ -242,6 +293,13 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Run
                 report.outcome.reinforced.append(memory.id)
             if key is not None:
                 seen.add(key)
+            attached, bad = pending.attached_signals(item, str(ws.pending))
+            report.outcome.skipped += bad
+            for signal in attached:
+                if signal.key not in seen:
+                    seen.add(signal.key)
+                    encoding.attach_turn(memory, signal)
+                    report.outcome.attached.append(memory.id)
             report.applied += 1
         txn.dirty = txn.dirty or bool(report.outcome.changed)
         _declare(txn, report.outcome.changed)
@@ -299,6 +357,7 @@ def _tidy(ws: Workspace, now: datetime, wait: bool, through: int, handled_items:
     if changed or report.signals or report.expired or report.applied:
         events.log_event(ws, "encoding", now, dict(new=len(report.outcome.new),
                          reinforced=len(report.outcome.reinforced), updated=len(report.outcome.updated),
-                         skipped=report.outcome.skipped, total=report.total, mode=report.mode))
+                         attached=len(report.outcome.attached), skipped=report.outcome.skipped, total=report.total,
+                         mode=report.mode))
     if changed:
         publish.write_dashboard(ws, None, now)  # after the event, so the page shows this run

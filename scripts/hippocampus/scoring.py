@@ -7,8 +7,12 @@ they mostly repeat what the user said.
 
 A question is not a fact: a message made only of questions ("Can you remind me what we decided about the
 database?") scores QUESTION, below the default threshold, whatever words it shares with a rule — unless it asks to
-remember something. Messages that score 0 (short ones, the agent's replies) still get a shelf, for a run that keeps
-every message (`--min-importance 0`).
+remember something. Small talk is not a fact either: greetings, thanks, acknowledgements, laughter and requests for
+a recap ("Thanks!", "That matches my experience, thank you.", "haha ok", "Can I get a recap of today?") score
+SMALL_TALK, whoever says them; a message is scored by what is left once its small-talk sentences are set aside, and
+gratitude or praise counts as feedback only when it says what for ("the checklist you wrote was really helpful").
+Messages that score 0 (short ones, the agent's replies) still get a shelf, for a run that keeps every message
+(`--min-importance 0`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .text import without_label, words
+from .text import STOP_WORDS, without_label, words
 
 NOISE_REPLIES = frozenset({"no_reply", "heartbeat_ok"})
 
@@ -88,6 +92,39 @@ LONG_TEXT = 200
 SHORT_TEXT = 30
 MEDIUM_TEXT = 50
 QUESTION = 0.2
+SMALL_TALK = 0.1
+
+# Words a sentence of small talk is made of: greetings, thanks, praise without an object, acknowledgements,
+# laughter, and the small words between them. A sentence with any other word (bar one name: "Thanks Nova!") says
+# something.
+_SMALL_WORDS = frozenset("""
+a ah aha alright all also always am amazing an and anytime anything anyway appreciate appreciated are as awesome
+aw aww back be been beautiful best bit brilliant bye cheers cool congrats congratulations course cya day definitely
+did do doing done enjoy everything exactly excellent experience fab fair fantastic fine for fun glad go going good
+goodbye goodnight got gotcha great ha haha hahaha hehe hello help helped helpful helps hey hi hiya hmm how i i'd i'll
+i'm i've indeed is it it's just k kind kk later let let's lmao lol lot love lovely lucky made make makes man matches me
+mean meant mhm morning much my neat new nice night no nope not noted now of oh ok okay omg on one oops perfect pleasure
+please pls point problem quite really right rofl same see sense so sorry sounds soon super sure sweet take talk thank
+thanks that that's the thing things this thx to too totally true ty uh um understood up us very was we we'll welcome
+well what what's will with wonderful worries wow ya yay yeah yep yes you you're your yup
+""".split())
+# Acknowledgements whose words could say something elsewhere: taken out of a sentence before its words are looked at.
+_SMALL_PHRASES = re.compile(r"(?<=\s)(?:that (?:matches|fits) (?:my|our) experience|(?:you're|you are|that's|that is) "
+                            r"(?:so )?right|i agree|me too|same here|fair enough|good (?:point|call|idea)|no worries"
+                            r"|all good|take care|(?:talk|see you|speak)(?: to you)? (?:soon|later|tomorrow)|(?:great|good|nice) (?:job|work)"
+                            r"|well done|keep up the good work|have a (?:good|nice|great) (?:one|day"
+                            r"|night|evening|weekend)|good (?:morning|evening|night|afternoon)|how are you"
+                            r"|how have you been|how's it going|what's up|good to (?:see|hear from) you"
+                            r"|nice to (?:see|meet|hear from) you|keep (?:it|that) up)(?=\s)")
+# A request for a recap or a summary of the conversation: asks for what is known already, tells nothing new.
+_RECAP = re.compile(r"\b(?:(?:give|send|get|make|write|do|need|want)(?: me| us)?(?: a| the| another)?(?: quick| short"
+                    r"| brief| little)? (?:recap|summary|rundown)|(?:can|could|would) you (?:please )?(?:recap|summari[sz]e"
+                    r"|sum (?:it |this |that |everything |things )?up)|(?:recap|summari[sz]e|sum up) (?:what|everything"
+                    r"|today|this|that|our|the (?:conversation|chat|discussion))|remind me (?:what|of what|again)"
+                    r"|what (?:did|have) we (?:talk(?:ed)?|discuss(?:ed)?|decide[d]?|say|said|cover(?:ed)?))\b",
+                    re.IGNORECASE)
+_NAME = re.compile(r"\b[A-Z][a-z'’]+\b")
+_VALUE = re.compile(r"\d|(?<=\s)(?!I\b|I['’])[A-Z]")
 
 # A question sentence: ends with a question mark and opens like one ("what …", "can you …", "is it …").
 _ASKING = re.compile(r"\A(?:(?:and|but|so|ok|okay|hey|hi|also|btw|oh|well|um)\W+)*"
@@ -135,18 +172,66 @@ def is_question(text: str) -> bool:
     return not rest and all(_ASKING.match(s) for s in asked)
 
 
+def small_talk_sentence(sentence: str) -> bool:
+    """Whether a sentence is only small talk: greeting, thanks, praise, acknowledgement, laughter (one name aside)."""
+    flat = _SMALL_PHRASES.sub(" ", normalized(sentence))
+    names = {w.lower() for w in _NAME.findall(sentence)}
+    others = [w for w in flat.split() if w not in _SMALL_WORDS]
+    return not others or (len(others) == 1 and others[0] in names)
+
+
+def substance(text: str, role: str = "user") -> str:
+    """The text without its small-talk sentences: what it says. Empty for small talk — and for the user's request
+    for a recap, unless it names something (a name, a number)."""
+    sentences = [s.strip() for s in _SENTENCES.split(without_label(text).strip()) if s.strip()]
+    kept = [s for s in sentences if not small_talk_sentence(s)]
+    if role == "user" and any(_RECAP.search(s) for s in kept) and not any(_VALUE.search(" " + s[1:]) for s in kept):
+        return ""
+    return " ".join(kept)
+
+
+_FOR_WHAT = _phrases(r"(?:helpful|useful|help|lifesaver|life saver) (?:with|for|on)")
+_GRATITUDE = _phrases(r"thanks", r"thank you", r"thx", r"ty", r"grateful", r"appreciate[ds]?", r"much appreciated",
+                      r"great (?:job|work)", r"good job", r"well done", r"nice work", r"perfect")
+
+
+def says_what_for(text: str) -> bool:
+    """Whether gratitude or praise says what it is for, in its sentence or the next: "thanks for booking the table",
+    "the checklist you wrote was really helpful", "Thanks! That was a great help with the migration" — not "thanks,
+    that was helpful" nor "thanks, I'll book it myself"."""
+    sentences = [normalized(s) for s in _SENTENCES.split(without_label(text)) if s.strip()]
+    for position, flat in enumerate(sentences):
+        found = _GRATITUDE.search(flat)
+        if not found:
+            continue
+        window = flat + " " + " ".join(sentences[position + 1:position + 2])
+        said = window.split()
+        if not [w for w in said if w not in _SMALL_WORDS and w not in STOP_WORDS]:
+            continue  # nothing it is for
+        if re.match(r"\s*(?:(?:so|very) much )?(?:for|with|on)\s", flat[found.end():]) or \
+                set(said) & {"you", "your", "you've", "you're"} or _FOR_WHAT.search(window):
+            return True
+    return False
+
+
 def score(text: str, role: str = "user") -> Score:
     """The importance and category of one cleaned message."""
     if is_noise(text):
         return Score(0.0, "noise", "user", "noise")
-    flat = normalized(text)
-    if role == "user" and is_question(text) and not RULES[0].pattern.search(flat):
+    said = substance(text, role)
+    if not said:
+        return Score(SMALL_TALK, "smalltalk", "user", "smalltalk")
+    flat = normalized(said)
+    if role == "user" and is_question(said) and not RULES[0].pattern.search(flat):
         return Score(QUESTION, "question", "user", "questions")
     matches = []
     for rule in RULES:
         if role not in rule.roles:
             continue
-        found = rule.pattern.search(flat)
+        if rule.name == "feedback":  # gratitude said in a sentence of its own counts, when it says what for
+            found = rule.pattern.search(normalized(text)) if says_what_for(text) else None
+        else:
+            found = rule.pattern.search(flat)
         if not found:
             continue
         if rule.also is not None:
@@ -163,7 +248,7 @@ def score(text: str, role: str = "user") -> Score:
         return Score(best.value, best.name, domain, category, matched)
     if role != "user":
         return Score(0.0, "assistant", "self", "replies")
-    size = length(text)
+    size = length(said)
     if size > LONG_TEXT:
         return Score(0.70, "long", "user", _general_category(flat))
     if size < SHORT_TEXT:

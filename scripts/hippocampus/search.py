@@ -1,5 +1,6 @@
 """Ranking memories for a query: BM25 over words (content, plus keywords at a lower weight), blended with
-importance and recency. Each hit carries its named parts so a ranking can be explained. Pure.
+importance and recency. Each hit carries its named parts so a ranking can be explained, and its sources in the
+order they match the query (a memory holds its own statement and the turns attached to it). Pure.
 
 Ranking runs over a corpus: `MemoryCorpus` (a list of memories in memory) or the disk-cached one in
 `searchindex`. Both give the same results; the cached one only avoids parsing and tokenising the whole store.
@@ -8,6 +9,7 @@ Ranking runs over a corpus: `MemoryCorpus` (a list of memories in memory) or the
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,13 +17,17 @@ from typing import Iterable, Protocol
 
 from . import retention
 from .model import Memory
-from .text import terms
+from .text import asks, terms
 from .timeutil import days_between, parse_day
 
-K1 = 1.2
-B = 0.75
+K1 = 0.9
+B = 0.5
 KEYWORD_WEIGHT = 0.5
 CONTEXT_WEIGHT = 0.5
+REPLY_WEIGHT = 0.25
+DATE_WEIGHT = 0.1  # the month and year a memory was made: "what did she do in May 2023" leans towards them
+TIME_TERM = "_time"  # stands for "says when": no word typed can be it (an underscore splits words)
+WHEN_WEIGHT = 0.5  # how much a "when" question favours memories that say when
 WEIGHTS = {"relevance": 0.8, "importance": 0.1, "recency": 0.1}
 WEAK_MATCH = 0.5
 BATCH = 256
@@ -34,6 +40,33 @@ class Hit:
     parts: dict
     importance: float
     matched: list[str] = field(default_factory=list)
+    sources: list[dict] = field(default_factory=list)  # every source of the memory, best match of the query first
+    turn: dict | None = None  # the attached turn that matches the query best, when it matches better than the memory
+
+
+@dataclass
+class Piece:
+    """One searchable piece of a memory: its own statement (with its own sources) or one attached turn."""
+
+    text: str
+    sources: list[dict]
+    turn: dict | None = None  # the attached turn, None for the memory's own statement
+
+
+def pieces(memory: Memory) -> list[Piece]:
+    """The memory's statement (its content and the detail it left out), then its attached turns."""
+    own = Piece(" ".join(t for t in (memory.content, _text(memory.raw.get("detail"))) if t),
+                [s for s in memory.sources if type(s) is dict])
+    return [own, *(Piece(t["text"], [t["source"]], t) for t in memory.episode)]
+
+
+def _text(value) -> str:
+    """A stored text field: a string, or (as older versions kept `context`) a list of words."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return " ".join(w for w in value if isinstance(w, str))
+    return ""
 
 
 class Corpus(Protocol):
@@ -68,25 +101,85 @@ def facts_of(memory: Memory, now: datetime, meta: dict) -> Facts:
                  retention.importance_on(memory, now.date(), meta), recency(memory, now))
 
 
-def document_terms(memory: Memory) -> Counter:
-    """Weighted term counts of a memory: its content and the `detail` its summary left out, its keywords at
-    KEYWORD_WEIGHT and the `context` words (of the message it answered) at CONTEXT_WEIGHT."""
-    counts: Counter = Counter(terms(memory.content))
-    detail = memory.raw.get("detail")
-    if isinstance(detail, str) and detail:
-        counts.update(terms(detail))
-    for term in terms(" ".join(memory.keywords)):
-        counts[term] += KEYWORD_WEIGHT
-    context = memory.raw.get("context")
-    if isinstance(context, list) and context:
-        for term in terms(" ".join(w for w in context if isinstance(w, str))):
-            counts[term] += CONTEXT_WEIGHT
+_MONTHS = "january february march april june july august september october november december"
+_DAYS = "monday tuesday wednesday thursday friday saturday sunday"
+# A text that says when: a date, a time of day, a day or month name, a year, "yesterday", "last week", "3 days ago".
+_SAYS_WHEN = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|(?:last|next|this|past|coming) (?:week|weekend|month"
+    r"|year|night|morning|evening|summer|winter|spring|fall|autumn|" + _DAYS.replace(" ", "|") + r")|"
+    + _MONTHS.replace(" ", "|") + r"|" + _DAYS.replace(" ", "|") + r"|weekend|(?:19|20)\d\d|may \d|\d+ may"
+    r"|in may|\d{1,2}(?::\d\d)? ?(?:am|pm)|\d{1,2}:\d\d|\d{4}-\d\d-\d\d)\b", re.IGNORECASE)
+# A question that asks when: "When did…", "What year…", "How long ago…" (after a speaker's label, if any).
+_ASKS_WHEN = re.compile(r"\A\W*(?:[A-Z][\w'’.-]*:\s+)?(?:when\b|what (?:date|day|time|year|month)\b|which (?:date|day"
+                        r"|year|month)\b|how long ago\b|since when\b)", re.IGNORECASE)
+
+
+def text_terms(text: str) -> Counter:
+    """Term counts of one text, with TIME_TERM once when it says when."""
+    counts = Counter(terms(text))
+    if _SAYS_WHEN.search(text):
+        counts[TIME_TERM] = 1
     return counts
 
 
-def query_terms(query: str) -> list[str]:
-    """Distinct terms of a query (a query of only stop words, like "who is it", has none)."""
-    return list(dict.fromkeys(terms(query)))
+def document_terms(memory: Memory) -> Counter:
+    """Weighted term counts of a memory: its content and the `detail` its summary left out, the turns attached to
+    it, its keywords at KEYWORD_WEIGHT, the `context` (the message it answered) at CONTEXT_WEIGHT, the `reply` (the
+    message that followed it) at REPLY_WEIGHT, the month and year it was made at DATE_WEIGHT, and TIME_TERM once
+    when any of its own texts says when."""
+    counts: Counter = Counter()
+    for piece in pieces(memory):
+        counts.update(text_terms(piece.text))
+    if counts[TIME_TERM] > 1:
+        counts[TIME_TERM] = 1
+    for term in terms(" ".join(memory.keywords)):
+        counts[term] += KEYWORD_WEIGHT
+    for name, weight in (("context", CONTEXT_WEIGHT), ("reply", REPLY_WEIGHT)):
+        for term in terms(_text(memory.raw.get(name))):
+            counts[term] += weight
+    made = parse_day(memory.created)
+    if made is not None:
+        for term in terms(made.strftime("%B %Y")):
+            counts[term] += DATE_WEIGHT
+    return counts
+
+
+def query_weights(query: str) -> dict[str, float]:
+    """Each distinct term of a query with its weight: 1, and WHEN_WEIGHT for TIME_TERM when it asks when. A query
+    of only stop words, like "who is it", has none."""
+    found = dict.fromkeys(terms(query), 1.0)
+    if found and _ASKS_WHEN.search(query):
+        found[TIME_TERM] = WHEN_WEIGHT
+    return found
+
+
+def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict], dict | None]:
+    """(every source of the memory in the order its pieces match the query — its statement's own sources, an attached
+    turn's source — where the answer to a matching question comes just before the question unless it is small talk
+    ("ok, let's do that"), and equal matches in the order they were said; the attached turn that comes first, when
+    it is not the memory's own statement). `weights`: each query term's weight (its idf × its weight in the query)."""
+    scored = []
+    for piece in pieces(memory):
+        counts = text_terms(piece.text)
+        value = sum(w * counts[t] * (K1 + 1) / (counts[t] + K1) for t, w in weights.items() if counts.get(t))
+        scored.append([value, False, _said_at(piece), piece])
+    scored.sort(key=lambda item: item[2])
+    from .scoring import substance  # only for memories with attached turns: a recall need not import the rules
+
+    for question, answer in zip(scored, scored[1:]):
+        if asks(question[3].text) and not asks(answer[3].text) and question[0] > answer[0] and \
+                substance(answer[3].text):
+            answer[0], answer[1] = question[0], True  # it answers what matched: it matches as well, and first
+    scored.sort(key=lambda item: (-item[0], not item[1], item[2]))
+    out: list[dict] = []
+    for *_, piece in scored:
+        out += [s for s in piece.sources if s not in out]
+    best_value, _, _, best = scored[0]
+    return out, (best.turn if best.turn is not None and best_value > 0 else None)
+
+
+def _said_at(piece: Piece) -> str:
+    return min((str(s.get("ts") or "") for s in piece.sources), default="")
 
 
 def recency(memory: Memory, now: datetime) -> float:
@@ -131,22 +224,28 @@ def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, t
     """
     if isinstance(corpus, list):
         corpus = MemoryCorpus(corpus, meta)
-    wanted = query_terms(query)
+    wanted = query_weights(query)
     if not wanted or not corpus.count:
         return []
     lists = {t: corpus.postings(t) for t in wanted}
-    idf = {t: math.log(1 + (corpus.count - len(p) + 0.5) / (len(p) + 0.5)) for t, p in lists.items()}
+    idf = {t: wanted[t] * math.log(1 + (corpus.count - len(p) + 0.5) / (len(p) + 0.5)) for t, p in lists.items()}
     # The score of a document that holds every query term once at average length.
     ideal = sum(idf.values()) or 1.0
     average = corpus.average_length or 1.0
     relevance: dict[int, float] = {}
-    matched: dict[int, list[str]] = {}
-    for term, postings in lists.items():
-        weight = idf[term]
-        for doc, tf, length in postings:
-            relevance[doc] = relevance.get(doc, 0.0) + weight * tf * (K1 + 1) / (
-                tf + K1 * (1 - B + B * length / average))
-            matched.setdefault(doc, []).append(term)
+    get = relevance.get
+    base, slope = K1 * (1 - B), K1 * B / average
+    # Words first; saying when only adds to a memory that shares a word with the question. (The loop over every
+    # posting is the hot path of a recall: kept to one dictionary update each.)
+    for term, postings in sorted(lists.items(), key=lambda item: item[0] == TIME_TERM):
+        weight = idf[term] * (K1 + 1)
+        if term == TIME_TERM:
+            for doc, tf, length in postings:
+                if doc in relevance:
+                    relevance[doc] += weight * tf / (tf + base + slope * length)
+        else:
+            for doc, tf, length in postings:
+                relevance[doc] = get(doc, 0.0) + weight * tf / (tf + base + slope * length)
     order = sorted(relevance, key=relevance.__getitem__, reverse=True)
     if not order:
         return []
@@ -177,5 +276,10 @@ def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, t
     for score, rel, _, doc, fact in found:
         parts = {"relevance": round(rel, 4), "importance": round(fact.importance, 4),
                  "recency": round(fact.recency, 4)}
-        hits.append(Hit(memories[doc], round(score, 4), parts, fact.importance, matched[doc]))
+        memory = memories[doc]
+        held = document_terms(memory)
+        matched = [t for t in lists if held.get(t)]
+        sources, turn = order_sources(memory, {t: idf[t] for t in matched})
+        shown = ["(says when)" if t == TIME_TERM else t for t in matched]
+        hits.append(Hit(memory, round(score, 4), parts, fact.importance, shown, sources, turn))
     return hits

@@ -24,7 +24,7 @@ from .model import Index, Memory, id_number
 from .timeutil import parse_day
 from .workspace import Workspace
 
-SCHEMA = 6
+SCHEMA = 7
 # The cache holds memories' words, so it is built under one set of redaction rules: a cache from older rules is
 # rebuilt, and the index.json it vouched for is then no longer `witnessed` — the next write loads it whole, which
 # redacts it (store.load_index).
@@ -54,7 +54,7 @@ CREATE TABLE docs(
 );
 CREATE TABLE postings(term TEXT NOT NULL, doc INTEGER NOT NULL, tf REAL NOT NULL, length REAL NOT NULL);
 CREATE TABLE topics(term TEXT NOT NULL, doc INTEGER NOT NULL);
-CREATE TABLE sources(session TEXT NOT NULL, message TEXT NOT NULL, doc INTEGER NOT NULL);
+CREATE TABLE sources(session TEXT NOT NULL, message TEXT NOT NULL, doc INTEGER NOT NULL, ts TEXT NOT NULL);
 """
 # Built after the bulk insert of a rebuild: sorting once is much faster than inserting into a B-tree in doc order.
 _INDEXES = """
@@ -98,8 +98,8 @@ def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
                int(memory.extra.get("kind") == "explicit"), int(memory.pinned), base, since.toordinal(), strength,
                memory.importance, seen.toordinal() if seen else None, created.toordinal() if created else None,
                memory.timesReinforced, memory.category, " ".join(topic), length, _ENCODE(body))
-        sources = [(str(s.get("session")), str(s.get("message")), doc) for s in memory.sources
-                   if isinstance(s, dict) and s.get("session") is not None]
+        sources = [(str(s.get("session")), str(s.get("message")), doc, str(s.get("ts") or ""))
+                   for s in memory.every_source() if s.get("session") is not None]
         yield row, [(term, doc, tf, length) for term, tf in counts.items()], [(t, doc) for t in topic], sources
 
 
@@ -116,7 +116,7 @@ def _insert(db: sqlite3.Connection, memories: Iterable[Memory], meta: dict, toda
         db.executemany(_INSERT_DOC, docs)
         db.executemany("INSERT INTO postings VALUES (?,?,?,?)", postings)
         db.executemany("INSERT INTO topics VALUES (?,?)", topics)
-        db.executemany("INSERT INTO sources VALUES (?,?,?)", sources)
+        db.executemany("INSERT INTO sources VALUES (?,?,?,?)", sources)
         for batch in (docs, postings, topics, sources):
             batch.clear()
 
@@ -143,8 +143,8 @@ def _remove(db: sqlite3.Connection, memory_id: str) -> None:
                        [(t, doc) for t in search.document_terms(memory)])
         db.executemany("DELETE FROM topics WHERE term = ? AND doc = ?", [(t, doc) for t in topic.split()])
         db.executemany("DELETE FROM sources WHERE session = ? AND message = ? AND doc = ?",
-                       [(str(s.get("session")), str(s.get("message")), doc) for s in memory.sources
-                        if isinstance(s, dict) and s.get("session") is not None])
+                       [(str(s.get("session")), str(s.get("message")), doc) for s in memory.every_source()
+                        if s.get("session") is not None])
         db.execute("DELETE FROM docs WHERE doc = ?", (doc,))
 
 
@@ -270,17 +270,20 @@ class CachedCorpus:
                 self._touches.setdefault(memory_id, []).append(when)
 
     def postings(self, term: str) -> list[tuple[int, float, float]]:
-        # One join reads each document's scoring facts with its postings; `facts` then needs no query.
-        rows = self.db.execute(
-            "SELECT p.doc, p.tf, p.length, d.id, d.domain, d.hidden, d.pinned, d.base, d.since, d.importance, "
-            "d.seen FROM postings p JOIN docs d ON d.doc = p.doc WHERE p.term = ?", (term,)).fetchall()
-        for row in rows:
-            self._rows[row[0]] = row[3:]
-        return [row[:3] for row in rows]
+        # From the covering index alone: a common word's list is long, and ranking reads the facts of only the
+        # few best documents (`facts`).
+        return self.db.execute("SELECT doc, tf, length FROM postings WHERE term = ?", (term,)).fetchall()
 
     def facts(self, docs: list[int], now: datetime) -> dict[int, search.Facts]:
         today = now.date().toordinal()
         rate = retention.DECAY_RATE
+        wanted = [doc for doc in docs if doc not in self._rows]
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            for row in self.db.execute(
+                    "SELECT doc, id, domain, hidden, pinned, base, since, importance, seen FROM docs "
+                    f"WHERE doc IN ({','.join('?' * len(part))})", part):
+                self._rows[row[0]] = row[1:]
         out = {}
         for doc in docs:
             memory_id, domain, hidden, pinned, base, since, importance, seen = self._rows[doc]

@@ -31,13 +31,36 @@ _SUFFIXES = (
     ("ed", ""), ("ly", ""), ("s", ""),
 )
 _UNDOUBLE = frozenset("bdfgkmnprt")
+# Irregular English forms and the word they are a form of, so "went" finds "go" as "painted" finds "paint".
+_IRREGULAR = {form: base for base, forms in (
+    ("go", "went gone"), ("get", "got gotten"), ("make", "made"), ("take", "took taken"), ("see", "saw seen"),
+    ("buy", "bought"), ("tell", "told"), ("say", "said"), ("leave", "left"), ("find", "found"), ("come", "came"),
+    ("begin", "began begun"), ("give", "gave given"), ("know", "knew known"), ("write", "wrote written"),
+    ("eat", "ate eaten"), ("drink", "drank drunk"), ("spend", "spent"), ("sell", "sold"), ("lose", "lost"),
+    ("win", "won"), ("pay", "paid"), ("send", "sent"), ("keep", "kept"), ("sleep", "slept"), ("fly", "flew flown"),
+    ("drive", "drove driven"), ("ride", "rode ridden"), ("swim", "swam swum"), ("forget", "forgot forgotten"),
+    ("choose", "chose chosen"), ("break", "broke broken"), ("hear", "heard"), ("meet", "met"), ("teach", "taught"),
+    ("catch", "caught"), ("bring", "brought"), ("build", "built"), ("grow", "grew grown"), ("draw", "drew drawn"),
+    ("throw", "threw thrown"), ("wear", "wore worn"), ("mean", "meant"), ("sit", "sat"), ("stand", "stood"),
+    ("understand", "understood"), ("become", "became"), ("fight", "fought"), ("feel", "felt"), ("think", "thought"),
+    ("run", "ran"), ("sing", "sang sung"), ("hold", "held"), ("fall", "fell fallen"), ("lead", "led"),
+    ("speak", "spoke spoken"), ("steal", "stole stolen"), ("wake", "woke woken"), ("shake", "shook shaken"),
+    ("hide", "hid hidden"), ("bite", "bit bitten"), ("blow", "blew blown"), ("freeze", "froze frozen"),
+    ("light", "lit"), ("feed", "fed"), ("dig", "dug"), ("hang", "hung"), ("shoot", "shot"), ("ring", "rang rung"),
+    ("rise", "rose risen"), ("sink", "sank sunk"), ("strike", "struck"), ("swing", "swung"), ("tear", "tore torn"),
+    ("lend", "lent"), ("bend", "bent"), ("deal", "dealt"), ("dream", "dreamt"), ("learn", "learnt"),
+    ("burn", "burnt"), ("spill", "spilt"), ("seek", "sought"), ("sweep", "swept"), ("weep", "wept"),
+    ("bleed", "bled"), ("flee", "fled"), ("forgive", "forgave forgiven"), ("child", "children"),
+    ("man", "men"), ("woman", "women"), ("person", "people"), ("mouse", "mice"), ("foot", "feet"),
+    ("tooth", "teeth")) for form in forms.split()}
 
 
 _STEMS: dict[str, str] = {}
 
 
 def stem(word: str) -> str:
-    """A light English stem: plural, -ing/-ed/-ly, -ation → -ate, final e. "migration" and "migrate" meet."""
+    """A light English stem: plural, -ing/-ed/-ly, -ation → -ate, final e, irregular forms ("went" → "go").
+    "migration" and "migrate" meet."""
     found = _STEMS.get(word)
     if found is None:
         found = _STEMS[word] = _stem(word) if len(_STEMS) < 200_000 else word
@@ -45,6 +68,7 @@ def stem(word: str) -> str:
 
 
 def _stem(word: str) -> str:
+    word = _IRREGULAR.get(word, word)
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
         return word
     if word.endswith(("ss", "us", "is")) and not word.endswith(("sses",)):
@@ -107,10 +131,21 @@ def without_label(text: str) -> str:
     return _LABEL.sub("", text, count=1)
 
 
+def split_label(text: str) -> tuple[str, str]:
+    """(the leading speaker label as written, with its colon and space; the rest): ("Caroline: ", "I went…")."""
+    found = _LABEL.match(text)
+    return (found.group(0), text[found.end():]) if found else ("", text)
+
+
 def label(text: str) -> str | None:
     """The leading speaker label of a text, lower-cased ("Caroline: I went…" → "caroline"), or None."""
     found = _LABEL.match(text)
     return found.group(0).strip().rstrip(":").casefold() if found else None
+
+
+def asks(text: str) -> bool:
+    """Whether a message ends by asking something: what follows it answers it."""
+    return text.rstrip().endswith(("?", "？"))
 
 
 def estimate_tokens(text: str) -> int:

@@ -31,6 +31,7 @@ HEARTBEAT = ("Read HEARTBEAT.md if it exists (workspace context). Follow it stri
              "tasks from prior chats. If nothing needs attention, reply HEARTBEAT_OK.")
 MARKER = ".hippocampus-demo"
 RECALL_QUERY = "what did we decide about the database"
+AGENT_QUERY = "interview practice plan"  # what only the agent said: found in the turns attached to a memory
 
 # The month, scene by scene: (day, local time, turns). A turn is (kind, text…):
 #   ("user", text) · ("bot", text…) · ("tool", name, argument, result) · ("fail",) a failed attempt the user retries
@@ -394,6 +395,10 @@ def run(settings, emit, root: Path | None = None) -> int:
     done = _script(skill, python, "recall", *ws, *now, RECALL_QUERY, "--top", "3")
     _check(done, "recall.py")
     emit(f"\nrecall.py \"{RECALL_QUERY}\":\n")
+    emit(done.stdout.rstrip())
+    done = _script(skill, python, "recall", *ws, *now, AGENT_QUERY, "--top", "2")
+    _check(done, "recall.py")
+    emit(f"\nrecall.py \"{AGENT_QUERY}\" (what the agent said is found too, with the turn that matched):\n")
     emit(done.stdout.rstrip())
     if "dashboard" in missing:
         emit("\nThe dashboard is unavailable: scripts/dashboard.py is not in this copy of the skill yet.")
