@@ -375,3 +375,17 @@ def test_a_merge_keeps_the_turns_attached_to_the_memory_merged_away():
     consolidation.consolidate(index, parse_instant("2026-03-01T12:00:00Z"))
     [kept] = index.memories
     assert kept.episode == [turn]
+
+
+def test_memories_whose_values_belong_to_other_things_are_never_merged():
+    index = Index([Memory(f"mem_{i:03d}", text, importance=0.6, created="2026-02-01", lastAccessed="2026-02-20")
+                   for i, text in enumerate([
+                       "The gate code is 1290 and the alarm code is 12",
+                       "The gate code is 12 and the alarm code is 1290",
+                       "The gate code is 12"], 1)])
+    report = consolidation.consolidate(index, parse_instant("2026-03-01T12:00:00Z"))
+    # "The gate code is 12" restates the second with less detail, and may go into it; the first says each value of
+    # the other thing, and stays apart from both.
+    assert [(m["id"], [x["id"] for x in m["merged"]]) for m in report.merged] == [("mem_002", ["mem_003"])]
+    first = next(m for m in index.memories if m.id == "mem_001")
+    assert "mergedInto" not in first.raw and not first.history

@@ -463,3 +463,57 @@ def test_a_long_remember_this_keeps_the_sentence_that_asked_to_be_remembered():
     content, detail = summarise(text, ("remember this",))
     assert content.startswith("User's grandmother Edna's sourdough recipe is the one to keep."), content
     assert "Step 8" in detail
+
+
+# --- a value said of another subject is another fact ---------------------------------------------------------
+
+def test_a_number_of_the_memory_said_of_another_thing_is_a_new_memory_not_a_reinforcement():
+    index, outcome = encode(["Remember the gate code is 1290 and the alarm code is 12",
+                             "Remember the gate code is 12"])
+    assert [m.content for m in index.memories] == ["The gate code is 1290 and the alarm code is 12",
+                                                   "The gate code is 12"]
+    assert outcome.reinforced == []
+
+
+def _family_store() -> Index:
+    # Tom and his son come up often, so those words weigh little and "Bob is 12" reads as the same topic.
+    hobbies = "football swimming chess piano drawing reading maths science history music".split()
+    return Index(memories=[Memory(id=f"mem_{i:03d}", content=f"User's son Tom had a great {hobby} lesson today")
+                           for i, hobby in enumerate(hobbies)], meta={})
+
+
+def test_an_age_said_of_another_person_is_a_new_memory_not_a_reinforcement():
+    index = _family_store()
+    outcome = encoding.encode(index, [signal(1, "Remember that Bob is 40 and his son Tom is 12", day=1),
+                                      signal(2, "Remember that Bob is 12", day=2)], NOW)
+    assert [m.content for m in index.memories[10:]] == ["Bob is 40 and his son Tom is 12", "Bob is 12"]
+    assert outcome.reinforced == []
+
+
+def test_the_same_values_swapped_between_two_things_are_two_memories():
+    index, outcome = encode(["Remember the gate code is 1290 and the alarm code is 12",
+                             "Remember the gate code is 12 and the alarm code is 1290"])
+    assert len(index.memories) == 2 and outcome.reinforced == []
+
+
+def test_a_value_said_again_of_the_same_thing_with_less_around_it_still_reinforces():
+    index, outcome = encode(["Remember the gate code is 1290 and the alarm code is 12",
+                             "Remember the alarm code is 12"])
+    assert len(index.memories) == 1 and outcome.reinforced == [index.memories[0].id]
+
+
+def test_a_value_of_the_memory_now_said_of_another_thing_updates_it_and_keeps_the_old_words():
+    index, outcome = encode(["Remember the gate code is 1290 and the alarm code is 12",
+                             "Remember the gate code is now 12"])
+    assert len(index.memories) == 1 and outcome.updated == [index.memories[0].id]
+    memory = index.memories[0]
+    assert memory.content == "The gate code is now 12"
+    assert memory.history[-1]["content"] == "The gate code is 1290 and the alarm code is 12"
+
+
+def test_a_short_message_with_another_value_of_a_remembered_thing_is_kept_not_skipped():
+    index, outcome = encode(["Remember my locker code is 4417", "my locker code is 9999"])
+    assert [m.content for m in index.memories] == ["User's locker code is 4417", "User's locker code is 9999"]
+    assert outcome.skipped == 0
+    # As important as what it is about, on the day it was said (a day after the first).
+    assert index.memories[1].importance == pytest.approx(index.memories[0].importance * 0.99, abs=1e-4)

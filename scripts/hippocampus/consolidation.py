@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from . import retention
-from .encoding import SAME_TOPIC, Candidates, Fact, relation, topic_terms
+from .encoding import SAME_TOPIC, Candidates, Fact, misbound, relation, topic_terms
 from .model import BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory, format_id, id_number
 from .text import STOP_WORDS, label, one_line, terms, words
 from .timeutil import iso, parse_day, parse_instant
@@ -290,6 +290,8 @@ def adds_detail(richer: Fact, poorer: Fact) -> bool:
         return False  # a changed value is for `supersede`
     if {w for w in words(richer.content) if w in _NEGATIONS} != {w for w in words(poorer.content) if w in _NEGATIONS}:
         return False
+    if misbound(poorer.bindings, richer.bindings):
+        return False  # a value of the richer said of something else ("the gate code is 12" / "… the alarm code is 12")
     inner, outer = _value_order(poorer), _value_order(richer)
     return not inner or any(outer[i:i + len(inner)] == inner for i in range(len(outer) - len(inner) + 1))
 

@@ -2,8 +2,9 @@
 value (keeping the old one in `history`). Pure: the index and the clock are passed in.
 
 Same fact means the same topic (weighted word overlap of at least SAME_TOPIC) *and* no value of the new message
-(a number, a date, a name) missing from the memory. "The locker code for unit 12 is 4417" and "… unit 19 is 8803"
-are two memories however alike their words; "my locker code is now 5521" says a value changed ("now", "moved",
+(a number, a date, a name) missing from the memory or said there of something else. "The locker code for unit 12
+is 4417" and "… unit 19 is 8803" are two memories however alike their words, and so are "the gate code is 12" and
+"the gate code is 1290 and the alarm code is 12"; "my locker code is now 5521" says a value changed ("now", "moved",
 "new", …) and updates the memory that held the old one. Candidates come from an inverted index of terms, never from
 comparing every signal with every memory.
 """
@@ -284,6 +285,37 @@ def values_of(text: str) -> set[str]:
     return {v for v in found if v}
 
 
+# Where one statement of a message ends and the next begins: "the gate code is 1290 and the alarm code is 12".
+_CLAUSE_END = re.compile(r"[.;!?]\s+|,\s+|\n+|\s+(?:and|but|while|whereas|plus)\s+", re.IGNORECASE)
+
+
+def bindings(text: str) -> dict[str, set[str]]:
+    """Each value of a text → the topic terms said with it (in the same clause): what the value is about."""
+    out: dict[str, set[str]] = {}
+    for clause in _CLAUSE_END.split(_SAID.sub("", text)):
+        found = _tokens(clause)
+        if not found:
+            continue
+        topic = topic_terms(clause)
+        for value in values_of(clause) | {v for v in found if _DIGIT.search(v)}:
+            out.setdefault(value, set()).update(topic - {value})
+    return out
+
+
+def misbound(new: dict[str, set[str]], old: dict[str, set[str]]) -> bool:
+    """A value both texts hold is said of something else in the newer one: the newer text says it with a word the
+    older one says only of another value ("the gate code is 12" after "the gate code is 1290 and the alarm code is
+    12"). Words the older text does not say of a value, and values said alone, prove nothing either way."""
+    for value, said_with in new.items():
+        before = old.get(value)
+        if not before:
+            continue
+        elsewhere = set().union(*(words for other, words in old.items() if other != value))
+        if (said_with & elsewhere) - before:
+            return True
+    return False
+
+
 def _tokens(text: str) -> set[str]:
     """Every word and number of a text, to test whether a value appears in it."""
     text = _SAID.sub("", text)
@@ -347,6 +379,14 @@ class Draft:
     def changes(self) -> bool:
         return bool(self.tokens & CHANGE_WORDS)
 
+    @property
+    def bindings(self) -> dict[str, set[str]]:
+        """Each value → the words said with it (read when first asked: most comparisons never need it)."""
+        found = self.__dict__.get("_bindings")
+        if found is None:
+            found = self.__dict__["_bindings"] = bindings(self.content)
+        return found
+
 
 @dataclass
 class Fact:
@@ -363,6 +403,7 @@ class Fact:
         _read_fact(self)
 
     changes = Draft.changes
+    bindings = Draft.bindings
 
 
 def _read_fact(fact) -> None:
@@ -535,12 +576,10 @@ def relation(draft: Draft | Fact, memory: Memory | Fact, similarity: float) -> s
         return None
     if label(draft.content) != label(memory.content):
         return None  # "Nate: Bye!" and "Joanna: Bye Nate!": what one person says is not what another says
-    if isinstance(memory, Fact):
-        old_values, old_tokens = memory.values, memory.tokens
-    else:
-        old_values, old_tokens = values_of(memory.content), _tokens(memory.content)
-    new_only = draft.values - old_tokens
-    if not new_only:
+    old = memory if isinstance(memory, Fact) else Fact(memory.content)
+    old_values = old.values
+    new_only = draft.values - old.tokens
+    if not new_only and not misbound(draft.bindings, old.bindings):
         return "reinforce"
     kept = draft.tokens - draft.replaced  # "Postgres instead of MySQL" no longer holds MySQL
     old_only = old_values - kept
@@ -654,10 +693,15 @@ def _merge(memory: Memory, draft: Draft) -> None:
     memory.keywords = keywords
 
 
-def attach(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome) -> Memory | None:
-    """Reinforce or update the memory the draft is the same fact as; None when there is none."""
+def attach(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome,
+           related: list[Memory] | None = None) -> Memory | None:
+    """Reinforce or update the memory the draft is the same fact as; None when there is none. Memories about the
+    same thing that the draft says something else of are added to `related`, when given."""
     for memory, similarity in candidates(lookup, draft, limit=5):
         kind = relation(draft, memory, similarity)
+        if kind is None and related is not None and similarity >= SAME_TOPIC \
+                and label(draft.content) == label(memory.content):
+            related.append(memory)
         if kind == "reinforce":
             reinforce(index, memory, draft)
             outcome.reinforced.append(memory.id)
@@ -823,8 +867,16 @@ def encode(index: Index, signals: list[Signal], now: datetime, min_importance: f
                 memory = place(index, lookup, draft, outcome)
         elif score.rule == "short" and signal.role == "user":
             draft = draft_from(signal, score, now, before)
+            related: list[Memory] = []
             if draft is not None:
-                memory = attach(index, lookup, draft, outcome)
+                memory = attach(index, lookup, draft, outcome, related)
+            if memory is None and draft is not None and related:
+                # Too short to be a memory of its own, but it says something new about a remembered thing ("the
+                # gate code is 12"): kept, as important as what it is about.
+                value = max(retention.importance_on(m, draft.when.date(), index.meta) for m in related)
+                draft.importance = min(value, UNTRUSTED_CEILING) if draft.trust == "untrusted" else value
+                memory = create(index, lookup, draft)
+                outcome.new.append(memory.id)
         if memory is not None:
             episodes.joined(signal, memory)
         else:
