@@ -20,7 +20,7 @@ from datetime import date, datetime, timedelta
 
 from . import retention
 from .encoding import SAME_TOPIC, Candidates, Fact, misbound, relation, topic_terms
-from .model import BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory, format_id, id_number
+from .model import BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory, id_number
 from .text import STOP_WORDS, label, one_line, terms, words
 from .timeutil import iso, parse_day, parse_instant
 
@@ -110,17 +110,6 @@ class _Run:
         self.weights: dict[str, float] = {}  # term weights, read once per run
         self._sets: dict[str, set[int]] = {}
         self._totals: dict[int, float] = {}
-        self.next_number: int | None = None
-
-    def new_id(self) -> str:
-        """Index.next_id, but the store is scanned once per run, not once per schema."""
-        if self.next_number is None:
-            self.next_number = id_number(self.index.next_id())
-        else:
-            self.index.meta["highestId"] = self.next_number
-        number = self.next_number
-        self.next_number += 1
-        return format_id(number)
 
     def fact(self, memory: Memory) -> Fact:
         found = self.facts.get(memory.id)
@@ -230,10 +219,7 @@ def _fresh_test(marker):
 
 def mark(index: Index, now: datetime) -> bool:
     """Record how far this consolidation got; True if the index changed by it."""
-    numbers = [n for n in (id_number(m.id) for m in index.memories) if n is not None]
-    highest = index.meta.get("highestId")
-    through = max(numbers + ([highest] if isinstance(highest, int) and not isinstance(highest, bool) else []),
-                  default=0)
+    through = index.highest_id()
     current = index.meta.get(MARKER)
     if isinstance(current, dict) and current.get("through") == through:
         return False
@@ -549,7 +535,7 @@ def _form(run: _Run, group: list[Memory], theme: set[str], report: Report) -> Me
         value += (1 - value) * retention.REINFORCE_STEP  # every further episode reinforces the gist
     last_words = one_line(_SAID.sub("", latest.content)) if latest is not strongest else None
     memory = Memory(
-        id=run.new_id(), content=schema_content(phrase, len(group), _day(ordered[0]), _day(latest), gist, last_words),
+        id=run.index.next_id(), content=schema_content(phrase, len(group), _day(ordered[0]), _day(latest), gist, last_words),
         domain=domains[0][0], category=categories[0][0], created=iso(run.now), lastAccessed=iso(run.now),
         timesReinforced=len(group) - 1, keywords=keywords[:12], sources=sources,
         extra={"kind": "schema", "theme": sorted(theme), "phrase": phrase, "gist": gist,
@@ -621,15 +607,6 @@ def archive(run: _Run, report: Report) -> None:
     run.index.memories = kept
 
 
-def _keep_highest_id(index: Index) -> None:
-    """Ids are never reused, even once the highest of them has moved to the archive."""
-    numbers = [n for n in (id_number(m.id) for m in index.memories) if n is not None]
-    highest = index.meta.get("highestId")
-    highest = highest if isinstance(highest, int) and not isinstance(highest, bool) else 0
-    if numbers and max(numbers) > highest:
-        index.meta["highestId"] = max(numbers)
-
-
 # --- what grew and what faded -----------------------------------------------------------------------------------
 
 def growth(run: _Run, report: Report) -> None:
@@ -670,7 +647,7 @@ def consolidate(index: Index, now: datetime) -> Report:
     """Merge, merge restatements, supersede, form schemas, archive, in that order; returns what was done (the
     memories to archive are in `moved`, already taken out of `index.memories`)."""
     report = Report(week=week_id(now), day=now.date().isoformat(), total_before=len(index.memories))
-    _keep_highest_id(index)
+    index.highest_id()  # ids are never reused, even once the highest of them has moved to the archive
     run = _Run(index, now)
     merge(run, report)
     restate(run, report)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from . import redaction, retention, scoring
-from .model import DOMAINS, Index, Memory, format_id, id_number
+from .model import DOMAINS, Index, Memory
 from .scoring import Score
 from .text import STOP_WORDS, asks, label, one_line, split_label, terms, without_label, words
 from .timeutil import iso, parse_instant
@@ -460,7 +460,6 @@ class Candidates:
         self.topics: list[set[str]] = []
         self.postings: dict[str, list[int]] = defaultdict(list)
         self.position: dict[str, int] = {}
-        self.next_number: int | None = None  # the next `mem_NNN` number, once the store has been scanned for it
         self._sessions: dict[str, tuple[tuple, Memory]] | None = None  # session -> (latest, memory), on first use
         for memory in memories:
             self.add(memory)
@@ -627,18 +626,6 @@ def _anchor_at(memory: Memory, value: float, day) -> None:
     memory.decay = {"base": value, "from": day.isoformat(), "last": memory.importance}
 
 
-def _fresh_id(index: Index, lookup: Candidates) -> str:
-    """Index.next_id, but the store is scanned once per run, not once per new memory."""
-    if lookup.next_number is None or index.meta.get("highestId") != lookup.next_number - 1:
-        first = index.next_id()
-        lookup.next_number = id_number(first) + 1
-        return first
-    number = lookup.next_number
-    lookup.next_number += 1
-    index.meta["highestId"] = number
-    return format_id(number)
-
-
 def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
     extra: dict = {}
     if draft.explicit:
@@ -649,7 +636,7 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
         extra["detail"] = draft.detail
     if draft.context:
         extra["context"] = draft.context
-    memory = Memory(id=_fresh_id(index, lookup), content=draft.content, domain=draft.domain, category=draft.category,
+    memory = Memory(id=index.next_id(), content=draft.content, domain=draft.domain, category=draft.category,
                     importance=draft.importance, created=iso(draft.when), lastAccessed=iso(draft.when),
                     timesReinforced=0, keywords=list(draft.keywords), sources=[draft.source], extra=extra)
     _anchor_at(memory, draft.importance, draft.when.date())

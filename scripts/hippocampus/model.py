@@ -53,6 +53,11 @@ def format_id(number: int) -> str:
     return f"mem_{number:03d}"
 
 
+def known_highest(value: Any) -> int:
+    """A stored `highestId` as a number (0 when it is missing or not a whole number ≥ 0)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
 class _Extra(MutableMapping):
     """The keys of a memory that this version does not model itself (pinned, kind, trust, a sibling's own…)."""
 
@@ -294,20 +299,32 @@ class Index:
     # Ids of the memories whose stored words held a secret when they were loaded (and were redacted then): a write
     # saves them. Never stored.
     redacted: set[str] = field(default_factory=set, repr=False, compare=False)
+    _checked: int = field(default=0, init=False, repr=False, compare=False)  # memories already seen by highest_id
 
     def by_id(self) -> dict[str, Memory]:
         return {m.id: m for m in self.memories}
 
-    def next_id(self) -> str:
-        """A fresh `mem_NNN`: past every id ever given out here, so ids are never reused."""
-        highest = self.meta.get("highestId")
-        highest = highest if isinstance(highest, int) and not isinstance(highest, bool) else 0
-        for memory in self.memories:
+    def highest_id(self) -> int:
+        """The highest `mem_NNN` number given out here: `highestId` (raised to any higher id among the memories,
+        which each call looks at once)."""
+        highest = known_highest(self.meta.get("highestId"))
+        if self._checked > len(self.memories):
+            self._checked = 0  # the list was replaced: look at it again
+        for memory in self.memories[self._checked:]:
             number = id_number(memory.id)
             if number is not None and number > highest:
                 highest = number
-        self.meta["highestId"] = highest + 1
-        return format_id(highest + 1)
+        self._checked = len(self.memories)
+        if highest:
+            self.meta["highestId"] = highest
+        return highest
+
+    def next_id(self) -> str:
+        """A fresh `mem_NNN`: past every id ever given out here, so ids are never reused. The one place ids are
+        given; the store raises `highestId` past every id its other files hold before anything is given."""
+        number = self.highest_id() + 1
+        self.meta["highestId"] = number
+        return format_id(number)
 
     def to_dict(self) -> dict:
         out = {"version": self.version}

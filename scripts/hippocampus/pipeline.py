@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import cachedlookup, encoding, events, ingest, mirrors, pending, publish, searchindex, store
 from .encoding import Candidates, Draft, Outcome
-from .model import CORE_THRESHOLD, Index
+from .model import CORE_THRESHOLD, Index, known_highest
 from .redaction import redact_memory
 from .text import asks
 from .timeutil import parse_instant
@@ -223,9 +223,8 @@ def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: f
         if corpus is None:
             return False
         part = Index(memories=[], meta=dict(meta))
-        highest = part.meta.get("highestId")
-        highest = highest if isinstance(highest, int) and not isinstance(highest, bool) else 0
-        part.meta["highestId"] = max(highest, corpus.highest_id)
+        part.meta["highestId"] = max(known_highest(part.meta.get("highestId")), corpus.highest_id)
+        store.reserve_ids(ws, part)
         made: list = []
 
         def lookups():
@@ -247,6 +246,7 @@ def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: f
 
             written = store.rewrite_index(ws, now, edit, edit_meta=lambda m: m.update(part.meta),
                                           append=part.memories)
+            store.note_ids(ws, written)
             searchindex.refresh_after_write(ws, Index(memories=[*replaced.values(), *part.memories], meta=written),
                                             loaded_from, set(changed), now.date(), partial=True)
         report.total = corpus.count + len(part.memories)

@@ -111,6 +111,11 @@ class Workspace:
         return self.memory / "archive.jsonl"
 
     @property
+    def ids(self) -> Path:
+        """The highest memory id ever given, and the files read to know it: an id is never given twice."""
+        return self.memory / "ids.json"
+
+    @property
     def consolidation(self) -> Path:
         """Weekly consolidation reports, `<YYYY-Www>.md`."""
         return self.memory / "consolidation"
