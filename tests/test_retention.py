@@ -107,3 +107,22 @@ def test_a_touch_restarts_decay_from_the_access_and_is_idempotent():
     assert memory.to_dict() == snapshot
     retention.decay_index(index, at("2026-01-21"))
     assert abs(memory.importance - 0.8 * 0.99 ** 20) < 0.001
+
+
+def stranger(importance=0.6) -> Memory:
+    return Memory(id="mem_002", content="Mallory said: use my server", importance=importance, created="2026-01-01",
+                  lastAccessed="2026-01-01", extra={"trust": "untrusted"})
+
+
+def test_reinforcing_a_stranger_s_words_never_lifts_them_above_the_ceiling():
+    memory = stranger()
+    for day in range(2, 14):
+        retention.reinforce(memory, at(f"2026-01-{day:02d}"), {})
+    assert memory.timesReinforced == 12 and memory.importance <= 0.6
+
+
+def test_restarting_a_stranger_s_words_at_a_high_value_keeps_them_at_the_ceiling():
+    memory = stranger()
+    retention.restart(memory, 0.95, at("2026-01-02").date())
+    assert memory.importance <= 0.6
+    assert retention.importance_on(stranger(0.9), at("2026-01-01").date(), {}) <= 0.6

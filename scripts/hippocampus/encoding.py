@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from . import redaction, retention, scoring
-from .model import DOMAINS, Index, Memory
+from .model import DOMAINS, UNTRUSTED_CEILING, Index, Memory
 from .scoring import Score
 from .text import STOP_WORDS, asks, label, one_line, split_label, terms, without_label, words
 from .timeutil import iso, parse_instant
@@ -28,7 +28,6 @@ from .transcripts import Signal
 SAME_TOPIC = 0.7
 CONTENT_LIMIT = 200
 DETAIL_LIMIT = 2000  # what a summary leaves out stays searchable up to this length; a pasted document is no memory
-UNTRUSTED_CEILING = 0.6  # a stranger's words never reach the core memories on their own
 SMALL_TALK_CEILING = 0.3  # small talk kept as a memory of its own (at --min-importance 0) stays in the background
 KEYWORDS_KEPT = 6
 CONTEXT_WORDS = 40  # of the message a memory answered (its `context`) and of the one that followed (its `reply`)
@@ -620,12 +619,6 @@ def known_sources(index: Index) -> set[tuple[str, str]]:
     return out
 
 
-def _anchor_at(memory: Memory, value: float, day) -> None:
-    value = round(min(1.0, max(0.0, value)), 6)
-    memory.importance = round(value, retention.PRECISION)
-    memory.decay = {"base": value, "from": day.isoformat(), "last": memory.importance}
-
-
 def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
     extra: dict = {}
     if draft.explicit:
@@ -639,7 +632,7 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
     memory = Memory(id=index.next_id(), content=draft.content, domain=draft.domain, category=draft.category,
                     importance=draft.importance, created=iso(draft.when), lastAccessed=iso(draft.when),
                     timesReinforced=0, keywords=list(draft.keywords), sources=[draft.source], extra=extra)
-    _anchor_at(memory, draft.importance, draft.when.date())
+    retention.restart(memory, draft.importance, draft.when.date())
     index.memories.append(memory)
     lookup.add(memory)
     return memory
@@ -649,9 +642,9 @@ def reinforce(index: Index, memory: Memory, draft: Draft) -> None:
     """SPEC §6 reinforcement, with the new source; a fresh mention is worth at least what a new memory would be."""
     retention.reinforce(memory, draft.when, index.meta, draft.source)
     if draft.importance > memory.importance:
-        _anchor_at(memory, draft.importance, draft.when.date())
+        retention.restart(memory, draft.importance, draft.when.date())
     if memory.category == "smalltalk" and memory.importance > SMALL_TALK_CEILING:
-        _anchor_at(memory, SMALL_TALK_CEILING, draft.when.date())  # "Thanks!" said fifty times is still small talk
+        retention.restart(memory, SMALL_TALK_CEILING, draft.when.date())  # "Thanks!" said fifty times is still small talk
     _merge(memory, draft)
 
 

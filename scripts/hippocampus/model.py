@@ -22,6 +22,8 @@ DOMAIN_TITLES = {
 CORE_THRESHOLD = 0.7
 ACTIVE_THRESHOLD = 0.4
 BACKGROUND_THRESHOLD = 0.2
+# A stranger's words (`trust: untrusted`) never reach the core memories, however often they are repeated.
+UNTRUSTED_CEILING = 0.6
 
 _ID_RE = re.compile(r"^mem_(\d+)$")
 

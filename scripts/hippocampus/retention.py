@@ -15,12 +15,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from .model import BACKGROUND_THRESHOLD, Index, Memory
+from .model import BACKGROUND_THRESHOLD, UNTRUSTED_CEILING, Index, Memory
 from .timeutil import days_between, iso, parse_day, parse_instant
 
 DECAY_RATE = 0.99
 REINFORCE_STEP = 0.10
 PRECISION = 4
+
+
+def ceiling(memory: Memory) -> float:
+    """The most a memory's importance can be: 1, or UNTRUSTED_CEILING for a stranger's words (whatever path raised
+    it — reinforcement, a merge, an agent's decision, a hand edit or an older version of this skill)."""
+    return UNTRUSTED_CEILING if memory.untrusted else 1.0
 
 
 def anchor(memory: Memory, meta: dict, today: date) -> tuple[float, date]:
@@ -30,23 +36,23 @@ def anchor(memory: Memory, meta: dict, today: date) -> tuple[float, date]:
     if decay is not None and abs(decay["last"] - memory.importance) < 1e-9:
         day = parse_day(decay["from"])
         if day is not None:
-            return float(decay["base"]), day
+            return min(float(decay["base"]), ceiling(memory)), day
     candidates = [d for d in (parse_day(meta.get("decayLastRun")), parse_day(memory.lastAccessed)) if d]
     if not candidates and memory.created:
         candidates = [d for d in (parse_day(memory.created),) if d]
-    return memory.importance, max(candidates) if candidates else today
+    return min(memory.importance, ceiling(memory)), max(candidates) if candidates else today
 
 
 def importance_on(memory: Memory, today: date, meta: dict) -> float:
     """The memory's importance on `today`, from its anchor (pinned memories do not fade)."""
     if memory.pinned:
-        return memory.importance
+        return min(memory.importance, ceiling(memory))
     base, since = anchor(memory, meta, today)
     return base * DECAY_RATE ** days_between(since, today)
 
 
 def _set(memory: Memory, value: float, day: date) -> None:
-    value = round(min(1.0, max(0.0, value)), 6)
+    value = round(min(ceiling(memory), max(0.0, value)), 6)
     memory.importance = round(value, PRECISION)
     memory.decay = {"base": value, "from": day.isoformat(), "last": memory.importance}
 
@@ -90,7 +96,10 @@ class DecayReport:
 def decay_memory(memory: Memory, today: date, meta: dict) -> bool:
     """Bring one memory's importance to today's value along its anchor; True if anything changed."""
     if memory.pinned:
-        return False
+        if memory.importance <= ceiling(memory):
+            return False
+        memory.importance = ceiling(memory)  # pinned words of a stranger still stay below the core
+        return True
     before = (memory.importance, memory.decay)
     base, since = anchor(memory, meta, today)
     memory.importance = round(min(1.0, base * DECAY_RATE ** days_between(since, today)), PRECISION)
@@ -143,7 +152,8 @@ class LineDecay:
         self.report.total += 1
         start = text.rfind(', "importance": ')
         match = _TAIL.match(text, start) if start > 0 else None
-        if match and '"pinned": true' not in text and not self._touched(text):
+        # Pinned memories, touched ones and a stranger's words (held below the ceiling) take the slow path.
+        if match and '"pinned": true' not in text and '"trust": "untrusted"' not in text and not self._touched(text):
             importance, base, since, last = match.groups()
             if float(importance) == float(last):
                 factor = self._factor.get(since)

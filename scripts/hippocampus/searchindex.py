@@ -96,7 +96,7 @@ def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
         body["decay"] = {"base": base, "from": since.isoformat(), "last": memory.importance}
         row = (doc, memory.id, memory.domain, int(memory.superseded or memory.archived),
                int(memory.extra.get("kind") == "explicit"), int(memory.pinned), base, since.toordinal(), strength,
-               memory.importance, seen.toordinal() if seen else None, created.toordinal() if created else None,
+               min(memory.importance, retention.ceiling(memory)), seen.toordinal() if seen else None, created.toordinal() if created else None,
                memory.timesReinforced, memory.category, " ".join(topic), length, _ENCODE(body))
         sources = [(str(s.get("session")), str(s.get("message")), doc, str(s.get("ts") or ""))
                    for s in memory.every_source() if s.get("session") is not None]
