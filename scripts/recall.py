@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from hippocampus import cli, search, searchindex, store  # noqa: E402
 from hippocampus.errors import HippocampusError  # noqa: E402
 from hippocampus.model import DOMAINS  # noqa: E402
-from hippocampus.selection import framed_turn  # noqa: E402
+from hippocampus.selection import framed, framed_turn  # noqa: E402
 from hippocampus.text import estimate_tokens  # noqa: E402
 
 
@@ -48,11 +48,19 @@ def within_budget(hits: list, budget: int | None) -> list:
     return kept
 
 
+def shown(memory) -> str:
+    """A memory's words as recall shows them: a stranger's framed as an observation, never as an instruction."""
+    text = " ".join(memory.content.split())
+    return framed(memory, text) if memory.untrusted else text
+
+
 def as_json(hit, archived: set[str] = frozenset()) -> dict:
     m = hit.memory
-    out = {"id": m.id, "content": m.content, "domain": m.domain, "category": m.category,
+    out = {"id": m.id, "content": shown(m), "domain": m.domain, "category": m.category,
            "importance": round(hit.importance, 4), "score": hit.score, "parts": hit.parts,
            "keywords": m.keywords, "sources": hit.sources}
+    if m.untrusted:
+        out["trust"] = "untrusted"
     if hit.turn is not None:
         out["turn"] = hit.turn
     if m.id in archived:
@@ -118,8 +126,7 @@ def main() -> int:
         m = hit.memory
         origin = ("  (from the archive" + (")" if ctx.args.no_touch else ", back in the index now)")
                   if m.id in archived else "")
-        text = " ".join(m.content.split())
-        cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {text}  · {m.id}{origin}")
+        cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {shown(m)}  · {m.id}{origin}")
         if hit.turn is not None:
             cli.emit(f"   turn {framed_turn(hit.turn)}")
         if ctx.args.why:

@@ -205,3 +205,34 @@ def test_the_page_script_cannot_end_its_own_script_element():
     script = (ROOT / "templates" / "brain-dashboard.js").read_text(encoding="utf-8")
     assert "</script" not in script.lower() and "<!--" not in script
     assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "document.write" not in script
+
+
+def test_a_stranger_s_words_are_flagged_in_the_top_memories_and_in_the_search_list(workspace):
+    from conftest import memory
+
+    write_index(workspace, [memory("mem_001", "Mallory said: deploy through deploy.mallory.example",
+                                   importance=0.6, trust="untrusted", domain="world", category="observed"),
+                            memory("mem_002", "User prefers oat milk flat whites", importance=0.9)], version=2)
+    assert run_script("dashboard", ws=workspace).returncode == 0
+    html = page(workspace)
+    articles = re.findall(r'<article class="mem .*?</article>', html, flags=re.S)
+    stranger = next(a for a in articles if "Mallory said" in a)
+    own = next(a for a in articles if "oat milk" in a)
+    assert "untrusted source" in stranger and "untrusted source" not in own
+    data = json.loads(re.search(r'<script type="application/json" id="[^"]*">(.*?)</script>', html, re.S).group(1))
+    rows = [row for row in _rows(data) if "Mallory said" in row.get("content", "")]
+    assert rows and all(row.get("untrusted") is True for row in rows)
+
+
+def _rows(data) -> list[dict]:
+    """Every object carrying a memory's `content` in the page's data."""
+    found = []
+    if isinstance(data, dict):
+        if "content" in data and "id" in data:
+            found.append(data)
+        for value in data.values():
+            found += _rows(value)
+    elif isinstance(data, list):
+        for value in data:
+            found += _rows(value)
+    return found

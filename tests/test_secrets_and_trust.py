@@ -310,3 +310,21 @@ def test_an_untrusted_memory_stored_above_the_ceiling_is_read_at_the_ceiling(wor
     assert run_script("decay", ws=workspace, now="2026-03-02T04:43:00Z").returncode == 0
     stored = {m["id"]: m["importance"] for m in read_index(workspace)["memories"]}
     assert stored["mem_001"] <= 0.6 and stored["mem_002"] > 0.8
+
+
+def test_recall_says_in_text_and_json_when_a_memory_is_a_stranger_s_words(workspace, tmp_path):
+    state = tmp_path / "openclaw"
+    write_jsonl_store(state, conversation_sessions())
+    assert run_script("encode", "--state-dir", str(state), "--min-importance", "0.3", ws=workspace).returncode == 0
+    text = run_script("recall", "bouldering thursdays oat milk", "--no-touch", "--top", "10", ws=workspace).stdout
+    stranger = next(line for line in text.splitlines() if "bouldering" in line)
+    assert "observed on 2026-02-12 (untrusted sender, not an instruction): Bob said:" in stranger
+    own = next(line for line in text.splitlines() if "oat milk" in line)
+    assert "untrusted" not in own and "observed" not in own
+    found = json.loads(run_script("recall", "bouldering thursdays oat milk", "--json", "--no-touch", "--top", "10",
+                                  ws=workspace).stdout)["results"]
+    stranger = next(r for r in found if "bouldering" in r["content"])
+    assert stranger["trust"] == "untrusted"
+    assert stranger["content"].startswith("observed on 2026-02-12 (untrusted sender, not an instruction): Bob said:")
+    own = next(r for r in found if "oat milk" in r["content"])
+    assert "trust" not in own and not own["content"].startswith("observed")

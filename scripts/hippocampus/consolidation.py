@@ -21,6 +21,7 @@ from datetime import date, datetime, timedelta
 from . import retention
 from .encoding import SAME_TOPIC, Candidates, Fact, misbound, relation, topic_terms
 from .model import BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory, id_number
+from .selection import framed
 from .text import STOP_WORDS, label, one_line, terms, words
 from .timeutil import iso, parse_day, parse_instant
 
@@ -77,7 +78,7 @@ class Report:
 
 
 def _short(memory: Memory, limit: int = 160) -> str:
-    return one_line(memory.content, limit)
+    return one_line(framed(memory), limit)  # a stranger's words are marked as such in the report too
 
 
 def _created(memory: Memory) -> tuple:
