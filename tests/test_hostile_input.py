@@ -8,16 +8,18 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from conftest import memory, read_index, run_script, write_index
+from conftest import ROOT, memory, read_index, run_script, write_index
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reliability import memories_of
 
 from hippocampus import transcripts
 from hippocampus.errors import HippocampusError
+from hippocampus.timeutil import parse_instant
 
 EXAMPLES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -405,3 +407,73 @@ def test_a_confused_pending_file_is_an_error_and_is_never_overwritten(workspace,
         assert "pending-memories.json" in clean_failure(done)
         assert pending_file.read_bytes() == written
     assert stored_index(workspace) == before
+
+
+# --- the clock and dates at the ends of the calendar -------------------------------------------------------------
+
+EVERY_SCRIPT = READERS_AND_WRITERS + [("consolidate",), ("reflect",), ("preprocess", "--sessions", "."),
+                                      ("encode", "--sessions", ".")]
+
+
+@pytest.mark.parametrize("now", ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "0001-01-01",
+                                 "9999-12-31T23:30:00-01:00", "1969-12-31T23:59:59Z"])
+def test_a_now_outside_the_supported_years_is_one_line_of_error_from_every_script(workspace, now):
+    text = sample_index(workspace).read_bytes()
+    for name, *args in EVERY_SCRIPT:
+        done = run_script(name, *args, ws=workspace, now=now, cwd=workspace)
+        assert "--now" in clean_failure(done, codes=(2,)), name
+        assert stored_index(workspace) == text, name
+    done = subprocess.run([sys.executable, str(ROOT / "install.py"), "--workspace", str(workspace), "--now", now,
+                           "--dry-run"], capture_output=True, text=True, timeout=60)
+    assert "--now" in clean_failure(done, codes=(2,))
+
+
+def test_the_first_and_last_supported_years_work_in_every_script(workspace):
+    sample_index(workspace)
+    for now in ("1970-01-01T00:00:00Z", "8999-12-31T23:59:59Z"):
+        for name, *args in EVERY_SCRIPT:
+            done = no_traceback(run_script(name, *args, ws=workspace, now=now, cwd=workspace))
+            assert done.returncode == 0, (now, name, done.stderr)
+
+
+EDGE_TIMES = ["0001-01-01T00:00:00Z", "0001-01-01T00:30:00+01:00", "9999-12-31T23:59:59Z",
+              "9999-12-31T23:00:00-05:00", 253402300800000, -62135596800000]
+
+
+def test_dates_at_the_ends_of_the_calendar_in_transcripts_and_the_index_never_give_a_traceback(workspace, tmp_path):
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    for number, when in enumerate(EDGE_TIMES):
+        lines = [{"type": "session", "version": 3, "id": f"edge{number}", "timestamp": when},
+                 {"type": "message", "id": f"e{number}", "parentId": None, "timestamp": when,
+                  "message": {"role": "user", "timestamp": when,
+                              "content": f"Remember that the harbour shed number {number} has the blue kayak"}}]
+        (folder / f"s{number}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    done = no_traceback(run_script("encode", "--sessions", str(folder), "--json", ws=workspace))
+    assert done.returncode == 0, done.stderr
+    stored = {m["content"]: m for m in read_index(workspace)["memories"]}
+    # Messages dated after the run's clock wait for a later run; those of the year 1 are memories now.
+    for number in (0, 5):
+        assert stored[f"The harbour shed number {number} has the blue kayak"]["created"] == "0001-01-01T00:00:00Z"
+    for memory_ in stored.values():
+        assert parse_instant(memory_["created"]) is not None, memory_["created"]
+    # And by hand: the first and last days of the calendar in every date a memory holds.
+    data = read_index(workspace)
+    for number, item in enumerate(data["memories"]):
+        first = number % 2 == 0
+        item["created"] = "0001-01-01" if first else "9999-12-31T23:59:59Z"
+        item["lastAccessed"] = "9999-12-31T23:59:59Z" if first else "0001-01-01T00:00:00Z"
+        item["decay"] = {"base": 0.9, "from": "9999-12-31" if first else "0001-01-01", "last": item["importance"]}
+        item["sources"][0]["ts"] = item["created"]
+        item["history"] = [{"ts": "0001-01-01T00:00:00Z", "content": "old"}]
+    (workspace / "memory" / "index.json").write_text(json.dumps(data))
+    for now in ("2026-03-01T12:00:00Z", "2026-03-09T05:13:00Z"):
+        for name, *args in EVERY_SCRIPT + [("recall", "harbour", "--archive"), ("dashboard", "--limit", "1")]:
+            done = no_traceback(run_script(name, *args, ws=workspace, now=now, cwd=workspace))
+            assert done.returncode == 0, (name, done.stderr)
+    assert {m["content"] for m in memories_of(workspace)} | archived_contents(workspace) >= set(stored)
+
+
+def archived_contents(ws: Path) -> set[str]:
+    path = ws / "memory" / "archive.jsonl"
+    return {json.loads(line)["content"] for line in path.read_text().splitlines()} if path.exists() else set()

@@ -5,6 +5,10 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from functools import lru_cache
 
+# The clock a run may be given (--now): scripts count days and weeks either side of it, which the ends of the
+# calendar (years 1 and 9999) leave no room for. Dates in stored data may be anything readable.
+EARLIEST_NOW = datetime(1970, 1, 1, tzinfo=timezone.utc)
+LATEST_NOW = datetime(9000, 1, 1, tzinfo=timezone.utc)
 
 
 def parse_instant(value) -> datetime | None:
@@ -39,7 +43,10 @@ def _parse_text(value: str) -> datetime | None:
             return None
     if parsed.tzinfo is None:
         return parsed.replace(tzinfo=timezone.utc)
-    return parsed.astimezone(timezone.utc)
+    try:
+        return parsed.astimezone(timezone.utc)
+    except OverflowError:
+        return None  # "0001-01-01T00:30+01:00" is in year 0 in UTC: no date this program can hold
 
 
 def parse_day(value) -> date | None:
@@ -59,9 +66,12 @@ def _parse_day_text(value: str) -> date | None:
 def iso(instant: datetime) -> str:
     """An ISO-8601 UTC string with a Z, to the second (milliseconds kept when present)."""
     instant = instant.astimezone(timezone.utc)
+    # Not strftime: its %Y gives "1", not "0001", for the year 1 on some platforms.
+    text = (f"{instant.year:04d}-{instant.month:02d}-{instant.day:02d}"
+            f"T{instant.hour:02d}:{instant.minute:02d}:{instant.second:02d}")
     if instant.microsecond:
-        return instant.strftime("%Y-%m-%dT%H:%M:%S.") + f"{instant.microsecond // 1000:03d}Z"
-    return instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return f"{text}.{instant.microsecond // 1000:03d}Z"
+    return text + "Z"
 
 
 def days_between(earlier: date, later: date) -> int:
