@@ -5,6 +5,7 @@ real writes fail the way a full disk does."""
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
@@ -165,3 +166,67 @@ def test_a_read_only_workspace_keeps_its_index_and_every_script_says_why_in_one_
     assert done.stderr.startswith("warning: ") and done.stderr.count("\n") == 1
     assert "read-only" in done.stderr or "readonly" in done.stderr
     assert {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()} == files
+
+
+# --- files linked elsewhere (a synced folder) -------------------------------------------------------------------
+
+LINKED = ["memory/index.json", "memory/archive.jsonl", "HIPPOCAMPUS_CORE.md", "brain-dashboard.html"]
+
+
+def linked_workspace(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(workspace, the synced folder its files were moved to and link into, the OpenClaw state dir), with the first
+    week of chats encoded before the files were moved."""
+    ws, synced, state = tmp_path / "workspace", tmp_path / "synced", tmp_path / "openclaw"
+    (ws / "memory").mkdir(parents=True)
+    synced.mkdir()
+    sessions = conversation_sessions()
+    first = next(iter(sessions))
+    write_jsonl_store(state, {first: sessions[first]})
+    assert run_script("encode", "--state-dir", str(state), ws=ws).returncode == 0
+    (ws / "memory" / "archive.jsonl").write_text("")
+    for name in LINKED:
+        target = synced / name.replace("/", "-")
+        (ws / name).rename(target)
+        (ws / name).symlink_to(target)
+    write_jsonl_store(state, sessions)
+    return ws, synced, state
+
+
+def test_files_linked_into_another_folder_are_written_through_their_links(tmp_path):
+    ws, synced, state = linked_workspace(tmp_path)
+    before = len(read_index(ws)["memories"])
+    runs = [("encode", "--state-dir", str(state)), ("recall", "oat milk"), ("decay", "--now", "2026-03-02T04:43:00Z"),
+            ("consolidate", "--now", "2026-08-02T05:13:00Z"), ("sync_core",), ("dashboard",)]
+    for name, *args in runs:
+        if name == "recall":
+            assert len(json.loads((synced / "memory-index.json").read_text())["memories"]) > before
+        done = run_script(name, *args, ws=ws, now=None if "--now" in args else NOW)
+        assert done.returncode == 0, (name, done.stderr)
+        for linked in LINKED:
+            path = ws / linked
+            assert path.is_symlink() and path.resolve() == synced / linked.replace("/", "-"), (name, linked)
+    assert (synced / "memory-archive.jsonl").read_text().count('"archived": true') >= 1
+    assert "Hippocampus Core Memories" in (synced / "HIPPOCAMPUS_CORE.md").read_text()
+    assert (synced / "brain-dashboard.html").read_text().rstrip().endswith("</html>")
+    # The dated backup is a copy of the index, not a second link to the live file.
+    backups = list((ws / "memory" / "backups").glob("index-*.json"))
+    assert backups and not any(p.is_symlink() for p in backups)
+    assert_nothing_half_written(ws)
+    assert not [p for p in synced.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_an_index_linked_to_a_missing_file_is_an_error_and_nothing_is_made_in_its_place(tmp_path):
+    ws, synced, state = linked_workspace(tmp_path)
+    assert run_script("encode", "--state-dir", str(state), ws=ws).returncode == 0
+    before = (synced / "memory-index.json").read_bytes()
+    (synced / "memory-index.json").rename(tmp_path / "unplugged.json")  # the synced folder is not there
+    for name, *args in [("encode", "--state-dir", str(state)), ("decay",), ("recall", "oat"), ("load_core",),
+                        ("consolidate",), ("dashboard",), ("sync_core",)]:
+        done = run_script(name, *args, ws=ws, now="2026-03-05T12:00:00Z")
+        assert done.returncode == 1 and "Traceback" not in done.stderr, (name, done.stderr)
+        assert "index.json" in done.stderr and "link" in done.stderr, (name, done.stderr)
+        assert not (synced / "memory-index.json").exists(), name
+        assert (ws / "memory" / "index.json").is_symlink()
+    (tmp_path / "unplugged.json").rename(synced / "memory-index.json")
+    assert run_script("encode", "--state-dir", str(state), ws=ws, now="2026-03-05T12:00:00Z").returncode == 0
+    assert len(read_index(ws)["memories"]) >= len(json.loads(before)["memories"])

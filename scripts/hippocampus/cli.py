@@ -48,6 +48,9 @@ class Context:
         if not self.ws.root.is_dir():
             raise HippocampusError(f"workspace {self.ws.root} does not exist (set --workspace or WORKSPACE, "
                                    "or run install.py)")
+        from .store import check_index_link  # the store is imported only by scripts that get this far
+
+        check_index_link(self.ws)
 
     @property
     def quiet(self) -> bool:

@@ -66,10 +66,32 @@ def atomic_write(path: Path, data: bytes | str) -> None:
         out.write(payload)
 
 
+def through_links(path: Path) -> Path:
+    """The file a write of `path` replaces: `path` itself, or the file it links to — a user who linked index.json
+    into a synced folder expects that file updated and the link kept. A link into a folder that is not there (a
+    drive not mounted) is an error: writing a new file in its place would hide the real one."""
+    if not path.is_symlink():
+        return path
+    target = Path(os.path.realpath(path))
+    if not target.parent.is_dir():
+        raise HippocampusError(f"{path} is a link to {target}, whose folder does not exist; reconnect it or remove "
+                               "the link (nothing was written)")
+    return target
+
+
+def check_index_link(ws: Workspace) -> None:
+    """A memory/index.json that links to a missing file is an error, never an empty store to start afresh."""
+    if ws.index.is_symlink() and not ws.index.exists():
+        raise HippocampusError(f"{ws.index} is a link to {os.path.realpath(ws.index)}, which does not exist; "
+                               "reconnect it (a synced folder or drive) or remove the link")
+
+
 @contextmanager
 def replacing(path: Path):
-    """A new binary file that replaces `path` when the block ends: written beside it, fsynced, renamed over it.
-    On any failure the temporary file goes, `path` is as it was, and an OSError becomes one clear error."""
+    """A new binary file that replaces `path` (or the file it links to) when the block ends: written beside it,
+    fsynced, renamed over it. On any failure the temporary file goes, `path` is as it was, and an OSError becomes
+    one clear error."""
+    path = through_links(Path(path))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp_name = temporary_file(path)
@@ -110,6 +132,8 @@ def sweep_temporaries(ws: Workspace, *more: Path) -> int:
     folders and `more`; returns how many."""
     removed = 0
     folders = [ws.root, ws.memory, ws.backups, ws.cache, *(ws.domain_dir(d) for d in DOMAINS), *more]
+    if ws.index.is_symlink():
+        folders.append(Path(os.path.realpath(ws.index)).parent)  # where writes through the link put theirs
     for folder in folders:
         try:
             entries = list(os.scandir(folder))
@@ -219,6 +243,7 @@ def read_raw(ws: Workspace) -> dict | None:
     try:
         text = ws.index.read_bytes()
     except FileNotFoundError:
+        check_index_link(ws)
         return None
     except OSError as exc:
         raise HippocampusError(f"cannot read {ws.index}: {exc.strerror}") from None
@@ -360,7 +385,8 @@ def rewrite_index(ws: Workspace, now: datetime, edit_line, edit_meta=None, appen
     meta["version"] = SCHEMA_VERSION
     meta["lastUpdated"] = iso(now)
     head = json.dumps(meta, ensure_ascii=False)[:-1]
-    fd, tmp_name = temporary_file(ws.index)
+    target = through_links(ws.index)
+    fd, tmp_name = temporary_file(target)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", buffering=1 << 20) as out:
             out.write(head + _OPEN)
@@ -379,8 +405,8 @@ def rewrite_index(ws: Workspace, now: datetime, edit_line, edit_meta=None, appen
                 out.write(head + _EMPTY)
             out.flush()
             os.fsync(out.fileno())
-        shutil.copymode(ws.index, tmp_name)
-        os.replace(tmp_name, ws.index)
+        shutil.copymode(target, tmp_name)
+        os.replace(tmp_name, target)
     except BaseException as exc:
         try:
             os.unlink(tmp_name)
@@ -389,7 +415,7 @@ def rewrite_index(ws: Workspace, now: datetime, edit_line, edit_meta=None, appen
         if isinstance(exc, OSError):
             raise _write_error(ws.index, exc) from None
         raise
-    _fsync_dir(ws.index.parent)
+    _fsync_dir(target.parent)
     return meta
 
 
@@ -407,7 +433,7 @@ def backup_index(ws: Workspace, now: datetime, keep: int = BACKUPS_KEPT, link: b
         if link:
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                os.link(ws.index, target)
+                os.link(os.path.realpath(ws.index), target)  # the file itself, never a link to the link
                 made = True
             except OSError:
                 pass
