@@ -228,3 +228,49 @@ def test_the_cache_knows_each_session_s_latest_memory_and_every_attached_turn(wo
         assert (a and a.id) == (b and b.id), session
     turn = next(t for m in index.memories for t in m.episode)
     assert (turn["source"]["session"], turn["source"]["message"]) in seen
+
+
+def edit_in_place_keeping_size_mtime_and_inode(path, old: bytes, new: bytes) -> None:
+    """What `cp -p`, an editor writing in place or a sync tool can do: same file, same length, same mtime."""
+    assert len(old) == len(new)
+    before = os.stat(path)
+    data = path.read_bytes()
+    assert data.count(old) == 1
+    with open(path, "r+b") as handle:
+        handle.seek(data.index(old))
+        handle.write(new)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(path)
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (before.st_size, before.st_mtime_ns, before.st_ino)
+
+
+def test_an_edit_in_place_that_keeps_size_mtime_and_inode_is_seen_by_the_next_recall(workspace):
+    ws = varied_store(workspace, count=50)
+    target = read_index(workspace)["memories"][3]
+    assert cached(ws, "zeppelin") == []
+    old = target["content"].encode()
+    new = b"zeppelin " + old[len(b"zeppelin "):]
+    edit_in_place_keeping_size_mtime_and_inode(workspace / "memory" / "index.json", old, new)
+    assert [i for i, _ in cached(ws, "zeppelin")] == [target["id"]]
+
+
+def test_a_write_of_ours_followed_by_an_edit_in_place_is_seen_by_encode_and_decay(workspace):
+    ws = varied_store(workspace, count=50)
+    assert run_script("decay", ws=workspace).returncode == 0  # our own write: the cache vouches for it
+    target = read_index(workspace)["memories"][5]
+    old = target["content"].encode()
+    new = b"zeppelin " + old[len(b"zeppelin "):]
+    edit_in_place_keeping_size_mtime_and_inode(workspace / "memory" / "index.json", old, new)
+    assert run_script("decay", ws=workspace, now="2026-03-02T04:43:00Z").returncode == 0
+    assert next(m for m in read_index(workspace)["memories"] if m["id"] == target["id"])["content"] == new.decode()
+    assert [i for i, _ in cached(ws, "zeppelin")] == [target["id"]]
+
+
+def test_a_change_of_permissions_alone_does_not_rebuild_the_cache(workspace):
+    ws = varied_store(workspace, count=50)
+    cached(ws, "coffee")
+    cache = workspace / "memory" / ".cache" / "recall.sqlite"
+    built = os.stat(cache).st_ino
+    os.chmod(workspace / "memory" / "index.json", 0o600)  # moves the change time, not the contents
+    assert cached(ws, "coffee") == plain(ws, "coffee")
+    assert os.stat(cache).st_ino == built

@@ -45,7 +45,7 @@ def _published(ws: Workspace) -> bool:
 
 
 def _whole(ws: Workspace, now: datetime) -> retention.DecayReport:
-    loaded_from = searchindex.signature(ws)
+    loaded_from = searchindex.vouched_signature(ws)
     index = store.load_index(ws)
     touched = store.apply_touches(index, store.read_touches(ws)) | index.redacted
     report = retention.decay_index(index, now)

@@ -1,9 +1,12 @@
 """A disk-cached search structure, derived from index.json: recall and load_core answer from it without parsing
 or tokenising the whole store.
 
-It lives in memory/.cache/recall.sqlite and records the size, mtime and inode of the index.json it was built
-from. Our own writers update it in place for the memories they changed; any other change of index.json (a hand
-edit, a restored backup) no longer matches the record, and the next reader rebuilds it from the index. Touches
+It lives in memory/.cache/recall.sqlite and records the size, mtime, inode, change time and checksum (CRC-32) of
+the index.json it was built from. Our own writers update it in place for the memories they changed; any other
+change of index.json (a hand edit, a restored backup) no longer matches the record, and the next reader rebuilds it
+from the index. Size, mtime and inode tell most versions apart for the cost of a stat; an edit in place that keeps
+all three still moves the change time (which no user can set), and then the checksum decides: a file whose change
+time moved for another reason (permissions, a new hard link, a sync tool's attributes) is read once to compare. Touches
 recorded since the last write are applied on the fly, like `store.read` does. Deleting the folder is always safe.
 """
 
@@ -71,12 +74,51 @@ def _path(ws: Workspace):
 
 
 def signature(ws: Workspace) -> str | None:
-    """What identifies the current index.json: size, modification time and inode."""
+    """What identifies the current index.json cheaply: size, modification time and inode."""
+    return store.signature(ws.index)
+
+
+def _record(db: sqlite3.Connection, ws: Workspace, sig: str | None) -> None:
+    """Note that the cache describes index.json as of `sig`, with that version's change time and checksum."""
+    found = store.fingerprint(ws.index) if sig else None
+    if found is not None and found[0] == sig:
+        _set_meta(db, signature=sig, ctime=found[1], checksum=found[2])
+    else:
+        _set_meta(db, signature=sig or "", ctime="", checksum="")  # unknown: the next reader compares and rebuilds
+
+
+def _vouched(db: sqlite3.Connection, ws: Workspace) -> str | None:
+    """index.json's signature when the cache was built from exactly the file there now, else None."""
     try:
         st = os.stat(ws.index)
-    except FileNotFoundError:
+        values = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('signature', 'ctime', 'checksum')"))
+    except (OSError, sqlite3.DatabaseError):
         return None
-    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+    sig = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+    if values.get("signature") != sig:
+        return None
+    if values.get("ctime") == str(st.st_ctime_ns):
+        return sig  # no write since (a write, or resetting mtime after one, moves the change time)
+    found = store.fingerprint(ws.index)
+    if found is None or found[0] != sig or not values.get("checksum") or found[2] != values["checksum"]:
+        return None
+    try:
+        with db:  # the same contents: the next reader need not read it again
+            _set_meta(db, ctime=found[1])
+    except sqlite3.Error:
+        pass
+    return sig
+
+
+def vouched_signature(ws: Workspace) -> str | None:
+    """index.json's signature when the cache describes exactly that file (what a writer loaded), else None."""
+    db = _open(ws)
+    if db is None:
+        return None
+    try:
+        return _vouched(db, ws)
+    finally:
+        db.close()
 
 
 def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
@@ -170,7 +212,7 @@ def rebuild(ws: Workspace, index: Index, sig: str | None, today: date) -> None:
         _insert(db, index.memories, index.meta, today)
         db.executescript(_INDEXES)
         _totals(db)
-        _set_meta(db, signature=sig or "")
+        _record(db, ws, sig)
         db.commit()
     finally:
         db.close()
@@ -205,7 +247,7 @@ def update(ws: Workspace, index: Index, loaded_from: str | None, changed: set[st
                 _remove(db, memory_id)
             _insert(db, [by_id[i] for i in sorted(changed) if i in by_id], index.meta, today)
             _totals(db)
-            _set_meta(db, signature=sig or "")
+            _record(db, ws, sig)
     finally:
         db.close()
 
@@ -338,13 +380,13 @@ def open_corpus(ws: Workspace, today: date, locked: bool = False):
     cannot be written, one built in memory. Returns (corpus, the meta dict to date memories with).
     `locked`: the caller holds the workspace lock already."""
     db = _open(ws)
-    if db is not None and _current(db, signature(ws)):
+    if db is not None and _vouched(db, ws):
         return CachedCorpus(db, store.read_touches(ws)), CachedCorpus.meta
     if db is not None:
         db.close()
     with (nullcontext() if locked else store.workspace_lock(ws)):
         db = _open(ws)
-        if db is None or not _current(db, signature(ws)):
+        if db is None or not _vouched(db, ws):
             if db is not None:
                 db.close()
             index = store.load_index(ws)
@@ -361,17 +403,17 @@ def open_corpus(ws: Workspace, today: date, locked: bool = False):
 def witnessed(ws: Workspace) -> bool:
     """Is index.json exactly the file our last write produced (and the cache current for it)? Then its lines are
     our own validated output, one memory a line, and may be rewritten line by line without parsing them all."""
-    sig = signature(ws)
     db = _open(ws)
     if db is None:
         return False
     try:
-        values = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('signature', 'written')"))
+        sig = _vouched(db, ws)
+        row = db.execute("SELECT value FROM meta WHERE key = 'written'").fetchone()
     except sqlite3.DatabaseError:
         return False
     finally:
         db.close()
-    return bool(sig) and values.get("signature") == sig and values.get("written") == sig
+    return bool(sig) and row is not None and row[0] == sig
 
 
 def _current(db: sqlite3.Connection, sig: str | None) -> bool:
@@ -443,7 +485,7 @@ def dashboard_inputs(ws: Workspace, today: date, limit: int, locked: bool = Fals
 def cached_corpus(ws: Workspace) -> CachedCorpus | None:
     """The cache as a corpus, when it is current for index.json (with the touches recorded since)."""
     db = _open(ws)
-    if db is None or not _current(db, signature(ws)):
+    if db is None or not _vouched(db, ws):
         if db is not None:
             db.close()
         return None

@@ -5,11 +5,13 @@ from __future__ import annotations
 import errno
 import fcntl
 import json
+import mmap
 import os
 import re
 import shutil
 import tempfile
 import time
+import zlib
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -211,6 +213,60 @@ def append_line(path: Path, line: str) -> None:
         os.close(fd)
 
 
+# --- which version of a file is there ----------------------------------------------------------------------------
+
+# path → ((signature, change time), CRC-32) of the bytes this process last read or wrote there, so that recording
+# a version we just read or wrote never reads the file again.
+_CHECKSUMS: dict[str, tuple[tuple[str, int], str]] = {}
+
+
+def _signature_of(st: os.stat_result) -> str:
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+
+
+def signature(path: Path) -> str | None:
+    """Which version of a file is there, cheaply: its size, modification time and inode (None when missing)."""
+    try:
+        return _signature_of(os.stat(path))
+    except FileNotFoundError:
+        return None
+
+
+def _remember(path: Path, st: os.stat_result, crc: int) -> None:
+    _CHECKSUMS[str(path)] = ((_signature_of(st), st.st_ctime_ns), f"{crc:08x}")
+
+
+def _crc(handle, size: int) -> int:
+    if not size:
+        return 0
+    try:
+        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
+            return zlib.crc32(view)
+    except (OSError, ValueError):  # a file system that cannot map files: read it a block at a time
+        handle.seek(0)
+        crc = 0
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            crc = zlib.crc32(block, crc)
+        return crc
+
+
+def fingerprint(path: Path) -> tuple[str, int, str] | None:
+    """(signature, change time in ns, CRC-32 of the contents) of the file there now, None when there is none. The
+    checksum is this process's own, when it read or wrote that very version, else the file is read for it."""
+    try:
+        with open(path, "rb") as handle:
+            st = os.fstat(handle.fileno())
+            key = (_signature_of(st), st.st_ctime_ns)
+            known = _CHECKSUMS.get(str(path))
+            if known is not None and known[0] == key:
+                return key[0], key[1], known[1]
+            crc = _crc(handle, st.st_size)
+    except FileNotFoundError:
+        return None
+    _remember(path, st, crc)
+    return key[0], key[1], f"{crc:08x}"
+
+
 # --- versions -------------------------------------------------------------------------------------------------
 
 def _v1_to_v2(raw: dict) -> dict:
@@ -241,12 +297,15 @@ def migrate(raw: dict, where: str) -> dict:
 def read_raw(ws: Workspace) -> dict | None:
     """The index file as parsed JSON, or None when there is none yet. Corrupt files are an error naming the file."""
     try:
-        text = ws.index.read_bytes()
+        with open(ws.index, "rb") as handle:
+            st = os.fstat(handle.fileno())
+            text = handle.read()
     except FileNotFoundError:
         check_index_link(ws)
         return None
     except OSError as exc:
         raise HippocampusError(f"cannot read {ws.index}: {exc.strerror}") from None
+    _remember(ws.index, st, zlib.crc32(text))
     try:
         raw = json.loads(text)
     except UnicodeDecodeError:
@@ -289,7 +348,9 @@ def save_index(ws: Workspace, index: Index, now: datetime) -> None:
             atomic_write(keep, ws.index.read_bytes())
     index.version = SCHEMA_VERSION
     index.meta["lastUpdated"] = iso(now)
-    atomic_write(ws.index, dump_index(index))
+    payload = dump_index(index).encode("utf-8")
+    atomic_write(ws.index, payload)
+    _remember(ws.index, os.stat(ws.index), zlib.crc32(payload))
     index.meta["_diskVersion"] = SCHEMA_VERSION
 
 
@@ -387,22 +448,32 @@ def rewrite_index(ws: Workspace, now: datetime, edit_line, edit_meta=None, appen
     head = json.dumps(meta, ensure_ascii=False)[:-1]
     target = through_links(ws.index)
     fd, tmp_name = temporary_file(target)
+    crc = 0
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", buffering=1 << 20) as out:
-            out.write(head + _OPEN)
+        with os.fdopen(fd, "wb") as out:
+            chunk: list[str] = [head + _OPEN]
+
+            def spill() -> None:
+                nonlocal crc
+                data = "".join(chunk).encode("utf-8")
+                chunk.clear()
+                crc = zlib.crc32(data, crc)  # the checksum of the new file, at no extra read
+                out.write(data)
+
             count = 0
             for text in lines:
-                out.write((",\n" if count else "") + edit_line(text))
+                chunk.append((",\n" if count else "") + edit_line(text))
                 count += 1
+                if len(chunk) >= 4096:
+                    spill()
             for memory in append:
-                out.write((",\n" if count else "") + _ENCODE(memory.to_dict()))
+                chunk.append((",\n" if count else "") + _ENCODE(memory.to_dict()))
                 count += 1
             if count:
-                out.write("\n" + _CLOSE)
+                chunk.append("\n" + _CLOSE)
             else:
-                out.seek(0)
-                out.truncate()
-                out.write(head + _EMPTY)
+                chunk[:] = [head + _EMPTY]  # nothing was spilled: there were no lines
+            spill()
             out.flush()
             os.fsync(out.fileno())
         shutil.copymode(target, tmp_name)
@@ -416,6 +487,7 @@ def rewrite_index(ws: Workspace, now: datetime, edit_line, edit_meta=None, appen
             raise _write_error(ws.index, exc) from None
         raise
     _fsync_dir(target.parent)
+    _remember(ws.index, os.stat(target), crc)
     return meta
 
 
@@ -616,7 +688,7 @@ def transaction(ws: Workspace, now: datetime, wait: bool = True):
     from . import searchindex  # the cache is derived from the store, not part of it
 
     with workspace_lock(ws, wait=wait):
-        loaded_from = searchindex.signature(ws)
+        loaded_from = searchindex.vouched_signature(ws)  # None when the cache does not describe this file
         index = load_index(ws, ours=searchindex.witnessed(ws))
         reserve_ids(ws, index)
         txn = Transaction(ws, index, apply_touches(index, read_touches(ws)) | index.redacted)
