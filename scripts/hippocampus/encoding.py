@@ -541,28 +541,37 @@ class Candidates:
         # Which memories share probe terms, and how much weight: cheap to add up over the postings. Only the
         # EXAMINED memories sharing the most are compared in full, so a message of common words stays fast.
         shared: dict[int, float] = {}
+        weights: dict[str, float] = {}  # document frequencies do not change during one lookup
         for term in probe:
-            weight = self.weight(term)
+            weight = weights[term] = self.weight(term)
             for position in self.postings.get(term, ()):
                 shared[position] = shared.get(position, 0.0) + weight
+        if floor > 0 and shared:
+            # Similarity is at most 2S / (W + S) for a memory sharing weight S of this topic's W, so reaching the
+            # floor takes S ≥ floor × W / (2 - floor); the terms not probed can add at most their own weight.
+            total = sum(weights.get(t) or weights.setdefault(t, self.weight(t)) for t in topic)
+            unprobed = total - sum(weights[t] for t in probe)
+            need = (floor - 1e-4) * total / (2 - floor + 1e-4) - unprobed - 1e-9
+            if need > 0:
+                shared = {p: v for p, v in shared.items() if v >= need}
         closest = shared if len(shared) <= EXAMINED else \
             heapq.nlargest(EXAMINED, shared, key=lambda p: (shared[p], -p))
         scored = []
-        weights: dict[str, float] = {}  # document frequencies do not change during one lookup
         for position in closest:
             memory = self.memories[position]
             if memory.superseded or memory.untrusted != untrusted:
                 continue
             value = self.similarity(topic, self.topics[position], weights)
-            if value >= floor:
+            if round(value, 4) >= floor:
                 scored.append((value, position))
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [(self.memories[p], round(v, 4)) for v, p in scored[:limit]]
 
 
-def candidates(lookup: Candidates, draft: Draft, limit: int = CANDIDATES_SHOWN) -> list[tuple[Memory, float]]:
-    """The existing memories a draft could be about, closest first."""
-    return lookup.lookup(draft.topic, draft.trust == "untrusted", limit=limit)
+def candidates(lookup: Candidates, draft: Draft, limit: int = CANDIDATES_SHOWN,
+               floor: float = 0.0) -> list[tuple[Memory, float]]:
+    """The existing memories a draft could be about, closest first (those at `floor` or above)."""
+    return lookup.lookup(draft.topic, draft.trust == "untrusted", limit=limit, floor=floor)
 
 
 def relation(draft: Draft | Fact, memory: Memory | Fact, similarity: float) -> str | None:
@@ -677,7 +686,7 @@ def attach(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome,
            related: list[Memory] | None = None) -> Memory | None:
     """Reinforce or update the memory the draft is the same fact as; None when there is none. Memories about the
     same thing that the draft says something else of are added to `related`, when given."""
-    for memory, similarity in candidates(lookup, draft, limit=5):
+    for memory, similarity in candidates(lookup, draft, limit=5, floor=SAME_TOPIC):
         kind = relation(draft, memory, similarity)
         if kind is None and related is not None and similarity >= SAME_TOPIC \
                 and label(draft.content) == label(memory.content):
