@@ -17,6 +17,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 from . import redaction, retention, scoring
 from .model import DOMAINS, UNTRUSTED_CEILING, Index, Memory
@@ -262,7 +263,7 @@ def keywords_of(content: str, limit: int = KEYWORDS_KEPT) -> list[str]:
     for position, match in enumerate(_NUMBER.finditer(content)):
         ranked.setdefault(match.group(0).strip(".,:/-"), (1, 0, position))
     for position, word in enumerate(words(content)):
-        if word in STOP_WORDS or word in _IGNORED_TERMS or word in ranked or any(c.isdigit() for c in word):
+        if word in STOP_WORDS or word in _IGNORED_TERMS or word in ranked or any(map(str.isdigit, word)):
             continue
         if len(word) < 3 and word.isascii():
             continue
@@ -418,6 +419,10 @@ def signal_time(signal: Signal, now: datetime) -> datetime:
     return min(when, now)
 
 
+# The same text is redacted to be scored, to be drafted, and again as the next message's `context`: once will do.
+_redacted = lru_cache(maxsize=64)(redaction.redact)
+
+
 def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None = None) -> Draft | None:
     """The memory a signal would make (already redacted text in, a concise memory out); None if nothing is left.
 
@@ -425,7 +430,7 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
     CONTEXT_WORDS words), so a reply ("Tilly, after my old dog") is found by what it answered ("why did you name
     her Tilly").
     """
-    text = redaction.redact(signal.text)
+    text = _redacted(signal.text)
     when = signal_time(signal, now)
     untrusted = signal.trust == "untrusted"
     said = f" (said {(signal.local or iso(when))[:10]})" if _RELATIVE.search(text) else ""
@@ -518,16 +523,20 @@ class Candidates:
         total = sum(weight(t) for t in topic) + sum(weight(t) for t in other)
         return 2 * shared / total if total else 0.0
 
-    def probe(self, topic: set[str]) -> list[str]:
+    def probe(self, topic: set[str], weights: dict[str, float] | None = None) -> list[str]:
         """The terms to look a topic up by. A memory at similarity ≥ SAME_TOPIC must share one of the rarest
         terms that carry over 1 - SAME_TOPIC/2 of the weight; probing those first keeps common words from pulling
-        in half the store."""
-        ranked = sorted(topic, key=lambda t: (-self.weight(t), t))
-        total = sum(self.weight(t) for t in ranked)
+        in half the store. `weights` receives each term's weight."""
+        weights = {} if weights is None else weights
+        for term in topic:
+            if term not in weights:
+                weights[term] = self.weight(term)
+        ranked = sorted(topic, key=lambda t: (-weights[t], t))
+        total = sum(weights[t] for t in ranked)
         probe, carried = [], 0.0
         for term in ranked:
             probe.append(term)
-            carried += self.weight(term)
+            carried += weights[term]
             if carried > (1 - SAME_TOPIC / 2) * total and len(probe) >= 2:
                 break
         return probe
@@ -537,19 +546,19 @@ class Candidates:
         """The memories closest to `topic`, best first, among memories of the same trust (at most `limit`)."""
         if not topic:
             return []
-        probe = self.probe(topic)
+        weights: dict[str, float] = {}  # document frequencies do not change during one lookup
+        probe = self.probe(topic, weights)
         # Which memories share probe terms, and how much weight: cheap to add up over the postings. Only the
         # EXAMINED memories sharing the most are compared in full, so a message of common words stays fast.
         shared: dict[int, float] = {}
-        weights: dict[str, float] = {}  # document frequencies do not change during one lookup
         for term in probe:
-            weight = weights[term] = self.weight(term)
+            weight = weights[term]
             for position in self.postings.get(term, ()):
                 shared[position] = shared.get(position, 0.0) + weight
         if floor > 0 and shared:
             # Similarity is at most 2S / (W + S) for a memory sharing weight S of this topic's W, so reaching the
             # floor takes S ≥ floor × W / (2 - floor); the terms not probed can add at most their own weight.
-            total = sum(weights.get(t) or weights.setdefault(t, self.weight(t)) for t in topic)
+            total = sum(weights[t] for t in topic)
             unprobed = total - sum(weights[t] for t in probe)
             need = (floor - 1e-4) * total / (2 - floor + 1e-4) - unprobed - 1e-9
             if need > 0:
@@ -714,7 +723,7 @@ def place(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome) -> M
 def neighbour_text(text: str) -> str:
     """A message next to a memory's in its session, as the memory keeps it (redacted, its first CONTEXT_WORDS
     words): searchable at a lower weight, never shown."""
-    kept = one_line(redaction.redact(text)).split(" ")
+    kept = one_line(_redacted(text)).split(" ")
     return " ".join(kept[:CONTEXT_WORDS]) + (" …" if len(kept) > CONTEXT_WORDS else "")
 
 
@@ -875,7 +884,9 @@ def encode(index: Index, signals: list[Signal], now: datetime, min_importance: f
 
 
 def score_of(signal: Signal) -> Score:
-    return scoring.score(redaction.redact(signal.text), signal.role)
+    """The signal's score. Its text is scored as queued (preprocess redacted it already); everything a memory
+    keeps of it is redacted again in `draft_from`, so a queue written by an older version leaks nothing either."""
+    return scoring.score(signal.text, signal.role)
 
 
 def kept(score: Score, min_importance: float) -> bool:
