@@ -222,9 +222,9 @@ class CountingCandidates(Candidates):
 
     compared = 0
 
-    def similarity(self, topic, other, weights=None):
+    def similarity(self, topic, other, weights=None, topic_total=None):
         CountingCandidates.compared += 1
-        return super().similarity(topic, other, weights)
+        return super().similarity(topic, other, weights, topic_total)
 
 
 def test_candidate_lookup_compares_only_memories_that_share_a_rare_term():

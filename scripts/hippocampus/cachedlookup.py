@@ -7,7 +7,7 @@ import heapq
 import math
 from datetime import date
 
-from .encoding import EXAMINED, Candidates
+from .encoding import EXAMINED, Candidates, elder
 from .model import Index, Memory
 from .searchindex import CachedCorpus, _current, _open
 from .workspace import Workspace
@@ -51,13 +51,18 @@ class CachedCandidates(Candidates):
         if not topic:
             return []
         shared: dict[int, float] = {}
+        ties: dict[int, tuple] = {}
         for term in self.probe(topic):
             weight = self.weight(term)
-            for (doc,) in self.corpus.db.execute("SELECT doc FROM topics WHERE term = ?", (term,)):
+            for doc, memory_id, terms in self.corpus.db.execute(
+                    "SELECT t.doc, d.id, d.topic FROM topics t JOIN docs d ON d.doc = t.doc WHERE t.term = ?",
+                    (term,)):
                 if doc not in self._docs:
                     shared[doc] = shared.get(doc, 0.0) + weight
+                    ties[doc] = (-len(terms.split()), *elder(memory_id))
+        # The in-memory lookup's choice (see Candidates.lookup), so both examine the same memories.
         closest = shared if len(shared) <= EXAMINED else \
-            heapq.nlargest(EXAMINED, shared, key=lambda d: (shared[d], -d))
+            heapq.nlargest(EXAMINED, shared, key=lambda d: (shared[d], *ties[d]))
         wanted = list(closest)
         for start in range(0, len(wanted), 500):
             part = wanted[start:start + 500]

@@ -20,7 +20,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from . import redaction, retention, scoring
-from .model import DOMAINS, UNTRUSTED_CEILING, Index, Memory
+from .model import DOMAINS, UNTRUSTED_CEILING, Index, Memory, id_number
 from .scoring import Score
 from .text import STOP_WORDS, asks, label, one_line, split_label, terms, without_label, words
 from .timeutil import iso, parse_instant
@@ -263,7 +263,8 @@ def keywords_of(content: str, limit: int = KEYWORDS_KEPT) -> list[str]:
     for position, match in enumerate(_NUMBER.finditer(content)):
         ranked.setdefault(match.group(0).strip(".,:/-"), (1, 0, position))
     for position, word in enumerate(words(content)):
-        if word in STOP_WORDS or word in _IGNORED_TERMS or word in ranked or any(map(str.isdigit, word)):
+        if word in STOP_WORDS or word in _IGNORED_TERMS or word in ranked or (
+                not word.isalpha() and any(map(str.isdigit, word))):
             continue
         if len(word) < 3 and word.isascii():
             continue
@@ -274,14 +275,22 @@ def keywords_of(content: str, limit: int = KEYWORDS_KEPT) -> list[str]:
 def values_of(text: str) -> set[str]:
     """What makes a fact this fact: its numbers, dates and times, names, and day or month names."""
     text = _SAID.sub("", text)
-    found = {m.group(0).strip(".,:/-") for m in _NUMBER.finditer(text)}
+    return _values(text, _numbers(text), words(text))
+
+
+def _numbers(text: str) -> set[str]:
+    return {m.group(0).strip(".,:/-") for m in _NUMBER.finditer(text)}
+
+
+def _values(text: str, numbers: set[str], found_words: list[str]) -> set[str]:
+    found = set(numbers)
     for sentence in _SENTENCE_END.split(text):
         for match in _CAPITAL.finditer(sentence.strip()):
             word = match.group(0).lower().replace("’", "'")
             if match.start() == 0 or word in ("i", "user", "user's") or word.startswith(("i'", "user")):
                 continue
             found.add(word.removesuffix("'s"))
-    found |= {w for w in words(text) if w in _DAY_NAMES}
+    found |= _DAY_NAMES.intersection(found_words)
     return {v for v in found if v}
 
 
@@ -407,10 +416,12 @@ class Fact:
 
 
 def _read_fact(fact) -> None:
-    """Fill in what the same-fact test reads of a draft's or a fact's content."""
+    """Fill in what the same-fact test reads of a draft's or a fact's content (its words read once)."""
+    text = _SAID.sub("", fact.content)
+    found_words, numbers = words(text), _numbers(text)
     fact.topic = topic_terms(fact.content)
-    fact.values = values_of(fact.content)
-    fact.tokens = _tokens(fact.content)
+    fact.values = _values(text, numbers, found_words)
+    fact.tokens = set(found_words) | numbers
     fact.replaced = replaced_values(fact.content)
 
 
@@ -509,18 +520,19 @@ class Candidates:
     def weight(self, term: str) -> float:
         return math.log(1 + (len(self.memories) + 1) / (len(self.postings.get(term, ())) + 1))
 
-    def similarity(self, topic: set[str], other: set[str], weights: dict | None = None) -> float:
-        """Weighted Dice overlap of two topic-term sets (rare words count more)."""
+    def similarity(self, topic: set[str], other: set[str], weights: dict | None = None,
+                   topic_total: float | None = None) -> float:
+        """Weighted Dice overlap of two topic-term sets (rare words count more). `weights` caches term weights
+        (filled in here), `topic_total` is the sum of `topic`'s when known."""
         weights = {} if weights is None else weights
-
-        def weight(term: str) -> float:
-            value = weights.get(term)
-            if value is None:
-                value = weights[term] = self.weight(term)
-            return value
-
-        shared = sum(weight(t) for t in topic & other)
-        total = sum(weight(t) for t in topic) + sum(weight(t) for t in other)
+        for term in other if topic_total is not None else (*topic, *other):
+            if term not in weights:
+                weights[term] = self.weight(term)
+        weight = weights.__getitem__
+        if topic_total is None:
+            topic_total = sum(map(weight, topic))
+        shared = sum(map(weight, topic & other))
+        total = topic_total + sum(map(weight, other))
         return 2 * shared / total if total else 0.0
 
     def probe(self, topic: set[str], weights: dict[str, float] | None = None) -> list[str]:
@@ -548,6 +560,7 @@ class Candidates:
             return []
         weights: dict[str, float] = {}  # document frequencies do not change during one lookup
         probe = self.probe(topic, weights)
+        topic_total = sum(map(weights.__getitem__, topic))
         # Which memories share probe terms, and how much weight: cheap to add up over the postings. Only the
         # EXAMINED memories sharing the most are compared in full, so a message of common words stays fast.
         shared: dict[int, float] = {}
@@ -558,23 +571,38 @@ class Candidates:
         if floor > 0 and shared:
             # Similarity is at most 2S / (W + S) for a memory sharing weight S of this topic's W, so reaching the
             # floor takes S ≥ floor × W / (2 - floor); the terms not probed can add at most their own weight.
-            total = sum(weights[t] for t in topic)
-            unprobed = total - sum(weights[t] for t in probe)
-            need = (floor - 1e-4) * total / (2 - floor + 1e-4) - unprobed - 1e-9
+            unprobed = topic_total - sum(weights[t] for t in probe)
+            need = (floor - 1e-4) * topic_total / (2 - floor + 1e-4) - unprobed - 1e-9
             if need > 0:
                 shared = {p: v for p, v in shared.items() if v >= need}
+        memories, topics = self.memories, self.topics
+        # Among memories sharing as much, the one with the fewest topic terms is the closest (a "Thanks!" among
+        # a hundred "Thanks for the …"); then the older. The cached lookup chooses by the same key.
         closest = shared if len(shared) <= EXAMINED else \
-            heapq.nlargest(EXAMINED, shared, key=lambda p: (shared[p], -p))
+            heapq.nlargest(EXAMINED, shared, key=lambda p: (shared[p], -len(topics[p]), *elder(memories[p].id)))
         scored = []
         for position in closest:
             memory = self.memories[position]
             if memory.superseded or memory.untrusted != untrusted:
                 continue
-            value = self.similarity(topic, self.topics[position], weights)
+            value = self.similarity(topic, self.topics[position], weights, topic_total)
             if round(value, 4) >= floor:
                 scored.append((value, position))
-        scored.sort(key=lambda item: (-item[0], item[1]))
+        scored.sort(key=lambda item: (-item[0], *younger(memories[item[1]].id)))
         return [(self.memories[p], round(v, 4)) for v, p in scored[:limit]]
+
+
+def elder(memory_id: str) -> tuple[int, str]:
+    """A sort key under which older memories come last in ascending order (first in `nlargest`). Lookups break
+    ties by it, so the in-memory and the cached lookup examine and return the same memories."""
+    number = id_number(memory_id)
+    return (-number if number is not None else -(1 << 62)), memory_id
+
+
+def younger(memory_id: str) -> tuple[int, str]:
+    """The opposite of `elder`: older memories first in ascending order."""
+    number = id_number(memory_id)
+    return (number if number is not None else 1 << 62), memory_id
 
 
 def candidates(lookup: Candidates, draft: Draft, limit: int = CANDIDATES_SHOWN,
@@ -834,11 +862,13 @@ def _informative(turn: tuple[Signal, Score, str | None]) -> tuple:
 
 
 def encode(index: Index, signals: list[Signal], now: datetime, min_importance: float = 0.5,
-           lookup: Candidates | None = None, seen: set[tuple[str, str]] | None = None) -> Outcome:
+           lookup: Candidates | None = None, seen: set[tuple[str, str]] | None = None,
+           previous: dict[str, str] | None = None) -> Outcome:
     """Encode signals into the index in order; a signal whose message is already a source is skipped.
 
     A message too short to be a memory of its own ("my locker code is now 5521") still reinforces or updates the
     memory it is the same fact as. Every other message but noise is attached to its session's memory (`Episodes`).
+    `previous` holds each session's last message so far, and is kept up to date.
     """
     outcome = Outcome()
     if not signals:
@@ -846,7 +876,7 @@ def encode(index: Index, signals: list[Signal], now: datetime, min_importance: f
     lookup = lookup if lookup is not None else Candidates(index.memories)
     seen = seen if seen is not None else known_sources(index)
     episodes = Episodes(index, lookup, now, outcome)
-    previous: dict[str, str] = {}  # session → the text of its last message so far
+    previous = {} if previous is None else previous  # session → the text of its last message so far
     for signal in signals:
         before = previous.get(signal.session)
         previous[signal.session] = signal.text

@@ -94,7 +94,11 @@ def words(text: str) -> list[str]:
     """Lower-cased words of any script, split at word boundaries (no stemming, stop words kept)."""
     text = unicodedata.normalize("NFKC", text).casefold()
     if not _CJK.search(text):
-        return [w[:-2] if w.endswith("'s") else w for w in _WORD.findall(text.replace("’", "'"))]
+        text = text.replace("’", "'")
+        found = _WORD.findall(text)
+        if "'s" not in text:
+            return found  # most text: no possessive to take off
+        return [w[:-2] if w.endswith("'s") else w for w in found]
     out: list[str] = []
     for match in _WORD.finditer(text):
         word = match.group(0).replace("’", "'")
