@@ -284,9 +284,14 @@ def test_a_memory_that_left_the_core_this_week_is_reported_as_faded(workspace):
 
 
 def test_the_core_file_mirrors_and_dashboard_are_refreshed_after_a_real_run(ws):
+    assert f"synced {NOW}" not in (ws / "HIPPOCAMPUS_CORE.md").read_text()
     consolidate(ws)
     core = (ws / "HIPPOCAMPUS_CORE.md").read_text()
-    assert "Recurring: working on the Atlas billing migration project" in core or "[0." in core
+    assert f"synced {NOW}" in core
+    schema = next(m for m in read_index(ws)["memories"] if m.get("kind") == "schema")
+    assert schema["importance"] >= 0.7
+    assert f"- **[{schema['importance']:.2f}]** Recurring: working on the Atlas billing migration project" in core
+    assert "User prefers window seats on long flights" not in core  # merged away
     mirror = "".join(p.read_text() for domain in ("user", "self", "relationship", "world")
                      for p in (ws / "memory" / domain).glob("*.md") if p.name != "README.md")
     assert "beekeeping" not in mirror and "The team standup is at 09:30" not in mirror

@@ -239,11 +239,16 @@ def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edit
     from datetime import datetime, timezone
 
     now = datetime(2026, 3, 1, tzinfo=timezone.utc)
-    selection.select_core(index, now)
+    # Loaded: every memory is there, and the cache answers as a search over the loaded memories does.
+    assert [m.id for m in index.memories] == [m["id"] for m in data["memories"]]
+    chosen = selection.select_core(index, now)
+    assert chosen.shown <= chosen.total
     corpus, meta_ = searchindex.open_corpus(Workspace(ws), now.date())
     from hippocampus import search
 
-    search.rank(corpus, "coffee oat", now, meta_)
+    cached = [(h.memory.id, h.score) for h in search.rank(corpus, "coffee oat", now, meta_)]
+    plain = [(h.memory.id, h.score) for h in search.rank(index.memories, "coffee oat", now, index.meta)]
+    assert cached == plain
 
 
 def test_a_hand_edited_index_with_wrong_types_never_gives_a_traceback(workspace):
@@ -281,7 +286,8 @@ def test_queries_of_any_text_are_data_for_recall(workspace):
                   "coffee " * 10_000, "\\", "%s%n", "*", "\"coffee\""]:
         done = no_traceback(run_script("recall", "--json", "--", query, ws=workspace))
         assert done.returncode == 0, (query[:30], done.stderr)
-        assert json.loads(done.stdout)["query"] is not None
+        assert json.loads(done.stdout)["query"] == query
+    assert not Path("/tmp/pwned").exists()
     assert stored_index(workspace) == before or json.loads(stored_index(workspace)) == json.loads(before)
 
 
@@ -295,10 +301,15 @@ def test_event_values_of_any_text_make_one_valid_json_line(tmp_path_factory, fie
     from hippocampus.workspace import Workspace
 
     ws = Workspace(tmp_path_factory.mktemp("events"))
-    events.log_event(ws, name, datetime(2026, 3, 1, tzinfo=timezone.utc), fields)
+    entry = events.log_event(ws, name, datetime(2026, 3, 1, tzinfo=timezone.utc), fields)
     data = ws.events.read_bytes()
     assert data.endswith(b"\n") and data.count(b"\n") == 1
-    assert isinstance(json.loads(data.decode("utf-8")), dict)
+    line = json.loads(data.decode("utf-8"))
+    assert line == entry and line["event"] == events._text(name) and line["ts"] == "2026-03-01T00:00:00Z"
+    keys = [events._text(k) for k in fields]
+    for key, value in fields.items():
+        if keys.count(events._text(key)) == 1 and events._text(key) != "type":
+            assert line[events._text(key)] == events._text(value), key
 
 
 def test_an_argument_that_is_not_utf8_is_logged_as_valid_json(workspace):
@@ -319,12 +330,16 @@ def test_an_argument_that_is_not_utf8_is_logged_as_valid_json(workspace):
                                                   st.text(max_size=60)), max_size=5).map(
     lambda pairs: "\n".join(f"- **{k}:** {v}" for k, v in pairs)))
 def test_identity_md_of_any_text_gives_an_identity(tmp_path_factory, text):
-    from hippocampus.identity import read_identity
+    from hippocampus.identity import TEXT_LIMIT, read_identity
 
     root = tmp_path_factory.mktemp("identity")
     (root / "IDENTITY.md").write_text(text, encoding="utf-8", errors="surrogatepass")
     identity = read_identity(root / "IDENTITY.md", root)
-    assert identity.name is None or isinstance(identity.name, str)
+    for value in (identity.name, identity.emoji, identity.vibe):
+        # Unset, or one line of at most TEXT_LIMIT characters that the file holds.
+        assert value is None or (0 < len(value) <= TEXT_LIMIT and "\n" not in value and "\r" not in value
+                                 and all(word.rstrip("…") in text for word in value.split())), value
+    assert identity.avatar is None  # no image file: nothing to embed
 
 
 def test_a_hostile_identity_md_still_gives_an_escaped_dashboard(workspace):
@@ -430,10 +445,22 @@ def test_a_now_outside_the_supported_years_is_one_line_of_error_from_every_scrip
 
 def test_the_first_and_last_supported_years_work_in_every_script(workspace):
     sample_index(workspace)
+    before = {m["id"]: m["importance"] for m in read_index(workspace)["memories"]}
     for now in ("1970-01-01T00:00:00Z", "8999-12-31T23:59:59Z"):
         for name, *args in EVERY_SCRIPT:
             done = no_traceback(run_script(name, *args, ws=workspace, now=now, cwd=workspace))
             assert done.returncode == 0, (now, name, done.stderr)
+        if now.startswith("1970"):
+            # Before the memories were made: nothing has faded yet (consolidation added a schema of them).
+            after = {m["id"]: m for m in read_index(workspace)["memories"]}
+            assert all(abs(after[i]["importance"] - value) < 1e-9 for i, value in before.items())
+            assert [m["kind"] for i, m in after.items() if i not in before] == ["schema"]
+    # Seven thousand years later every memory has faded into the archive but those recalled that day; none is lost.
+    archived = {m["id"]: m for m in map(json.loads, (workspace / "memory" / "archive.jsonl").read_text().splitlines())}
+    kept = {m["id"]: m for m in read_index(workspace)["memories"]}
+    assert set(before) <= set(archived) | set(kept) and archived
+    assert all(m["importance"] < 0.2 for m in archived.values())
+    assert all(m["lastAccessed"].startswith("8999-12-31") for m in kept.values())
 
 
 EDGE_TIMES = ["0001-01-01T00:00:00Z", "0001-01-01T00:30:00+01:00", "9999-12-31T23:59:59Z",

@@ -28,6 +28,8 @@ def varied_store(ws, count=400, seed=7):
             extra["supersededBy"] = "mem_001"
         if i % 41 == 0:
             extra["pinned"] = True
+        if i % 5 == 0:
+            extra["sources"] = [{"session": f"session-{i}", "message": f"m{i}", "ts": f"{day}T10:00:00Z"}]
         memories.append(memory(f"mem_{i:03d}", words, round(rng.uniform(0.1, 1.0), 3), created=day,
                                lastAccessed=day, domain=rng.choice(["user", "world", "self"]),
                                keywords=rng.sample(WORDS, 2), **extra))
@@ -171,9 +173,9 @@ def test_encoding_against_the_cache_decides_like_encoding_against_the_loaded_sto
         assert [(m.id, v) for m, v in a if v >= encoding.SAME_TOPIC] == \
                [(m.id, v) for m, v in b if v >= encoding.SAME_TOPIC], words
         assert a[0][1] == b[0][1], words
-    source = index.memories[5].sources[0] if index.memories[5].sources else None
-    assert (source is None) or ((source["session"], source["message"]) in seen)
-    assert ("no-such-session", "x") not in seen
+    with_sources = [m for m in index.memories if m.sources]
+    assert with_sources and all((m.sources[0]["session"], m.sources[0]["message"]) in seen for m in with_sources)
+    assert ("no-such-session", "x") not in seen and ("session-5", "m6") not in seen
 
 
 def test_a_write_of_a_few_memories_never_rebuilds_the_cache_from_those_few(workspace):
