@@ -51,18 +51,12 @@ class CachedCandidates(Candidates):
         if not topic:
             return []
         shared: dict[int, float] = {}
-        ties: dict[int, tuple] = {}
         for term in self.probe(topic):
             weight = self.weight(term)
-            for doc, memory_id, terms in self.corpus.db.execute(
-                    "SELECT t.doc, d.id, d.topic FROM topics t JOIN docs d ON d.doc = t.doc WHERE t.term = ?",
-                    (term,)):
+            for (doc,) in self.corpus.db.execute("SELECT doc FROM topics WHERE term = ?", (term,)):
                 if doc not in self._docs:
                     shared[doc] = shared.get(doc, 0.0) + weight
-                    ties[doc] = (-len(terms.split()), *elder(memory_id))
-        # The in-memory lookup's choice (see Candidates.lookup), so both examine the same memories.
-        closest = shared if len(shared) <= EXAMINED else \
-            heapq.nlargest(EXAMINED, shared, key=lambda d: (shared[d], *ties[d]))
+        closest = shared if len(shared) <= EXAMINED else self._closest(shared)
         wanted = list(closest)
         for start in range(0, len(wanted), 500):
             part = wanted[start:start + 500]
@@ -91,6 +85,23 @@ class CachedCandidates(Candidates):
             self.loaded[memory.id] = memory
             super().add(memory, set(terms.split()))
         return memory
+
+
+    def _closest(self, shared: dict[int, float]) -> list[int]:
+        """The EXAMINED documents sharing the most, ties broken as the in-memory lookup breaks them (see
+        Candidates.lookup), so both examine the same memories. Only the documents tied at the cut are read."""
+        cut = heapq.nlargest(EXAMINED, shared.values())[-1]
+        above = [d for d, v in shared.items() if v > cut]
+        tied = [d for d, v in shared.items() if v == cut]
+        if len(above) + len(tied) <= EXAMINED:
+            return above + tied
+        ties: dict[int, tuple] = {}
+        for start in range(0, len(tied), 500):
+            part = tied[start:start + 500]
+            for doc, memory_id, terms in self.corpus.db.execute(
+                    f"SELECT doc, id, topic FROM docs WHERE doc IN ({','.join('?' * len(part))})", part):
+                ties[doc] = (-len(terms.split()), *elder(memory_id))
+        return above + heapq.nlargest(EXAMINED - len(above), tied, key=ties.__getitem__)
 
 
 def cached_lookups(ws: Workspace, index: Index, loaded_from: str | None, today: date):
