@@ -152,13 +152,14 @@ class LineDecay:
         self.report.total += 1
         start = text.rfind(', "importance": ')
         match = _TAIL.match(text, start) if start > 0 else None
-        # Pinned memories, touched ones and a stranger's words (held below the ceiling) take the slow path.
-        if match and '"pinned": true' not in text and '"trust": "untrusted"' not in text and not self._touched(text):
+        if match and '"pinned": true' not in text and not self._touched(text):
             importance, base, since, last = match.groups()
             if float(importance) == float(last):
                 factor = self._factor.get(since)
                 if factor is None:
                     factor = self._factor[since] = DECAY_RATE ** days_between(date.fromisoformat(since), self.today)
+                if float(base) > UNTRUSTED_CEILING and '"trust": "untrusted"' in text:
+                    return self._slow(text)  # a stranger's words anchored above the ceiling: held to it there
                 value = round(min(1.0, float(base) * factor), PRECISION)
                 if value != float(importance):
                     self.report.changed += 1

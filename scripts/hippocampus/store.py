@@ -448,32 +448,22 @@ def rewrite_index(ws: Workspace, now: datetime, edit_line, edit_meta=None, appen
     head = json.dumps(meta, ensure_ascii=False)[:-1]
     target = through_links(ws.index)
     fd, tmp_name = temporary_file(target)
-    crc = 0
     try:
-        with os.fdopen(fd, "wb") as out:
-            chunk: list[str] = [head + _OPEN]
-
-            def spill() -> None:
-                nonlocal crc
-                data = "".join(chunk).encode("utf-8")
-                chunk.clear()
-                crc = zlib.crc32(data, crc)  # the checksum of the new file, at no extra read
-                out.write(data)
-
+        with os.fdopen(fd, "w", encoding="utf-8", buffering=1 << 20) as out:
+            out.write(head + _OPEN)
             count = 0
             for text in lines:
-                chunk.append((",\n" if count else "") + edit_line(text))
+                out.write((",\n" if count else "") + edit_line(text))
                 count += 1
-                if len(chunk) >= 4096:
-                    spill()
             for memory in append:
-                chunk.append((",\n" if count else "") + _ENCODE(memory.to_dict()))
+                out.write((",\n" if count else "") + _ENCODE(memory.to_dict()))
                 count += 1
             if count:
-                chunk.append("\n" + _CLOSE)
+                out.write("\n" + _CLOSE)
             else:
-                chunk[:] = [head + _EMPTY]  # nothing was spilled: there were no lines
-            spill()
+                out.seek(0)
+                out.truncate()
+                out.write(head + _EMPTY)
             out.flush()
             os.fsync(out.fileno())
         shutil.copymode(target, tmp_name)
@@ -487,7 +477,6 @@ def rewrite_index(ws: Workspace, now: datetime, edit_line, edit_meta=None, appen
             raise _write_error(ws.index, exc) from None
         raise
     _fsync_dir(target.parent)
-    _remember(ws.index, os.stat(target), crc)
     return meta
 
 
