@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import fcntl
 import json
-import mmap
 import os
 import re
 import shutil
@@ -237,17 +236,16 @@ def _remember(path: Path, st: os.stat_result, crc: int) -> None:
 
 
 def _crc(handle, size: int) -> int:
-    if not size:
-        return 0
-    try:
-        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
-            return zlib.crc32(view)
-    except (OSError, ValueError):  # a file system that cannot map files: read it a block at a time
-        handle.seek(0)
-        crc = 0
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            crc = zlib.crc32(block, crc)
-        return crc
+    """The CRC-32 of an open file, read a block at a time into one buffer (a mapped file would count its every
+    page in the process's memory)."""
+    crc = 0
+    buffer = bytearray(1 << 20)
+    view = memoryview(buffer)
+    while True:
+        count = handle.readinto(buffer)
+        if not count:
+            return crc
+        crc = zlib.crc32(view[:count], crc)
 
 
 def fingerprint(path: Path) -> tuple[str, int, str] | None:
