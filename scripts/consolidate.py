@@ -24,7 +24,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import archive, cli, consolidation, events, mirrors, publish, store  # noqa: E402
+from hippocampus.store import archive  # noqa: E402
+from hippocampus import cli, events  # noqa: E402
+from hippocampus.sleep import consolidation  # noqa: E402
+from hippocampus.published import mirrors, publish  # noqa: E402
+from hippocampus.store import files, indexfile, transaction
 
 
 def write_report(ws, report, text: str) -> str:
@@ -36,7 +40,7 @@ def write_report(ws, report, text: str) -> str:
         before = ""
     if before and not report.changed:
         return str(path)
-    store.atomic_write(path, before + ("\n---\n\n" if before else "") + text)
+    files.atomic_write(path, before + ("\n---\n\n" if before else "") + text)
     return str(path)
 
 
@@ -52,14 +56,14 @@ def main() -> int:
             cli.emit("no memories yet: nothing to consolidate")
         return 0
     if ctx.args.dry_run:
-        report = consolidation.consolidate(store.read(ws), now)
+        report = consolidation.consolidate(transaction.read(ws), now)
         path = None
     else:
-        with store.transaction(ws, now, wait=ctx.wait) as txn:
+        with transaction.transaction(ws, now, wait=ctx.wait) as txn:
             archive.redact_file(ws)  # an archive written before a kind of secret was known
             report = consolidation.consolidate(txn.index, now)
             if report.changed:
-                store.backup_index(ws, now)
+                indexfile.backup_index(ws, now)
                 # The archive is written before the index that no longer holds these memories.
                 archive.add(ws, report.moved, {m.id for m in txn.index.memories})
             if report.changed or report.marked:

@@ -21,8 +21,9 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from pathlib import Path  # noqa: E402
 
-from hippocampus import cli, publish  # noqa: E402
-from hippocampus.dashboard_data import LIST_LIMIT  # noqa: E402
+from hippocampus import cli  # noqa: E402
+from hippocampus.published import publish  # noqa: E402
+from hippocampus.published.dashboard_data import LIST_LIMIT  # noqa: E402
 from hippocampus.errors import UsageError  # noqa: E402
 
 

@@ -14,7 +14,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import cli, cycle  # noqa: E402
+from hippocampus import cli  # noqa: E402
+from hippocampus.sleep import decay  # noqa: E402
 
 
 def main() -> int:
@@ -26,7 +27,7 @@ def main() -> int:
         if not ctx.quiet:
             cli.emit("no memories yet: nothing to decay")
         return 0
-    report = cycle.decay(ctx.ws, ctx.now, ctx.wait)
+    report = decay.decay(ctx.ws, ctx.now, ctx.wait)
     candidates = [{"id": m.id, "importance": m.importance, "content": m.content[:120]}
                   for m in report.archive_candidates]
     if ctx.args.json:

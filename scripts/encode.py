@@ -25,10 +25,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import cli, ingest, pipeline  # noqa: E402
+from hippocampus import cli  # noqa: E402
+from hippocampus.ingestion import ledger, runs  # noqa: E402
 
 
-def describe(report: pipeline.RunReport) -> str:
+def describe(report: runs.RunReport) -> str:
     o = report.outcome
     if report.mode == "apply":
         text = (f"applied {report.applied} decisions: {len(o.new)} new, {len(o.reinforced)} reinforced, "
@@ -54,7 +55,7 @@ def describe(report: pipeline.RunReport) -> str:
 
 def main() -> int:
     p = cli.parser(__doc__, cron=True)
-    ingest.add_source_arguments(p)
+    ledger.add_source_arguments(p)
     p.add_argument("--no-preprocess", action="store_true", help="encode only what is already in signals.jsonl")
     p.add_argument("--min-importance", type=float, default=0.5, metavar="X",
                    help="leave out messages scoring below X (0-1, default 0.5)")
@@ -69,19 +70,19 @@ def main() -> int:
     ctx.require_workspace()
     pre = None
     if not ctx.args.no_preprocess and not ctx.args.apply:
-        spec, limit, full = ingest.source_spec(ctx.args, ctx.ws)
-        pre = pipeline.run_preprocess(ctx.ws, ctx.now, spec, ctx.wait, limit=limit, full=full)
+        spec, limit, full = ledger.source_spec(ctx.args, ctx.ws)
+        pre = runs.run_preprocess(ctx.ws, ctx.now, spec, ctx.wait, limit=limit, full=full)
         for problem in pre.problems:
             print(f"warning: {problem}", file=sys.stderr)
     if ctx.args.apply:
-        report = pipeline.apply(ctx.ws, ctx.now, ctx.wait, ctx.args.apply)
+        report = runs.apply(ctx.ws, ctx.now, ctx.wait, ctx.args.apply)
     else:
-        report = pipeline.encode(ctx.ws, ctx.now, ctx.wait, ctx.args.min_importance, prepare=ctx.args.prepare)
+        report = runs.encode(ctx.ws, ctx.now, ctx.wait, ctx.args.min_importance, prepare=ctx.args.prepare)
     report.preprocess = pre
     if ctx.args.json:
         data = report.to_dict()
         if ctx.args.prepare:
-            from hippocampus import pending
+            from hippocampus.ingestion import pending
             data["items"] = pending.read_items(ctx.ws)
         cli.emit(json.dumps(data, ensure_ascii=False))
     elif not ctx.quiet or report.invalid:

@@ -11,9 +11,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import cli, searchindex  # noqa: E402
-from hippocampus.model import CORE_THRESHOLD  # noqa: E402
-from hippocampus.selection import LOAD_CORE_BUDGET, select_core  # noqa: E402
+from hippocampus import cli  # noqa: E402
+from hippocampus.store import cache  # noqa: E402
+from hippocampus.store.model import CORE_THRESHOLD  # noqa: E402
+from hippocampus.published.selection import select_core, LOAD_CORE_BUDGET  # noqa: E402
 
 
 def main() -> int:
@@ -26,7 +27,7 @@ def main() -> int:
     ctx = cli.context(p)
     ctx.require_workspace()
     selection = select_core(None, ctx.now, ctx.args.threshold, ctx.args.budget,
-                            candidates=searchindex.core_candidates(ctx.ws, ctx.now.date(), ctx.args.threshold))
+                            candidates=cache.core_candidates(ctx.ws, ctx.now.date(), ctx.args.threshold))
     if ctx.args.json:
         cli.emit(json.dumps({
             "threshold": selection.threshold, "budget": selection.budget, "total": selection.total,

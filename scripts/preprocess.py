@@ -27,10 +27,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import cli, events, ingest, pipeline  # noqa: E402
+from hippocampus import cli, events  # noqa: E402
+from hippocampus.ingestion import ledger, runs  # noqa: E402
 
 
-def describe(report: ingest.Report) -> str:
+def describe(report: ledger.Report) -> str:
     noise = sum(report.noise.values())
     parts = [f"{report.new} new signals from {report.messages} messages in {report.sessions} sessions"]
     if report.unchanged:
@@ -54,12 +55,12 @@ def describe(report: ingest.Report) -> str:
 
 def main() -> int:
     p = cli.parser(__doc__, cron=True)
-    ingest.add_source_arguments(p)
+    ledger.add_source_arguments(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     ctx = cli.context(p)
     ctx.require_workspace()
-    spec, limit, full = ingest.source_spec(ctx.args, ctx.ws)
-    report = pipeline.run_preprocess(ctx.ws, ctx.now, spec, ctx.wait, limit=limit, full=full)
+    spec, limit, full = ledger.source_spec(ctx.args, ctx.ws)
+    report = runs.run_preprocess(ctx.ws, ctx.now, spec, ctx.wait, limit=limit, full=full)
     if report.new or report.malformed or report.undecodable:
         events.log_event(ctx.ws, "preprocess", ctx.now, dict(signals=report.new, messages=report.messages,
                          malformed=report.malformed, undecodable=report.undecodable))

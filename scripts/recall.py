@@ -23,11 +23,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import cli, search, searchindex, store  # noqa: E402
+from hippocampus import cli, search  # noqa: E402
+from hippocampus.store import cache  # noqa: E402
 from hippocampus.errors import HippocampusError  # noqa: E402
-from hippocampus.model import DOMAINS  # noqa: E402
-from hippocampus.selection import framed, framed_turn  # noqa: E402
+from hippocampus.store.model import DOMAINS  # noqa: E402
+from hippocampus.published.selection import framed, framed_turn  # noqa: E402
 from hippocampus.text import estimate_tokens  # noqa: E402
+from hippocampus.store import files, touches
 
 
 def within_budget(hits: list, budget: int | None) -> list:
@@ -70,7 +72,7 @@ def as_json(hit, archived: set[str] = frozenset()) -> dict:
 
 def with_archive(ws, hits: list, query: str, args, now) -> tuple[list, set[str]]:
     """The hits of the index and of the archive together, best first; and the ids that came from the archive."""
-    from hippocampus import archive
+    from hippocampus.store import archive
 
     found = search.rank(archive.searchable(ws, {h.memory.id for h in hits}), query, now, {}, top=args.top,
                         min_score=args.min_score, domain=args.domain, include_all=True)
@@ -96,7 +98,7 @@ def main() -> int:
         p.error("--top must be at least 1")
     ctx.require_workspace()
     query = " ".join(ctx.args.query)
-    corpus, meta = searchindex.open_corpus(ctx.ws, ctx.now.date())
+    corpus, meta = cache.open_corpus(ctx.ws, ctx.now.date())
     hits = search.rank(corpus, query, ctx.now, meta, top=ctx.args.top, min_score=ctx.args.min_score,
                        domain=ctx.args.domain, include_all=ctx.args.all)
     archived: set[str] = set()
@@ -107,11 +109,11 @@ def main() -> int:
     if hits and not ctx.args.no_touch:
         try:
             if archived:
-                from hippocampus import archive
+                from hippocampus.store import archive
 
                 archive.restore(ctx.ws, sorted(archived), ctx.now)  # recalled: back in the index, accessed now
-            with store.workspace_lock(ctx.ws):
-                store.record_touches(ctx.ws, [h.memory.id for h in hits if h.memory.id not in archived], ctx.now)
+            with files.workspace_lock(ctx.ws):
+                touches.record_touches(ctx.ws, [h.memory.id for h in hits if h.memory.id not in archived], ctx.now)
         except HippocampusError as exc:
             # The answer matters more than the bookkeeping: show what was found, say what could not be recorded.
             print(f"warning: this recall was not recorded as an access ({' '.join(str(exc).split())})",

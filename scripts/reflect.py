@@ -21,12 +21,15 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import cli, events, mirrors, publish, reflection, store  # noqa: E402
+from hippocampus import cli, events  # noqa: E402
+from hippocampus.published import mirrors, publish  # noqa: E402
+from hippocampus.sleep import reflection  # noqa: E402
+from hippocampus.store import transaction
 
 
 def apply(ctx, path: str) -> int:
     name, raw = reflection.load_answers(path)
-    with store.transaction(ctx.ws, ctx.now, wait=ctx.wait) as txn:
+    with transaction.transaction(ctx.ws, ctx.now, wait=ctx.wait) as txn:
         answers, invalid = reflection.validate(raw, txn.index)
         result = reflection.apply(txn.index, name, answers, ctx.now)
         if result.changed:
@@ -58,7 +61,7 @@ def main() -> int:
     ctx.require_workspace()
     if ctx.args.apply:
         return apply(ctx, ctx.args.apply)
-    week = reflection.week_memories(store.read(ctx.ws), ctx.now)
+    week = reflection.week_memories(transaction.read(ctx.ws), ctx.now)
     command = f"python3 {shlex.quote(os.path.realpath(__file__))} --workspace {shlex.quote(str(ctx.ws.root))} --apply"
     answer_file = str(ctx.ws.memory / "reflections" / f"{week.name}.json")
     if ctx.args.json:

@@ -10,9 +10,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import cli, publish, searchindex, store  # noqa: E402
-from hippocampus.model import CORE_THRESHOLD  # noqa: E402
-from hippocampus.selection import CORE_FILE_BUDGET  # noqa: E402
+from hippocampus import cli  # noqa: E402
+from hippocampus.published import publish  # noqa: E402
+from hippocampus.store import cache  # noqa: E402
+from hippocampus.store.model import CORE_THRESHOLD  # noqa: E402
+from hippocampus.published.selection import CORE_FILE_BUDGET  # noqa: E402
+from hippocampus.store import files
 
 
 def main() -> int:
@@ -23,8 +26,8 @@ def main() -> int:
                    help=f"about how many tokens the file may take (default {CORE_FILE_BUDGET})")
     ctx = cli.context(p)
     ctx.require_workspace()
-    with store.workspace_lock(ctx.ws, wait=ctx.wait):
-        candidates = searchindex.core_candidates(ctx.ws, ctx.now.date(), ctx.args.threshold, locked=True)
+    with files.workspace_lock(ctx.ws, wait=ctx.wait):
+        candidates = cache.core_candidates(ctx.ws, ctx.now.date(), ctx.args.threshold, locked=True)
         selection = publish.write_core_file(ctx.ws, None, ctx.now, ctx.args.threshold, ctx.args.budget,
                                             candidates=candidates)
     if not ctx.quiet:

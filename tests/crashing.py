@@ -52,15 +52,15 @@ os.write, os.fsync, os.replace = write, fsync, replace
 
 def wrap_ledger():
     try:
-        from hippocampus import ingest
+        from hippocampus.ingestion import ledger
     except ImportError:
         return
     for name in ("commit", "note_encoded", "note_published"):
-        real = getattr(ingest.Ledger, name)
+        real = getattr(ledger.Ledger, name)
         def wrapped(self, *a, _real=real, _name=name, **k):
             point("ledger " + _name)
             return _real(self, *a, **k)
-        setattr(ingest.Ledger, name, wrapped)
+        setattr(ledger.Ledger, name, wrapped)
 
 wrap_ledger()
 if mode == "count":

@@ -16,9 +16,9 @@ from conftest import NOW, ROOT, SCRIPTS, run_script
 from reliability import (assert_each_once, assert_nothing_half_written, fact, memories_of, session_with_facts,
                          start_of)
 
-from hippocampus import store
 from hippocampus.timeutil import parse_instant
 from hippocampus.workspace import Workspace
+from hippocampus.store import transaction
 
 STORM_SECONDS = 14
 ENCODERS = 3
@@ -118,7 +118,7 @@ def test_many_processes_at_once_lose_no_memory_no_touch_and_write_nothing_half(w
     stored = assert_each_once(workspace, storm.tokens)
     assert len(stored) == sum(report["new"] for report in storm.encoded)
     # Every touch is seen by readers at once, and is in index.json itself after the next write.
-    index = store.read(Workspace(workspace))
+    index = transaction.read(Workspace(workspace))
     for when, ids in storm.touched:
         for memory in (m for m in index.memories if m.id in ids):
             assert parse_instant(memory.lastAccessed) >= when, (memory.id, when)
@@ -140,13 +140,13 @@ BETWEEN = r'''
 import os, runpy, subprocess, sys
 scripts, other, *argv = sys.argv[1:]
 sys.path.insert(0, scripts)
-from hippocampus import pipeline
-real = pipeline._tidy
+from hippocampus.ingestion import runs
+real = runs._tidy
 def tidy(*args, **kwargs):
     # Another encode runs to the end between this run's save and its tidy-up (the lock is free then).
     subprocess.run([sys.executable, *other.split("\x1f")], check=True)
     return real(*args, **kwargs)
-pipeline._tidy = tidy
+runs._tidy = tidy
 sys.argv = argv
 runpy.run_path(argv[0], run_name="__main__")
 '''

@@ -14,9 +14,9 @@ from consolidation_fixtures import NOW, build
 
 sys.path.insert(0, str(SCRIPTS))
 
-from hippocampus import consolidation  # noqa: E402
-from hippocampus.encoding import Fact, relation  # noqa: E402
-from hippocampus.model import Index, Memory  # noqa: E402
+from hippocampus.sleep import consolidation  # noqa: E402
+from hippocampus.ingestion.encoding import relation, Fact  # noqa: E402
+from hippocampus.store.model import Index, Memory  # noqa: E402
 from hippocampus.timeutil import parse_instant  # noqa: E402
 
 

@@ -5,8 +5,10 @@ import random
 from datetime import datetime, timedelta, timezone
 
 from conftest import memory, read_index, run_script, write_index
-from hippocampus import cycle, searchindex, store
+from hippocampus.sleep import decay
+from hippocampus.store import cache
 from hippocampus.workspace import Workspace
+from hippocampus.store import touches
 
 START = datetime(2026, 3, 1, 3, tzinfo=timezone.utc)
 
@@ -32,12 +34,12 @@ def weeks(ws, stream: bool):
     for d in range(41):
         now = START + timedelta(days=d)
         if d % 5 == 1:
-            store.record_touches(ws, [f"mem_{(d * 7) % 300 + 1:03d}"], now)
+            touches.record_touches(ws, [f"mem_{(d * 7) % 300 + 1:03d}"], now)
         if not stream and (ws.cache / "recall.sqlite").exists():
             (ws.cache / "recall.sqlite").unlink()
-        cycle.decay(ws, now, wait=True)
+        decay.decay(ws, now, wait=True)
         if stream and d == 0:
-            assert searchindex.witnessed(ws)  # from here on, the line path runs
+            assert cache.witnessed(ws)  # from here on, the line path runs
 
 
 def comparable(ws):
@@ -55,12 +57,12 @@ def test_streaming_decay_over_weeks_equals_whole_store_decay(tmp_path):
 
 def test_the_line_path_reports_what_the_whole_path_reports(tmp_path):
     lines, whole = varied(tmp_path / "lines"), varied(tmp_path / "whole")
-    cycle.decay(lines, START, wait=True)
-    cycle.decay(whole, START, wait=True)
+    decay.decay(lines, START, wait=True)
+    decay.decay(whole, START, wait=True)
     later = START + timedelta(days=120)
-    a = cycle.decay(lines, later, wait=True)
+    a = decay.decay(lines, later, wait=True)
     (whole.cache / "recall.sqlite").unlink()
-    b = cycle.decay(whole, later, wait=True)
+    b = decay.decay(whole, later, wait=True)
     assert (a.total, a.changed, sorted(m.id for m in a.archive_candidates)) == \
            (b.total, b.changed, sorted(m.id for m in b.archive_candidates))
     assert a.archive_candidates and not any(m.superseded for m in a.archive_candidates)
@@ -68,21 +70,21 @@ def test_the_line_path_reports_what_the_whole_path_reports(tmp_path):
 
 def test_a_hand_edited_store_is_decayed_whole_and_the_edit_kept(tmp_path):
     ws = varied(tmp_path / "ws")
-    cycle.decay(ws, START, wait=True)
+    decay.decay(ws, START, wait=True)
     data = read_index(ws.root)
     data["memories"][0]["importance"] = 0.99
     (ws.index).write_text(json.dumps(data, indent=2))  # reformatted: not one memory a line any more
-    assert not searchindex.witnessed(ws)
-    cycle.decay(ws, START + timedelta(days=10), wait=True)
+    assert not cache.witnessed(ws)
+    decay.decay(ws, START + timedelta(days=10), wait=True)
     first = read_index(ws.root)["memories"][0]
     assert abs(first["importance"] - 0.99 * 0.99 ** 10) < 0.001
-    assert searchindex.witnessed(ws)
+    assert cache.witnessed(ws)
 
 
 def test_the_line_path_keeps_the_file_one_memory_a_line_and_valid(tmp_path):
     ws = varied(tmp_path / "ws", count=50)
-    cycle.decay(ws, START, wait=True)
-    cycle.decay(ws, START + timedelta(days=3), wait=True)
+    decay.decay(ws, START, wait=True)
+    decay.decay(ws, START + timedelta(days=3), wait=True)
     text = ws.index.read_text()
     assert len(text.splitlines()) == 52
     assert len(json.loads(text)["memories"]) == 50
@@ -91,10 +93,10 @@ def test_the_line_path_keeps_the_file_one_memory_a_line_and_valid(tmp_path):
 
 def test_a_recall_after_streaming_decay_sees_touches_and_importance(tmp_path):
     ws = varied(tmp_path / "ws", count=50)
-    cycle.decay(ws, START, wait=True)
+    decay.decay(ws, START, wait=True)
     done = run_script("recall", "jazz", "--json", "--top", "1", ws=ws.root, now="2026-03-02T10:00:00Z")
     hit = json.loads(done.stdout)["results"][0]
-    cycle.decay(ws, START + timedelta(days=11), wait=True)
+    decay.decay(ws, START + timedelta(days=11), wait=True)
     stored = {m["id"]: m for m in read_index(ws.root)["memories"]}[hit["id"]]
     assert stored["lastAccessed"] == "2026-03-02T10:00:00Z"
     again = json.loads(run_script("recall", "jazz", "--json", "--top", "50", "--no-touch", ws=ws.root,
@@ -104,9 +106,9 @@ def test_a_recall_after_streaming_decay_sees_touches_and_importance(tmp_path):
 
 def test_the_daily_backup_holds_the_store_as_it_was_before_decay(tmp_path):
     ws = varied(tmp_path / "ws", count=50)
-    cycle.decay(ws, START, wait=True)
+    decay.decay(ws, START, wait=True)
     before = ws.index.read_bytes()
-    cycle.decay(ws, START + timedelta(days=1), wait=True)  # the line path: its backup is a hard link
+    decay.decay(ws, START + timedelta(days=1), wait=True)  # the line path: its backup is a hard link
     backup = ws.backups / "index-2026-03-02.json"
     assert backup.read_bytes() == before
     assert ws.index.read_bytes() != before

@@ -14,8 +14,8 @@ from datetime import datetime, timezone
 from conftest import ROOT, run_script, write_index
 from dashboard_fixtures import HOSTILE, known_memories, stored, write_workspace
 
-from hippocampus import publish
-from hippocampus.store import read
+from hippocampus.published import publish
+from hippocampus.store.transaction import read
 from hippocampus.workspace import Workspace
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)

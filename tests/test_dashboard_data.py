@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 from conftest import memory
 from dashboard_fixtures import known_memories, stored
 
-from hippocampus import dashboard_data as dd
-from hippocampus.model import Index
+from hippocampus.published import dashboard_data as dd
+from hippocampus.store.model import Index
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from hippocampus import scoring
+from hippocampus.ingestion import scoring
 from hippocampus.installation import demo
 from hippocampus.errors import HippocampusError
 from installing import ROOT, Machine

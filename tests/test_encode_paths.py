@@ -5,7 +5,7 @@ import json
 import shutil
 
 from conftest import read_index, run_script
-from hippocampus import searchindex
+from hippocampus.store import cache
 from hippocampus.workspace import Workspace
 from transcript_fixtures import conversation_sessions, day
 
@@ -21,7 +21,7 @@ def encode_each_session(root, tmp_path, fast: bool):
         if not fast:
             shutil.rmtree(ws / "memory" / ".cache", ignore_errors=True)
         elif number > 0:
-            assert searchindex.witnessed(Workspace(ws))
+            assert cache.witnessed(Workspace(ws))
         when = day(20 + number).strftime("%Y-%m-%dT%H:%M:%SZ")
         done = run_script("encode", "--sessions", str(folder), "--json", ws=ws, now=when)
         assert done.returncode == 0, done.stderr

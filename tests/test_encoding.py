@@ -6,10 +6,10 @@ from datetime import datetime, timezone
 
 import pytest
 
-from hippocampus import encoding
-from hippocampus.encoding import Candidates, concise, keywords_of, rewrite_sentence, values_of
-from hippocampus.model import Index, Memory
-from hippocampus.transcripts import Signal
+from hippocampus.ingestion import encoding
+from hippocampus.ingestion.encoding import concise, keywords_of, rewrite_sentence, values_of, Candidates
+from hippocampus.store.model import Index, Memory
+from hippocampus.ingestion.transcripts import Signal
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 
@@ -456,7 +456,7 @@ def test_the_same_preference_in_other_words_and_asides_reinforces_one_memory():
 
 
 def test_a_long_remember_this_keeps_the_sentence_that_asked_to_be_remembered():
-    from hippocampus.encoding import summarise
+    from hippocampus.ingestion.encoding import summarise
 
     steps = " ".join(f"Step {i}: fold the dough gently, rest it thirty minutes, keep the kitchen warm." for i in range(9))
     text = f"Remember this: my grandmother Edna's sourdough recipe is the one to keep. {steps}"

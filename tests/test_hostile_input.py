@@ -17,9 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reliability import memories_of
 
-from hippocampus import transcripts
+from hippocampus.ingestion import transcripts
 from hippocampus.errors import HippocampusError
 from hippocampus.timeutil import parse_instant
+from hippocampus.store import indexfile
 
 EXAMPLES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -222,7 +223,8 @@ FIELDS = ["id", "domain", "category", "content", "importance", "created", "lastA
        st.dictionaries(st.sampled_from(["version", "decayLastRun", "encodedThrough", "highestId", "memories",
                                         "lastProcessedTimestamp"]), WRONG_VALUES, max_size=2))
 def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edits, meta):
-    from hippocampus import searchindex, selection, store
+    from hippocampus.store import cache
+    from hippocampus.published import selection
     from hippocampus.workspace import Workspace
 
     ws = tmp_path_factory.mktemp("edited")
@@ -232,7 +234,7 @@ def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edit
     data.update(meta)
     (ws / "memory" / "index.json").write_text(json.dumps(data))
     try:
-        index = store.load_index(Workspace(ws))
+        index = indexfile.load_index(Workspace(ws))
     except HippocampusError as exc:
         assert str(exc)
         return
@@ -243,7 +245,7 @@ def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edit
     assert [m.id for m in index.memories] == [m["id"] for m in data["memories"]]
     chosen = selection.select_core(index, now)
     assert chosen.shown <= chosen.total
-    corpus, meta_ = searchindex.open_corpus(Workspace(ws), now.date())
+    corpus, meta_ = cache.open_corpus(Workspace(ws), now.date())
     from hippocampus import search
 
     cached = [(h.memory.id, h.score) for h in search.rank(corpus, "coffee oat", now, meta_)]
@@ -272,7 +274,7 @@ def test_a_query_of_any_text_ranks_without_error(query):
     from datetime import datetime, timezone
 
     from hippocampus import search
-    from hippocampus.model import Memory
+    from hippocampus.store.model import Memory
 
     corpus = [Memory(id=f"mem_{n}", content=text) for n, text in enumerate(
         ["User likes coffee", "Bob's birthday is on June 14", "私は朝は短い返事が好きです", "The Ω-project"])]
@@ -330,7 +332,7 @@ def test_an_argument_that_is_not_utf8_is_logged_as_valid_json(workspace):
                                                   st.text(max_size=60)), max_size=5).map(
     lambda pairs: "\n".join(f"- **{k}:** {v}" for k, v in pairs)))
 def test_identity_md_of_any_text_gives_an_identity(tmp_path_factory, text):
-    from hippocampus.identity import TEXT_LIMIT, read_identity
+    from hippocampus.published.identity import read_identity, TEXT_LIMIT
 
     root = tmp_path_factory.mktemp("identity")
     (root / "IDENTITY.md").write_text(text, encoding="utf-8", errors="surrogatepass")
@@ -364,8 +366,8 @@ def test_a_hostile_identity_md_still_gives_an_escaped_dashboard(workspace):
     "domain": st.sampled_from(["user", "moon"]) | json_values, "category": json_values,
     "importance": json_values, "keywords": json_values}), max_size=4))
 def test_decisions_of_any_shape_are_valid_or_reported(raw):
-    from hippocampus import pending
-    from hippocampus.model import Index, Memory
+    from hippocampus.ingestion import pending
+    from hippocampus.store.model import Index, Memory
 
     index = Index(memories=[Memory(id="mem_001", content="User likes coffee")])
     items = [{"id": "sig-1", "signal": {}}, {"id": "sig-2", "trust": "untrusted"}]

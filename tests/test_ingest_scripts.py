@@ -331,12 +331,12 @@ def reference(tmp_path, state) -> list[tuple]:
 
 
 @pytest.mark.parametrize("module,attr,when", [
-    ("ingest", "append_signals", "after"),     # queue written, ledger not committed
-    ("ingest", "Ledger.commit", "before"),     # the same, seen from the ledger
-    ("ingest", "Ledger.commit", "after"),      # ledger committed, nothing encoded yet
-    ("store", "save_index", "before"),         # encoding done in memory, nothing saved
-    ("store", "save_index", "after"),          # index saved with encodedThrough, queue not trimmed
-    ("mirrors", "write_mirrors", "before"),    # saved and trimmed, mirrors and core file not refreshed
+    ("ingestion.ledger", "append_signals", "after"),     # queue written, ledger not committed
+    ("ingestion.ledger", "Ledger.commit", "before"),     # the same, seen from the ledger
+    ("ingestion.ledger", "Ledger.commit", "after"),      # ledger committed, nothing encoded yet
+    ("store.indexfile", "save_index", "before"),         # encoding done in memory, nothing saved
+    ("store.indexfile", "save_index", "after"),          # index saved with encodedThrough, queue not trimmed
+    ("published.mirrors", "write_mirrors", "before"),    # saved and trimmed, mirrors and core file not refreshed
 ])
 def test_killing_encode_at_any_step_loses_nothing_and_doubles_nothing(tmp_path, workspace, state, reference, module,
                                                                      attr, when):
@@ -459,7 +459,7 @@ def test_apply_killed_after_saving_is_not_applied_twice(workspace, state, tmp_pa
     file = tmp_path / "decisions.json"
     file.write_text(json.dumps({"decisions": [{"item": item["id"], "action": "create", "content": "A fact",
                                                "keywords": [], "domain": "world", "category": "facts"}]}))
-    done = crash_at(tmp_path, "store", "save_index", "after", "encode", "--apply", str(file), "--workspace",
+    done = crash_at(tmp_path, "store.indexfile", "save_index", "after", "encode", "--apply", str(file), "--workspace",
                     str(workspace), "--now", "2026-03-01T12:00:00Z")
     assert done.returncode == -signals.SIGKILL
     assert item["id"] in {i["id"] for i in pending_items(workspace)}
@@ -469,7 +469,7 @@ def test_apply_killed_after_saving_is_not_applied_twice(workspace, state, tmp_pa
 
 
 def test_prepare_killed_before_the_index_is_saved_adds_no_item_twice(workspace, state, tmp_path):
-    done = crash_at(tmp_path, "pending", "write_items", "after", "encode", "--prepare", "--workspace",
+    done = crash_at(tmp_path, "ingestion.pending", "write_items", "after", "encode", "--prepare", "--workspace",
                     str(workspace), "--state-dir", str(state), "--now", "2026-03-01T12:00:00Z")
     assert done.returncode == -signals.SIGKILL
     first = pending_items(workspace)
@@ -541,7 +541,7 @@ def test_a_long_first_run_keeps_its_progress_when_killed_half_way(tmp_path, work
         session.user(f"Note {n}: I prefer the {n}th shelf of the archive for project {n % 97}", local_stamp=False)
     state = tmp_path / "openclaw"
     session.write(state / "agents" / "main" / "sessions")
-    done = crash_at(tmp_path, "ingest", "Ledger.commit", "after", "preprocess", "--workspace", str(workspace),
+    done = crash_at(tmp_path, "ingestion.ledger", "Ledger.commit", "after", "preprocess", "--workspace", str(workspace),
                     "--state-dir", str(state), "--full", "--now", "2026-03-01T12:00:00Z")
     assert done.returncode == -signals.SIGKILL, done.stderr
     first = signal_lines(workspace)

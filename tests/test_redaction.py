@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hippocampus.redaction import Conversations, found, redact, redact_memory
+from hippocampus.redaction import found, redact, redact_memory, Conversations
 
 SECRETS = [
     ("openai-key", "use sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789 for the bot", "sk-proj-AbCdEf"),

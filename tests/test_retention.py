@@ -2,8 +2,8 @@
 
 from datetime import datetime, timedelta, timezone
 
-from hippocampus import retention
-from hippocampus.model import Index, Memory
+from hippocampus.store import retention
+from hippocampus.store.model import Index, Memory
 
 
 def at(day: str) -> datetime:

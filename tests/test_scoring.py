@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippocampus.scoring import QUESTION, SMALL_TALK, score
+from hippocampus.ingestion.scoring import score, QUESTION, SMALL_TALK
 
 TABLE = [
     # (text, role, value, rule, domain/category)

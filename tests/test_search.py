@@ -2,8 +2,8 @@
 
 from datetime import datetime, timezone
 
-from hippocampus.model import Memory
-from hippocampus.search import WEIGHTS, rank
+from hippocampus.store.model import Memory
+from hippocampus.search import rank, WEIGHTS
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 

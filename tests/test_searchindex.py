@@ -6,9 +6,11 @@ import random
 from datetime import datetime, timezone
 
 from conftest import memory, read_index, run_script, write_index
-from hippocampus import search, searchindex, store
-from hippocampus.selection import select_core
+from hippocampus import search
+from hippocampus.store import cache
+from hippocampus.published.selection import select_core
 from hippocampus.workspace import Workspace
+from hippocampus.store import indexfile, model, transaction
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 WORDS = ("coffee tea dentist sister Lisbon Postgres migration garden piano budget invoice flight hotel doctor "
@@ -38,12 +40,12 @@ def varied_store(ws, count=400, seed=7):
 
 
 def plain(ws, query, **kw):
-    index = store.read(ws)
+    index = transaction.read(ws)
     return [(h.memory.id, h.score) for h in search.rank(index.memories, query, NOW, index.meta, **kw)]
 
 
 def cached(ws, query, **kw):
-    corpus, meta = searchindex.open_corpus(ws, NOW.date())
+    corpus, meta = cache.open_corpus(ws, NOW.date())
     return [(h.memory.id, h.score) for h in search.rank(corpus, query, NOW, meta, **kw)]
 
 
@@ -57,9 +59,9 @@ def test_the_cache_ranks_exactly_like_a_search_over_the_whole_index(workspace):
 def test_load_core_from_the_cache_equals_load_core_from_the_index(workspace):
     ws = varied_store(workspace)
     for threshold, budget in ((0.7, 1500), (0.5, 400), (0.9, 5000)):
-        a = select_core(store.read(ws), NOW, threshold, budget)
+        a = select_core(transaction.read(ws), NOW, threshold, budget)
         b = select_core(None, NOW, threshold, budget,
-                        candidates=searchindex.core_candidates(ws, NOW.date(), threshold))
+                        candidates=cache.core_candidates(ws, NOW.date(), threshold))
         assert a.total == b.total
         assert [[i.memory.id for i in items] for _, _, items in a.sections()] == \
                [[i.memory.id for i in items] for _, _, items in b.sections()]
@@ -88,7 +90,7 @@ def test_writes_update_the_cache_in_place_for_the_memories_they_declare(workspac
     ws = varied_store(workspace, count=50)
     cached(ws, "coffee")
     before = os.stat(ws.cache / "recall.sqlite").st_ino
-    with store.transaction(ws, NOW) as txn:
+    with transaction.transaction(ws, NOW) as txn:
         txn.index.memories.append(_new_memory(txn.index.next_id()))
         txn.index.memories[0].content = "A gondola ride in Venice"
         txn.changed([txn.index.memories[-1].id, txn.index.memories[0].id])
@@ -100,7 +102,7 @@ def test_writes_update_the_cache_in_place_for_the_memories_they_declare(workspac
 
 
 def _new_memory(mid):
-    from hippocampus.model import Memory
+    from hippocampus.store.model import Memory
 
     return Memory(id=mid, content="Bought a kayak", importance=0.8, created="2026-03-01", lastAccessed="2026-03-01")
 
@@ -130,12 +132,12 @@ def test_a_corrupt_cache_file_is_rebuilt(workspace):
 
 
 def test_the_dashboard_from_the_cache_shows_what_the_dashboard_from_the_index_shows(workspace):
-    from hippocampus import dashboard_data
+    from hippocampus.published import dashboard_data
 
     ws = varied_store(workspace, count=300)
-    index = store.read(ws)
+    index = transaction.read(ws)
     from_index = dashboard_data.build(index, NOW, limit=50)
-    listed, tallies = searchindex.dashboard_inputs(ws, NOW.date(), 50)
+    listed, tallies = cache.dashboard_inputs(ws, NOW.date(), 50)
     from_cache = dashboard_data.build(None, NOW, limit=50, scored=listed, tallies=tallies)
     for key in ("total", "tierCounts", "domains", "histogram", "projection", "growth", "pinned", "reinforcedTotal"):
         assert from_cache[key] == from_index[key], key
@@ -144,26 +146,26 @@ def test_the_dashboard_from_the_cache_shows_what_the_dashboard_from_the_index_sh
 
 
 def test_mirror_shelves_from_the_cache_equal_those_from_the_index(workspace):
-    from hippocampus import mirrors
+    from hippocampus.published import mirrors
 
     ws = varied_store(workspace, count=300)
-    index = store.read(ws)
+    index = transaction.read(ws)
     plain = mirrors.shelves(index, NOW.date(), 20)
     plain = {key: [(m.id, round(v, 6)) for m, v in shelf[:20]] for key, shelf in plain.items()}
-    cached = searchindex.mirror_shelves(ws, NOW.date(), mirrors.file_name, 20)
+    cached = cache.mirror_shelves(ws, NOW.date(), mirrors.file_name, 20)
     cached = {key: [(m.id, round(v, 6)) for m, v in shelf] for key, shelf in cached.items()}
     assert cached == plain
 
 
 def test_encoding_against_the_cache_decides_like_encoding_against_the_loaded_store(tmp_path):
-    from hippocampus import encoding
+    from hippocampus.ingestion import encoding
 
     ws = varied_store(tmp_path / "ws", count=300)
-    index = store.read(ws)
-    searchindex.open_corpus(ws, NOW.date())  # build the cache
-    from hippocampus import cachedlookup
+    index = transaction.read(ws)
+    cache.open_corpus(ws, NOW.date())  # build the cache
+    from hippocampus.ingestion import cachedlookup
 
-    cached, seen = cachedlookup.cached_lookups(ws, index, searchindex.signature(ws), NOW.date())
+    cached, seen = cachedlookup.cached_lookups(ws, index, cache.signature(ws), NOW.date())
     plain = encoding.Candidates(index.memories)
     for words in ("coffee tea dentist", "sister Lisbon piano", "rain weather beach bike", "budget invoice"):
         topic = encoding.topic_terms(words)
@@ -180,10 +182,10 @@ def test_encoding_against_the_cache_decides_like_encoding_against_the_loaded_sto
 
 def test_a_write_of_a_few_memories_never_rebuilds_the_cache_from_those_few(workspace):
     ws = varied_store(workspace, count=50)
-    searchindex.open_corpus(ws, NOW.date())
-    few = store.Index(memories=store.load_index(ws).memories[:2], meta={})
+    cache.open_corpus(ws, NOW.date())
+    few = model.Index(memories=indexfile.load_index(ws).memories[:2], meta={})
     # The cache does not match the file this write claims to have loaded: only a full index could rebuild it.
-    searchindex.refresh_after_write(ws, few, "not-the-loaded-file", {few.memories[0].id}, NOW.date(), partial=True)
+    cache.refresh_after_write(ws, few, "not-the-loaded-file", {few.memories[0].id}, NOW.date(), partial=True)
     assert not (ws.cache / "recall.sqlite").exists()
     assert len(cached(ws, "coffee")) == len(plain(ws, "coffee"))
 
@@ -207,8 +209,8 @@ def episode_store(ws, count=120, seed=3):
 
 def test_the_cache_ranks_and_orders_attached_turns_exactly_like_a_search_over_the_whole_index(workspace):
     ws = episode_store(workspace)
-    index = store.read(ws)
-    corpus, meta = searchindex.open_corpus(ws, NOW.date())
+    index = transaction.read(ws)
+    corpus, meta = cache.open_corpus(ws, NOW.date())
     for query in ["coffee", "sister Lisbon", "migration budget flight", "piano exam"]:
         a = [(h.memory.id, h.score, [s["message"] for s in h.sources], h.turn)
              for h in search.rank(index.memories, query, NOW, index.meta, top=8)]
@@ -218,12 +220,12 @@ def test_the_cache_ranks_and_orders_attached_turns_exactly_like_a_search_over_th
 
 
 def test_the_cache_knows_each_session_s_latest_memory_and_every_attached_turn(workspace):
-    from hippocampus import cachedlookup, encoding
+    from hippocampus.ingestion import cachedlookup, encoding
 
     ws = episode_store(workspace)
-    index = store.read(ws)
-    searchindex.open_corpus(ws, NOW.date())
-    cached, seen = cachedlookup.cached_lookups(ws, index, searchindex.signature(ws), NOW.date())
+    index = transaction.read(ws)
+    cache.open_corpus(ws, NOW.date())
+    cached, seen = cachedlookup.cached_lookups(ws, index, cache.signature(ws), NOW.date())
     plain = encoding.Candidates(index.memories)
     for session in [f"s{n}" for n in range(7)] + ["no-such-session"]:
         a, b = cached.latest_in_session(session), plain.latest_in_session(session)

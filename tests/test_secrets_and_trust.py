@@ -9,6 +9,7 @@ from pathlib import Path
 
 from conftest import memory, read_index, run_script, write_index
 from transcript_fixtures import Session, conversation_sessions, day, write_jsonl_store
+from hippocampus.store import files, indexfile
 
 SECRETS = [
     "sk-proj-Zq8vB2nR5tW1yU4iO7pA3sD6fG9hJ0kL",
@@ -334,8 +335,8 @@ def test_a_stranger_s_words_stored_above_the_ceiling_by_an_older_version_are_hel
         workspace):
     from datetime import datetime, timezone
 
-    from hippocampus import searchindex, store
-    from hippocampus.model import Index, Memory
+    from hippocampus.store import cache
+    from hippocampus.store.model import Index, Memory
     from hippocampus.workspace import Workspace
 
     # As a version without the ceiling wrote it, with its search cache (a file of ours: decayed line by line).
@@ -348,10 +349,10 @@ def test_a_stranger_s_words_stored_above_the_ceiling_by_an_older_version_are_hel
     own = Memory("mem_002", "User prefers oat milk flat whites", created="2026-02-28", lastAccessed="2026-02-28")
     own.importance, own.decay = 0.87, {"base": 0.87, "from": "2026-02-28", "last": 0.87}
     index = Index(memories=[pushed, own], meta={"highestId": 2})
-    with store.workspace_lock(ws):
-        store.save_index(ws, index, now)
-        searchindex.refresh_after_write(ws, index, None, None, now.date())
-    assert searchindex.witnessed(ws)
+    with files.workspace_lock(ws):
+        indexfile.save_index(ws, index, now)
+        cache.refresh_after_write(ws, index, None, None, now.date())
+    assert cache.witnessed(ws)
     assert run_script("decay", ws=workspace, now="2026-03-01T04:43:00Z").returncode == 0
     stored = {m["id"]: m for m in read_index(workspace)["memories"]}
     assert stored["mem_001"]["importance"] <= 0.6 and stored["mem_001"]["decay"]["base"] <= 0.6

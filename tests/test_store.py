@@ -8,9 +8,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from conftest import memory, read_index, write_index
-from hippocampus import store
 from hippocampus.errors import BusyError, HippocampusError
 from hippocampus.workspace import Workspace
+from hippocampus.store import files, indexfile, touches, transaction
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 
@@ -30,7 +30,7 @@ ODD_V1 = [
 def test_an_old_skill_index_loads_unchanged_with_odd_content(workspace):
     write_index(workspace, ODD_V1, lastUpdated="2026-01-20T19:00:00", decayLastRun="2026-01-20",
                 lastProcessedTimestamp="2026-01-20T18:59:00.123Z", lastProcessedMessageId=None)
-    index = store.load_index(Workspace(workspace))
+    index = indexfile.load_index(Workspace(workspace))
     assert [m.id for m in index.memories] == ["mem_001", "mem_002", "mem_1000"]
     assert index.memories[1].lastAccessed is None
     assert index.memories[1].extra == {"mood": "cheerful", "linkedTo": ["mem_001"]}
@@ -42,7 +42,7 @@ def test_the_first_write_migrates_a_v1_index_and_keeps_the_original(workspace):
     path = write_index(workspace, ODD_V1, decayLastRun="2026-01-20", lastProcessedMessageId=None)
     original = path.read_bytes()
     ws = Workspace(workspace)
-    with store.transaction(ws, NOW) as txn:
+    with transaction.transaction(ws, NOW) as txn:
         txn.dirty = True
     saved = read_index(workspace)
     assert saved["version"] == 2
@@ -58,10 +58,10 @@ def test_the_first_write_migrates_a_v1_index_and_keeps_the_original(workspace):
 def test_a_round_trip_through_our_own_format_changes_nothing(workspace):
     write_index(workspace, ODD_V1, version=2, decayLastRun="2026-01-20")
     ws = Workspace(workspace)
-    with store.transaction(ws, NOW) as txn:
+    with transaction.transaction(ws, NOW) as txn:
         txn.dirty = True
     first = ws.index.read_text()
-    with store.transaction(ws, NOW) as txn:
+    with transaction.transaction(ws, NOW) as txn:
         txn.dirty = True
     assert ws.index.read_text() == first
 
@@ -82,7 +82,7 @@ def test_a_corrupt_or_unknown_index_is_an_error_naming_the_file_and_is_never_ove
     path.write_text(text)
     ws = Workspace(workspace)
     with pytest.raises(HippocampusError) as caught:
-        with store.transaction(ws, NOW) as txn:
+        with transaction.transaction(ws, NOW) as txn:
             txn.dirty = True
     assert words in str(caught.value)
     assert str(path) in str(caught.value)
@@ -93,31 +93,31 @@ def test_an_index_that_is_not_utf8_is_an_error(workspace):
     path = workspace / "memory" / "index.json"
     path.write_bytes(b'{"memories": ["\xff\xfe"]}')
     with pytest.raises(HippocampusError, match="not UTF-8"):
-        store.load_index(Workspace(workspace))
+        indexfile.load_index(Workspace(workspace))
 
 
 def test_importance_given_as_a_numeric_string_is_read_as_a_number(workspace):
     write_index(workspace, [memory("mem_001", "x", importance="0.75")])
-    assert store.load_index(Workspace(workspace)).memories[0].importance == 0.75
+    assert indexfile.load_index(Workspace(workspace)).memories[0].importance == 0.75
 
 
 def test_a_missing_index_is_an_empty_store(workspace):
-    assert store.load_index(Workspace(workspace)).memories == []
+    assert indexfile.load_index(Workspace(workspace)).memories == []
 
 
 def test_ids_are_never_reused_after_the_highest_memory_is_gone(workspace):
     write_index(workspace, [memory("mem_001", "a"), memory("mem_007", "b")], version=2)
     ws = Workspace(workspace)
-    with store.transaction(ws, NOW) as txn:
+    with transaction.transaction(ws, NOW) as txn:
         assert txn.index.next_id() == "mem_008"
         txn.index.memories.pop()
         txn.dirty = True
-    assert store.load_index(ws).next_id() == "mem_009"
+    assert indexfile.load_index(ws).next_id() == "mem_009"
 
 
 def test_a_cron_run_does_not_wait_for_a_held_lock(workspace):
     ws = Workspace(workspace)
-    with store.workspace_lock(ws):
+    with files.workspace_lock(ws):
         child = multiprocessing.get_context("fork").Process(target=_try_lock_without_waiting, args=(str(workspace),))
         child.start()
         child.join(10)
@@ -126,7 +126,7 @@ def test_a_cron_run_does_not_wait_for_a_held_lock(workspace):
 
 def _try_lock_without_waiting(path):
     try:
-        with store.workspace_lock(Workspace(__import__("pathlib").Path(path)), wait=False):
+        with files.workspace_lock(Workspace(__import__("pathlib").Path(path)), wait=False):
             os._exit(0)
     except BusyError:
         os._exit(75)
@@ -135,10 +135,10 @@ def _try_lock_without_waiting(path):
 def test_touches_are_seen_by_readers_and_folded_into_the_next_write(workspace):
     write_index(workspace, [memory("mem_001", "a", lastAccessed="2026-02-01"), memory("mem_002", "b")], version=2)
     ws = Workspace(workspace)
-    store.record_touches(ws, ["mem_001"], NOW)
-    assert store.load_index(ws).memories[0].lastAccessed == "2026-02-01"
-    assert store.read(ws).memories[0].lastAccessed == "2026-03-01T12:00:00Z"
-    with store.transaction(ws, NOW):
+    touches.record_touches(ws, ["mem_001"], NOW)
+    assert indexfile.load_index(ws).memories[0].lastAccessed == "2026-02-01"
+    assert transaction.read(ws).memories[0].lastAccessed == "2026-03-01T12:00:00Z"
+    with transaction.transaction(ws, NOW):
         pass
     assert ws.touches.read_text() == ""
     saved = read_index(workspace)["memories"]
@@ -149,11 +149,11 @@ def test_touches_are_seen_by_readers_and_folded_into_the_next_write(workspace):
 def test_a_torn_touch_line_is_skipped_and_the_rest_apply(workspace):
     write_index(workspace, [memory("mem_001", "a"), memory("mem_002", "b")], version=2)
     ws = Workspace(workspace)
-    store.record_touches(ws, ["mem_001"], NOW)
+    touches.record_touches(ws, ["mem_001"], NOW)
     with open(ws.touches, "a") as handle:
         handle.write('{"ts": "2026-03-01T1')
-    store.record_touches(ws, ["mem_002"], NOW)
-    touched = [m.lastAccessed for m in store.read(ws).memories]
+    touches.record_touches(ws, ["mem_002"], NOW)
+    touched = [m.lastAccessed for m in transaction.read(ws).memories]
     assert touched == ["2026-03-01T12:00:00Z", "2026-03-01T12:00:00Z"]
 
 
@@ -161,7 +161,7 @@ def test_backups_are_dated_and_bounded(workspace):
     write_index(workspace, [memory("mem_001", "a")], version=2)
     ws = Workspace(workspace)
     for day in range(10):
-        store.backup_index(ws, NOW + timedelta(days=day), keep=7)
+        indexfile.backup_index(ws, NOW + timedelta(days=day), keep=7)
     names = sorted(p.name for p in ws.backups.iterdir())
     assert len(names) == 7
     assert names[0] == "index-2026-03-04.json" and names[-1] == "index-2026-03-10.json"

@@ -10,9 +10,9 @@ import pytest
 from transcript_fixtures import (Session, conversation_sessions, day, write_database, write_jsonl_store,
                                  write_sessions_json)
 
-from hippocampus import sources, transcripts
+from hippocampus.ingestion import sources, transcripts
 from hippocampus.errors import HippocampusError
-from hippocampus.transcripts import Owner, clean_user_text, parse_lines
+from hippocampus.ingestion.transcripts import clean_user_text, parse_lines, Owner
 
 SAMPLE = [  # the shapes of the project's hand-written sample session, line by line
     '{"type": "session", "version": 3, "id": "5f0c2a9e", "timestamp": "2026-05-04T07:58:12.004Z", "cwd": "/h"}',

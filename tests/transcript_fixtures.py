@@ -8,7 +8,7 @@ import sqlite3
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from hippocampus.sources import zstd_module
+from hippocampus.ingestion.sources import zstd_module
 
 OWNER_ENVELOPE = {"label": "telegram", "id": "81234", "name": "Dana"}
 

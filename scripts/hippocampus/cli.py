@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Callable
 
 from .errors import HippocampusError
-from .workspace import Workspace, resolve_now, resolve_workspace
+from .workspace import resolve_now, resolve_workspace, Workspace
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -48,7 +48,7 @@ class Context:
         if not self.ws.root.is_dir():
             raise HippocampusError(f"workspace {self.ws.root} does not exist (set --workspace or WORKSPACE, "
                                    "or run install.py)")
-        from .store import check_index_link  # the store is imported only by scripts that get this far
+        from .store.files import check_index_link  # the store is imported only by scripts that get this far
 
         check_index_link(self.ws)
 

@@ -7,7 +7,7 @@ import math
 import re
 from datetime import datetime
 
-from .store import append_line
+from .store.files import append_line
 from .timeutil import iso
 from .workspace import Workspace
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Iterable, Protocol
 
-from . import retention
-from .model import Memory
+from .store import retention
+from .store.model import Memory
 from .text import asks, terms
 from .timeutil import days_between, parse_day
 
@@ -164,7 +164,7 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
         value = sum(w * counts[t] * (K1 + 1) / (counts[t] + K1) for t, w in weights.items() if counts.get(t))
         scored.append([value, False, _said_at(piece), piece])
     scored.sort(key=lambda item: item[2])
-    from .scoring import substance  # only for memories with attached turns: a recall need not import the rules
+    from .ingestion.scoring import substance  # only for memories with attached turns: a recall need not import the rules
 
     for question, answer in zip(scored, scored[1:]):
         if asks(question[3].text) and not asks(answer[3].text) and question[0] > answer[0] and \

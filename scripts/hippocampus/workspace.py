@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .errors import UsageError
-from .timeutil import EARLIEST_NOW, LATEST_NOW, parse_instant
+from .timeutil import parse_instant, EARLIEST_NOW, LATEST_NOW
 
 DOMAINS = ("user", "self", "relationship", "world")
 

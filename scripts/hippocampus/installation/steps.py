@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from .. import publish, store
+from ..published import publish
 from . import agents_block, cronjobs, openclaw_cli, openclaw_config
 from ..errors import HippocampusError
-from ..model import SCHEMA_VERSION, Index
+from ..store.model import Index, SCHEMA_VERSION
 from ..render import render
 from ..workspace import DOMAINS, Workspace
+from ..store import files, indexfile, transaction
 
 CONFIG_NAME = "hippocampus-config.json"
 # How much history the very first encoding takes when the installer was given neither --signals nor --whole:
@@ -106,7 +107,7 @@ def config_path(ws: Workspace) -> Path:
 
 def _write(settings: Settings, path: Path, data: bytes | str) -> None:
     if not settings.dry_run:
-        store.atomic_write(path, data)
+        files.atomic_write(path, data)
 
 
 def _show(path: Path, settings: Settings) -> str:
@@ -144,26 +145,26 @@ def layout(settings: Settings, report: Report) -> None:
 def index(settings: Settings, report: Report) -> bool:
     """An empty version-2 index, or the existing one kept (a version-1 file is migrated, its original kept)."""
     ws = settings.ws
-    raw = store.read_raw(ws)
+    raw = indexfile.read_raw(ws)
     if raw is None:
         if not settings.dry_run:
-            with store.workspace_lock(ws):
-                if store.read_raw(ws) is None:
-                    store.save_index(ws, Index(memories=[], meta={}), settings.now)
+            with files.workspace_lock(ws):
+                if indexfile.read_raw(ws) is None:
+                    indexfile.save_index(ws, Index(memories=[], meta={}), settings.now)
         report.add("created", "memory/index.json", f"empty, version {SCHEMA_VERSION}")
         return True
     version = raw.get("version", 1)
     count = len(raw.get("memories") or [])
     if isinstance(version, int) and not isinstance(version, bool) and version < SCHEMA_VERSION:
         if not settings.dry_run:
-            with store.workspace_lock(ws):
-                loaded = store.load_index(ws)
-                store.save_index(ws, loaded, settings.now)
+            with files.workspace_lock(ws):
+                loaded = indexfile.load_index(ws)
+                indexfile.save_index(ws, loaded, settings.now)
         report.add("migrated", "memory/index.json",
                    f"{count} memories, version {version} → {SCHEMA_VERSION}; the original is kept as "
                    f"memory/backups/index.v{version}.original.json")
         return True
-    store.load_index(ws)  # refuses an unknown future version or a broken file, in words
+    indexfile.load_index(ws)  # refuses an unknown future version or a broken file, in words
     report.add("unchanged", "memory/index.json", f"{count} memories kept")
     return False
 
@@ -176,7 +177,7 @@ def core_file(settings: Settings, report: Report, index_changed: bool) -> None:
         return
     status = "updated" if ws.core_file.exists() else "created"
     if not settings.dry_run:
-        publish.write_core_file(ws, store.read(ws), settings.now)
+        publish.write_core_file(ws, transaction.read(ws), settings.now)
     report.add(status, "HIPPOCAMPUS_CORE.md")
 
 
@@ -445,7 +446,7 @@ def install(settings: Settings) -> Report:
         if not settings.dry_run:
             settings.workspace.mkdir(parents=True, exist_ok=True)
     if not settings.dry_run:
-        store.sweep_temporaries(settings.ws, settings.openclaw_json.parent)  # left by a run killed mid-write
+        files.sweep_temporaries(settings.ws, settings.openclaw_json.parent)  # left by a run killed mid-write
     layout(settings, report)
     changed = index(settings, report)
     core_file(settings, report, changed)

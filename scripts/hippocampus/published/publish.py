@@ -13,14 +13,14 @@ from pathlib import Path
 from markupsafe import Markup
 
 from . import dashboard_data
-from .events import read_events
+from ..events import read_events
 from .identity import read_identity
-from .model import CORE_THRESHOLD, Index
-from .render import TEMPLATES, render
-from .selection import CORE_FILE_BUDGET, CoreSelection, select_core
-from .store import atomic_write
-from .timeutil import iso
-from .workspace import Workspace
+from ..store.model import CORE_THRESHOLD, Index
+from ..render import render, TEMPLATES
+from .selection import select_core, CORE_FILE_BUDGET, CoreSelection
+from ..store.files import atomic_write
+from ..timeutil import iso
+from ..workspace import Workspace
 
 
 def write_core_file(ws: Workspace, index: Index | None, now: datetime, threshold: float = CORE_THRESHOLD,
@@ -73,9 +73,9 @@ def dashboard_html(ws: Workspace, index: Index | None, now: datetime,
     agent = read_identity(ws.identity, ws.root)
     scored = tallies = None
     if index is None:
-        from . import searchindex  # large stores: the cache counts every aggregate in SQL
+        from ..store import cache  # large stores: the cache counts every aggregate in SQL
 
-        scored, tallies = searchindex.dashboard_inputs(ws, now.date(), limit)
+        scored, tallies = cache.dashboard_inputs(ws, now.date(), limit)
     data = dashboard_data.build(
         index, now, events=events, skipped_events=skipped, agent=agent.to_dict(),
         emotional=read_state_file(ws.memory / "emotional-state.json"),

@@ -7,7 +7,7 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import HippocampusError
+from ..errors import HippocampusError
 
 SCHEMA_VERSION = 2
 DOMAINS = ("user", "self", "relationship", "world")

@@ -7,7 +7,7 @@ change of index.json (a hand edit, a restored backup) no longer matches the reco
 from the index. Size, mtime and inode tell most versions apart for the cost of a stat; an edit in place that keeps
 all three still moves the change time (which no user can set), and then the checksum decides: a file whose change
 time moved for another reason (permissions, a new hard link, a sync tool's attributes) is read once to compare. Touches
-recorded since the last write are applied on the fly, like `store.read` does. Deleting the folder is always safe.
+recorded since the last write are applied on the fly, like `transaction.read` does. Deleting the folder is always safe.
 """
 
 from __future__ import annotations
@@ -22,15 +22,17 @@ from contextlib import nullcontext
 from datetime import date, datetime
 from typing import Iterable, Iterator
 
-from . import redaction, retention, search, store
-from .model import Index, Memory, id_number
-from .timeutil import parse_day
-from .workspace import Workspace
+from .. import redaction, search
+from . import retention
+from .model import id_number, Index, Memory
+from ..timeutil import parse_day
+from ..workspace import Workspace
+from . import files, indexfile, touches
 
 SCHEMA = 7
 # The cache holds memories' words, so it is built under one set of redaction rules: a cache from older rules is
 # rebuilt, and the index.json it vouched for is then no longer `witnessed` — the next write loads it whole, which
-# redacts it (store.load_index).
+# redacts it (indexfile.load_index).
 VERSION = SCHEMA * 1000 + redaction.RULES
 _LOG_RATE = math.log(retention.DECAY_RATE)
 
@@ -75,12 +77,12 @@ def _path(ws: Workspace):
 
 def signature(ws: Workspace) -> str | None:
     """What identifies the current index.json cheaply: size, modification time and inode."""
-    return store.signature(ws.index)
+    return files.signature(ws.index)
 
 
 def _record(db: sqlite3.Connection, ws: Workspace, sig: str | None) -> None:
     """Note that the cache describes index.json as of `sig`, with that version's change time and checksum."""
-    found = store.fingerprint(ws.index) if sig else None
+    found = files.fingerprint(ws.index) if sig else None
     if found is not None and found[0] == sig:
         _set_meta(db, signature=sig, ctime=found[1], checksum=found[2])
     else:
@@ -99,7 +101,7 @@ def _vouched(db: sqlite3.Connection, ws: Workspace) -> str | None:
         return None
     if values.get("ctime") == str(st.st_ctime_ns):
         return sig  # no write since (a write, or resetting mtime after one, moves the change time)
-    found = store.fingerprint(ws.index)
+    found = files.fingerprint(ws.index)
     if found is None or found[0] != sig or not values.get("checksum") or found[2] != values["checksum"]:
         return None
     try:
@@ -123,7 +125,7 @@ def vouched_signature(ws: Workspace) -> str | None:
 
 def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
     """(doc row, its postings, its topic terms, its sources) for each memory, numbered from `first_doc`."""
-    from .encoding import topic_terms  # the same-fact test's view of a memory
+    from ..ingestion.encoding import topic_terms  # the same-fact test's view of a memory
 
     for doc, memory in enumerate(memories, first_doc):
         counts = search.document_terms(memory)
@@ -381,23 +383,23 @@ def open_corpus(ws: Workspace, today: date, locked: bool = False):
     `locked`: the caller holds the workspace lock already."""
     db = _open(ws)
     if db is not None and _vouched(db, ws):
-        return CachedCorpus(db, store.read_touches(ws)), CachedCorpus.meta
+        return CachedCorpus(db, touches.read_touches(ws)), CachedCorpus.meta
     if db is not None:
         db.close()
-    with (nullcontext() if locked else store.workspace_lock(ws)):
+    with (nullcontext() if locked else files.workspace_lock(ws)):
         db = _open(ws)
         if db is None or not _vouched(db, ws):
             if db is not None:
                 db.close()
-            index = store.load_index(ws)
+            index = indexfile.load_index(ws)
             try:
                 rebuild(ws, index, signature(ws), today)
             except (OSError, sqlite3.Error):
                 # A read-only cache folder: answer from memory this time.
-                store.apply_touches(index, store.read_touches(ws))
+                touches.apply_touches(index, touches.read_touches(ws))
                 return search.MemoryCorpus(index.memories, index.meta), index.meta
             db = _open(ws)
-    return CachedCorpus(db, store.read_touches(ws)), CachedCorpus.meta
+    return CachedCorpus(db, touches.read_touches(ws)), CachedCorpus.meta
 
 
 def witnessed(ws: Workspace) -> bool:
@@ -429,7 +431,7 @@ def core_candidates(ws: Workspace, today: date, threshold: float, locked: bool =
     corpus, meta = open_corpus(ws, today, locked)
     if isinstance(corpus, CachedCorpus):
         return corpus.core(today, threshold)
-    from .selection import core_candidates as from_index  # the in-memory fallback
+    from ..published.selection import core_candidates as from_index  # the in-memory fallback
 
     return from_index(Index(memories=corpus.memories, meta=meta), today, threshold)
 
@@ -437,8 +439,8 @@ def core_candidates(ws: Workspace, today: date, threshold: float, locked: bool =
 def dashboard_inputs(ws: Workspace, today: date, limit: int, locked: bool = False):
     """(the `limit` most important memories as dashboard_data.Scored, dashboard_data.Tallies of all of them),
     counted by SQLite in a few passes over small columns: a 100k-memory store makes no 100k Python objects."""
-    from .dashboard_data import HISTOGRAM_BINS, Scored, Tallies, score, tally
-    from .model import ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THRESHOLD, tier
+    from ..published.dashboard_data import score, tally, HISTOGRAM_BINS, Scored, Tallies
+    from .model import tier, ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THRESHOLD
 
     corpus, _ = open_corpus(ws, today, locked)
     if not isinstance(corpus, CachedCorpus):
@@ -489,7 +491,7 @@ def cached_corpus(ws: Workspace) -> CachedCorpus | None:
         if db is not None:
             db.close()
         return None
-    corpus = CachedCorpus(db, store.read_touches(ws))
+    corpus = CachedCorpus(db, touches.read_touches(ws))
     row = db.execute("SELECT value FROM meta WHERE key = 'highest_id'").fetchone()
     corpus.highest_id = int(row[0]) if row else 0
     return corpus
@@ -499,7 +501,7 @@ def mirror_shelves(ws: Workspace, today: date, shelf_name, limit: int, locked: b
     """{(domain, shelf): [(memory, today's importance)]}: each shelf's `limit` most important visible memories."""
     corpus, meta = open_corpus(ws, today, locked)
     if not isinstance(corpus, CachedCorpus):
-        from .mirrors import shelves
+        from ..published.mirrors import shelves
 
         return shelves(Index(memories=corpus.memories, meta=meta), today, limit)
     now_day = today.toordinal()

@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 
-from . import redaction, retention, scoring
-from .model import DOMAINS, UNTRUSTED_CEILING, Index, Memory, id_number
+from .. import redaction
+from ..store import retention
+from . import scoring
+from ..store.model import id_number, DOMAINS, Index, Memory, UNTRUSTED_CEILING
 from .scoring import Score
-from .text import STOP_WORDS, asks, label, one_line, split_label, terms, without_label, words
-from .timeutil import iso, parse_instant
+from ..text import asks, label, one_line, split_label, terms, without_label, words, STOP_WORDS
+from ..timeutil import iso, parse_instant
 from .transcripts import Signal
 
 SAME_TOPIC = 0.7

@@ -18,12 +18,12 @@ from itertools import combinations
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from . import retention
-from .encoding import SAME_TOPIC, Candidates, Fact, misbound, relation, topic_terms
-from .model import BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory, id_number
-from .selection import framed
-from .text import STOP_WORDS, label, one_line, terms, words
-from .timeutil import iso, parse_day, parse_instant
+from ..store import retention
+from ..ingestion.encoding import misbound, relation, topic_terms, Candidates, Fact, SAME_TOPIC
+from ..store.model import id_number, BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory
+from ..published.selection import framed
+from ..text import label, one_line, terms, words, STOP_WORDS
+from ..timeutil import iso, parse_day, parse_instant
 
 MARKER = "consolidated"    # index meta: {"through": highest id number seen, "at": time of that run}
 PROBE_TERMS = 4

@@ -10,12 +10,13 @@ import re
 from collections import defaultdict
 from datetime import date
 
-from . import redaction, retention
-from .model import DOMAIN_TITLES, DOMAINS, Index, Memory
-from .store import atomic_write
+from .. import redaction
+from ..store import retention
+from ..store.model import DOMAIN_TITLES, DOMAINS, Index, Memory
+from ..store.files import atomic_write
 from .selection import framed
-from .timeutil import parse_day
-from .workspace import Workspace
+from ..timeutil import parse_day
+from ..workspace import Workspace
 
 MARKER = "<!-- written by hippocampus encode.py from memory/index.json; edits here are replaced -->"
 SHELF_LIMIT = 200
@@ -58,10 +59,10 @@ def write_mirrors(ws: Workspace, index: Index | None, today=None) -> int:
     """Bring every mirror up to date, from an index or (None) from the search cache; returns how many files
     were written or removed."""
     if index is None:
-        from . import searchindex
+        from ..store import cache
 
-        found = searchindex.mirror_shelves(ws, today, file_name, SHELF_LIMIT + 1, locked=True)
-        counts = searchindex.shelf_counts(ws, file_name)
+        found = cache.mirror_shelves(ws, today, file_name, SHELF_LIMIT + 1, locked=True)
+        counts = cache.shelf_counts(ws, file_name)
     else:
         found = shelves(index, today or date.today())
         counts = {key: len(shelf) for key, shelf in found.items()}

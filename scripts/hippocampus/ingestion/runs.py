@@ -15,13 +15,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from . import cachedlookup, encoding, events, ingest, mirrors, pending, publish, searchindex, store
+from . import cachedlookup, encoding, ledger, pending
+from .. import events
+from ..published import mirrors, publish
+from ..store import cache
 from .encoding import Candidates, Draft, Outcome
-from .model import CORE_THRESHOLD, Index, known_highest
-from .redaction import redact_memory
-from .text import asks
-from .timeutil import parse_instant
-from .workspace import Workspace
+from ..store.model import known_highest, CORE_THRESHOLD, Index
+from ..redaction import redact_memory
+from ..text import asks
+from ..timeutil import parse_instant
+from ..workspace import Workspace
+from ..store import files, ids, indexfile, transaction
 
 
 @dataclass
@@ -36,7 +40,7 @@ class RunReport:
     invalid: list[dict] = field(default_factory=list)
     pending_left: int = 0
     total: int = 0
-    preprocess: ingest.Report | None = None
+    preprocess: ledger.Report | None = None
 
     def to_dict(self) -> dict:
         out = {"mode": self.mode, **self.outcome.to_dict(), "signals": self.signals, "total": self.total}
@@ -51,10 +55,10 @@ class RunReport:
         return out
 
 
-def run_preprocess(ws: Workspace, now: datetime, spec: ingest.SourceSpec, wait: bool, limit: int | None = None,
-                   full: bool = False) -> ingest.Report:
-    with store.workspace_lock(ws, wait=wait):
-        return ingest.preprocess(ws, now, spec, limit=limit, full=full)
+def run_preprocess(ws: Workspace, now: datetime, spec: ledger.SourceSpec, wait: bool, limit: int | None = None,
+                   full: bool = False) -> ledger.Report:
+    with files.workspace_lock(ws, wait=wait):
+        return ledger.preprocess(ws, now, spec, limit=limit, full=full)
 
 
 def _declare(txn, ids) -> None:
@@ -107,14 +111,14 @@ def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prep
     report = RunReport(mode="prepare" if prepare else "auto")
     if _encode_by_lines(ws, now, wait, min_importance, prepare, report):
         return report
-    with store.transaction(ws, now, wait=wait) as txn:
+    with transaction.transaction(ws, now, wait=wait) as txn:
         index = txn.index
         expired_ids, batch = _encode_batch(ws, index, now, min_importance, prepare, report,
                                            lambda: _lookups(ws, txn, now))
         txn.dirty = txn.dirty or bool(batch) or bool(report.outcome.changed)
         _declare(txn, report.outcome.changed)
         report.total = len(index.memories)
-        through = ingest.encoded_through(index.meta)
+        through = ledger.encoded_through(index.meta)
     _tidy(ws, now, wait, through, expired_ids, bool(report.outcome.changed), report)
     return report
 
@@ -123,8 +127,8 @@ def _encode_batch(ws: Workspace, index, now: datetime, min_importance: float, pr
                   make_lookups) -> tuple[set[str], list]:
     """Encode (or prepare) the queued signals past the index's `encodedThrough`, and expired pending items, into
     `index`; records the new `encodedThrough` in it. Returns (the expired items' ids, the batch)."""
-    through = ingest.encoded_through(index.meta)
-    queued, _ = ingest.read_signals(ws)
+    through = ledger.encoded_through(index.meta)
+    queued, _ = ledger.read_signals(ws)
     # In the order things were said: the queue holds each session in turn, and a value changed in a later session
     # must come after the one it replaces.
     batch = sorted((s for s in queued if s.seq > through), key=lambda s: (encoding.signal_time(s, now), s.seq))
@@ -211,20 +215,20 @@ def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: f
     """Encode without loading the store, when it is a file this version wrote (the search cache vouches for it):
     candidates and known sources come from the cache, and index.json is rewritten line by line with only the
     memories this run changed or made. False (nothing done) when the store is not such a file."""
-    with store.workspace_lock(ws, wait=wait):
-        if not searchindex.witnessed(ws):
+    with files.workspace_lock(ws, wait=wait):
+        if not cache.witnessed(ws):
             return False
         try:
-            meta, lines = store.memory_lines(ws)
+            meta, lines = indexfile.memory_lines(ws)
             lines.close()
-        except (store.NotLineFormat, OSError, UnicodeDecodeError):
+        except (indexfile.NotLineFormat, OSError, UnicodeDecodeError):
             return False
-        corpus = searchindex.cached_corpus(ws)
+        corpus = cache.cached_corpus(ws)
         if corpus is None:
             return False
         part = Index(memories=[], meta=dict(meta))
         part.meta["highestId"] = max(known_highest(part.meta.get("highestId")), corpus.highest_id)
-        store.reserve_ids(ws, part)
+        ids.reserve_ids(ws, part)
         made: list = []
 
         def lookups():
@@ -234,7 +238,7 @@ def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: f
         expired_ids, batch = _encode_batch(ws, part, now, min_importance, prepare, report, lookups)
         changed = report.outcome.changed
         if batch or changed:
-            loaded_from = searchindex.signature(ws)
+            loaded_from = cache.signature(ws)
             loaded = made[0].loaded if made else {}
             replaced = {i: loaded[i] for i in changed if i in loaded}
 
@@ -242,15 +246,15 @@ def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: f
                 found = _FIRST_KEY_ID.match(text)
                 memory_id = found.group(1) if found else json.loads(text).get("id")
                 memory = replaced.get(memory_id)
-                return text if memory is None else store.ENCODE(memory.to_dict())
+                return text if memory is None else indexfile.ENCODE(memory.to_dict())
 
-            written = store.rewrite_index(ws, now, edit, edit_meta=lambda m: m.update(part.meta),
+            written = indexfile.rewrite_index(ws, now, edit, edit_meta=lambda m: m.update(part.meta),
                                           append=part.memories)
-            store.note_ids(ws, written)
-            searchindex.refresh_after_write(ws, Index(memories=[*replaced.values(), *part.memories], meta=written),
+            ids.note_ids(ws, written)
+            cache.refresh_after_write(ws, Index(memories=[*replaced.values(), *part.memories], meta=written),
                                             loaded_from, set(changed), now.date(), partial=True)
         report.total = corpus.count + len(part.memories)
-        through = ingest.encoded_through(part.meta)
+        through = ledger.encoded_through(part.meta)
         corpus.db.close()
     _tidy(ws, now, wait, through, expired_ids, bool(report.outcome.changed), report)
     return True
@@ -261,7 +265,7 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Run
     report = RunReport(mode="apply")
     raw = pending.load_decisions(decisions_file)
     done: set[str] = set()
-    with store.transaction(ws, now, wait=wait) as txn:
+    with transaction.transaction(ws, now, wait=wait) as txn:
         index = txn.index
         items = pending.read_items(ws)
         valid, report.invalid = pending.validate(raw, items, index)
@@ -304,7 +308,7 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Run
         txn.dirty = txn.dirty or bool(report.outcome.changed)
         _declare(txn, report.outcome.changed)
         report.total = len(index.memories)
-        through = ingest.encoded_through(index.meta)
+        through = ledger.encoded_through(index.meta)
     _tidy(ws, now, wait, through, done, bool(report.outcome.changed), report)
     return report
 
@@ -335,25 +339,25 @@ def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where
 
 def _tidy(ws: Workspace, now: datetime, wait: bool, through: int, handled_items: set[str], changed: bool,
           report: RunReport) -> None:
-    with store.workspace_lock(ws, wait=wait):
-        ingest.keep_signals(ws, lambda s: s.seq > through)
-        ledger = ingest.Ledger(ingest.ledger_path(ws))
+    with files.workspace_lock(ws, wait=wait):
+        ledger.keep_signals(ws, lambda s: s.seq > through)
+        book = ledger.Ledger(ledger.ledger_path(ws))
         try:
-            ledger.note_encoded(through)
+            book.note_encoded(through)
             pending.remove_items(ws, handled_items)
             report.pending_left = len(pending.read_items(ws))
             # Publish when this run changed memories, or when a killed run saved changes it never published. The
             # index file's signature tells every write apart, even two in the same second.
-            version = searchindex.signature(ws) or ""
-            if changed or ledger.state("publishedIndex") != version:
+            version = cache.signature(ws) or ""
+            if changed or book.state("publishedIndex") != version:
                 # From the search cache, which the write keeps current (or the first reader rebuilds): the newest
                 # index, without parsing it again, and bounded whatever the store's size.
                 mirrors.write_mirrors(ws, None, now.date())
-                publish.write_core_file(ws, None, now, candidates=searchindex.core_candidates(
+                publish.write_core_file(ws, None, now, candidates=cache.core_candidates(
                     ws, now.date(), CORE_THRESHOLD, locked=True))
-                ledger.note_published(version)
+                book.note_published(version)
         finally:
-            ledger.close()
+            book.close()
     if changed or report.signals or report.expired or report.applied:
         events.log_event(ws, "encoding", now, dict(new=len(report.outcome.new),
                          reinforced=len(report.outcome.reinforced), updated=len(report.outcome.updated),

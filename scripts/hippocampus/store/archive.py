@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from . import redaction, retention, store
-from .errors import HippocampusError
+from .. import redaction
+from . import retention
+from ..errors import HippocampusError
 from .model import BACKGROUND_THRESHOLD, Memory
-from .timeutil import iso
-from .workspace import Workspace
+from ..timeutil import iso
+from ..workspace import Workspace
+from . import files, transaction
 
 # A memory brought back by a recall starts again in the background tier, so it is not archived again at once.
 RESTORED_IMPORTANCE = BACKGROUND_THRESHOLD + 0.1
@@ -62,7 +64,7 @@ def redact_file(ws: Workspace) -> int:
 
 def write_entries(ws: Workspace, entries: list[dict]) -> None:
     text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
-    store.atomic_write(ws.archive, text)
+    files.atomic_write(ws.archive, text)
 
 
 def add(ws: Workspace, memories: list[Memory], live_ids: set[str]) -> int:
@@ -100,7 +102,7 @@ def restore(ws: Workspace, ids: list[str], now: datetime, wait: bool = True) -> 
     wanted = set(ids)
     if not wanted:
         return []
-    with store.transaction(ws, now, wait=wait) as txn:
+    with transaction.transaction(ws, now, wait=wait) as txn:
         present = {m.id for m in txn.index.memories}
         back = []
         for entry in read_entries(ws):
@@ -116,7 +118,7 @@ def restore(ws: Workspace, ids: list[str], now: datetime, wait: bool = True) -> 
     if back:
         # The index holds them now; only then do they leave the archive (a kill in between leaves a stale copy
         # here, which the index shadows).
-        with store.workspace_lock(ws, wait=wait):
+        with files.workspace_lock(ws, wait=wait):
             moved = set(back)
             write_entries(ws, [e for e in read_entries(ws) if e["id"] not in moved])
     return back

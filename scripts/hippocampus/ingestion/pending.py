@@ -15,12 +15,12 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from . import store
-from .errors import HippocampusError
-from .model import DOMAINS, Index
-from .timeutil import iso, parse_instant
+from ..errors import HippocampusError
+from ..store.model import DOMAINS, Index
+from ..timeutil import iso, parse_instant
 from .transcripts import Signal
-from .workspace import Workspace
+from ..workspace import Workspace
+from ..store import files
 
 VERSION = 1
 EXPIRY = timedelta(days=1)
@@ -63,7 +63,7 @@ def read_items(ws: Workspace) -> list[dict]:
 
 
 def write_items(ws: Workspace, items: list[dict]) -> None:
-    store.atomic_write(ws.pending, json.dumps({"version": VERSION, "items": items}, ensure_ascii=False, indent=1)
+    files.atomic_write(ws.pending, json.dumps({"version": VERSION, "items": items}, ensure_ascii=False, indent=1)
                        + "\n")
 
 

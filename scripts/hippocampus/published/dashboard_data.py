@@ -13,9 +13,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from . import retention
-from .model import ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS, Index, Memory, tier
-from .timeutil import iso, parse_day, parse_instant
+from ..store import retention
+from ..store.model import tier, ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS, Index, Memory
+from ..timeutil import iso, parse_day, parse_instant
 
 LIST_LIMIT = 2000          # memories carried in the page for search
 TOP_COUNT = 10

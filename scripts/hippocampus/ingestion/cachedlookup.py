@@ -7,10 +7,10 @@ import heapq
 import math
 from datetime import date
 
-from .encoding import EXAMINED, Candidates, elder
-from .model import Index, Memory
-from .searchindex import CachedCorpus, _current, _open
-from .workspace import Workspace
+from .encoding import elder, Candidates, EXAMINED
+from ..store.model import Index, Memory
+from ..store.cache import _current, _open, CachedCorpus
+from ..workspace import Workspace
 
 
 class CachedCandidates(Candidates):

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from .model import BACKGROUND_THRESHOLD, UNTRUSTED_CEILING, Index, Memory
-from .timeutil import days_between, iso, parse_day, parse_instant
+from .model import BACKGROUND_THRESHOLD, Index, Memory, UNTRUSTED_CEILING
+from ..timeutil import days_between, iso, parse_day, parse_instant
 
 DECAY_RATE = 0.99
 REINFORCE_STEP = 0.10

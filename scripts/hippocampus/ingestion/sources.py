@@ -24,9 +24,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator
 
-from .errors import HippocampusError
-from .linereader import Line, bounded, lines
-from .transcripts import Owner, SessionInfo, SessionRead, is_group_entry, is_group_key, parse
+from ..errors import HippocampusError
+from .linereader import bounded, lines, Line
+from .transcripts import is_group_entry, is_group_key, parse, Owner, SessionInfo, SessionRead
 
 SQLITE_NAME = "openclaw-agent.sqlite"
 EVENTS_TABLE = "transcript_events"

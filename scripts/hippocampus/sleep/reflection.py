@@ -13,14 +13,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from . import encoding, redaction
+from ..ingestion import encoding
+from .. import redaction
 from .consolidation import week_id
-from .errors import HippocampusError
-from .model import Index, Memory
-from .pending import (CONTENT_MAX, KEYWORDS_MAX, checked_category, checked_content, checked_domain,
-                      checked_importance, checked_keywords, read_apply_file)
-from .text import one_line
-from .timeutil import iso, parse_instant
+from ..errors import HippocampusError
+from ..store.model import Index, Memory
+from ..ingestion.pending import checked_category, checked_content, checked_domain, checked_importance, checked_keywords, read_apply_file, CONTENT_MAX, KEYWORDS_MAX
+from ..text import one_line
+from ..timeutil import iso, parse_instant
 
 VERSION = 1
 WINDOW = timedelta(days=7)

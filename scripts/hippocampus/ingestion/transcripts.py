@@ -17,9 +17,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
-from .errors import HippocampusError
+from ..errors import HippocampusError
 from .linereader import Line
-from .timeutil import iso, parse_instant
+from ..timeutil import iso, parse_instant
 
 MESSAGE_LIMIT = 16_000  # characters of one message that are kept; the rest is cut, with CUT_NOTE
 CUT_NOTE = " [… the rest of this very long message was not kept]"

@@ -10,22 +10,25 @@ from __future__ import annotations
 import os
 from datetime import datetime
 
-from . import events, publish, retention, searchindex, store
-from .model import CORE_THRESHOLD, Index
-from .workspace import Workspace
+from .. import events
+from ..published import publish
+from ..store import cache, retention
+from ..store.model import CORE_THRESHOLD, Index
+from ..workspace import Workspace
+from ..store import files, indexfile, touches
 
 
 def decay(ws: Workspace, now: datetime, wait: bool) -> retention.DecayReport:
     """Run decay under the workspace lock; publish the core file and dashboard and log the event after a change."""
-    with store.workspace_lock(ws, wait=wait):
-        report = _by_lines(ws, now) if searchindex.witnessed(ws) else None
+    with files.workspace_lock(ws, wait=wait):
+        report = _by_lines(ws, now) if cache.witnessed(ws) else None
         if report is None:
             report = _whole(ws, now)
         # A run killed after saving the index left the files derived from it behind: refresh them too.
         refresh = not report.already_ran or not _published(ws)
         if refresh:
             # From the cache, which every path above leaves current: no second pass over the store.
-            candidates = searchindex.core_candidates(ws, now.date(), CORE_THRESHOLD, locked=True)
+            candidates = cache.core_candidates(ws, now.date(), CORE_THRESHOLD, locked=True)
             publish.write_core_file(ws, None, now, candidates=candidates)
     if not report.already_ran:
         events.log_event(ws, "decay", now, dict(total=report.total, changed=report.changed,
@@ -45,50 +48,50 @@ def _published(ws: Workspace) -> bool:
 
 
 def _whole(ws: Workspace, now: datetime) -> retention.DecayReport:
-    loaded_from = searchindex.vouched_signature(ws)
-    index = store.load_index(ws)
-    touched = store.apply_touches(index, store.read_touches(ws)) | index.redacted
+    loaded_from = cache.vouched_signature(ws)
+    index = indexfile.load_index(ws)
+    touched = touches.apply_touches(index, touches.read_touches(ws)) | index.redacted
     report = retention.decay_index(index, now)
     if report.already_ran and not touched:
         return report
     if not report.already_ran:
-        store.backup_index(ws, now)
-    store.save_index(ws, index, now)
+        indexfile.backup_index(ws, now)
+    indexfile.save_index(ws, index, now)
     _clear_touches(ws)
     # Decay moves importance along each memory's anchor, which the cache holds already: only touches changed it.
-    searchindex.refresh_after_write(ws, index, loaded_from, touched, now.date())
+    cache.refresh_after_write(ws, index, loaded_from, touched, now.date())
     return report
 
 
 def _by_lines(ws: Workspace, now: datetime) -> retention.DecayReport | None:
     """Decay a line-format store by streaming it; None when the file turns out not to be in line form."""
-    loaded_from = searchindex.signature(ws)
+    loaded_from = cache.signature(ws)
     try:
-        meta, lines = store.memory_lines(ws)
+        meta, lines = indexfile.memory_lines(ws)
         lines.close()
-    except store.NotLineFormat:
+    except indexfile.NotLineFormat:
         return None
-    touches: dict = {}
-    for when, ids in store.read_touches(ws):
+    accessed: dict = {}
+    for when, ids in touches.read_touches(ws):
         for memory_id in ids:
-            touches.setdefault(memory_id, []).append(when)
+            accessed.setdefault(memory_id, []).append(when)
     day = now.date().isoformat()
-    if meta.get("decayLastRun") == day and not touches:
+    if meta.get("decayLastRun") == day and not accessed:
         return retention.DecayReport(day=day, already_ran=True, total=_count(ws))
-    decayer = retention.LineDecay(now, dict(meta), touches)
+    decayer = retention.LineDecay(now, dict(meta), accessed)
     already = meta.get("decayLastRun") == day  # here only to fold in touches: importance is today's already
-    backup = None if already else store.backup_index(ws, now, link=True)
+    backup = None if already else indexfile.backup_index(ws, now, link=True)
     try:
-        store.rewrite_index(ws, now, decayer, edit_meta=lambda m: m.__setitem__("decayLastRun", day))
+        indexfile.rewrite_index(ws, now, decayer, edit_meta=lambda m: m.__setitem__("decayLastRun", day))
     except BaseException as failure:
-        store.unlink_backup(ws, backup)
-        if isinstance(failure, store.NotLineFormat):
+        indexfile.unlink_backup(ws, backup)
+        if isinstance(failure, indexfile.NotLineFormat):
             return None
         raise
     _clear_touches(ws)
     meta["decayLastRun"] = day
     touched = Index(memories=decayer.touched, meta=meta)
-    searchindex.refresh_after_write(ws, touched, loaded_from, {m.id for m in decayer.touched}, now.date(),
+    cache.refresh_after_write(ws, touched, loaded_from, {m.id for m in decayer.touched}, now.date(),
                                     partial=True)
     report = decayer.finish()
     report.already_ran = already
@@ -96,10 +99,10 @@ def _by_lines(ws: Workspace, now: datetime) -> retention.DecayReport | None:
 
 
 def _count(ws: Workspace) -> int:
-    meta, lines = store.memory_lines(ws)
+    meta, lines = indexfile.memory_lines(ws)
     return sum(1 for _ in lines)
 
 
 def _clear_touches(ws: Workspace) -> None:
     if ws.touches.exists():
-        store.atomic_write(ws.touches, b"")
+        files.atomic_write(ws.touches, b"")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from . import retention
-from .model import CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS, Index, Memory
-from .text import estimate_tokens, one_line
-from .timeutil import parse_day
+from ..store import retention
+from ..store.model import CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS, Index, Memory
+from ..text import estimate_tokens, one_line
+from ..timeutil import parse_day
 
 LOAD_CORE_BUDGET = 1500
 CORE_FILE_BUDGET = 4000

@@ -25,12 +25,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from . import redaction, sources, store
-from .errors import HippocampusError, UsageError
+from .. import redaction
+from . import sources
+from ..errors import HippocampusError, UsageError
 from .sources import SourceSpec
-from .timeutil import parse_instant
+from ..timeutil import parse_instant
 from .transcripts import Message, Owner, Signal
-from .workspace import Workspace, resolve_state_dir
+from ..workspace import resolve_state_dir, Workspace
+from ..store import files, indexfile
 
 LEDGER_NAME = "ingest.sqlite"
 CONFIG_NAME = "hippocampus-config.json"
@@ -198,7 +200,7 @@ def append_signals(ws: Workspace, signals: list[Signal]) -> None:
         ws.signals.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(ws.signals, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     except OSError as exc:
-        raise store.write_error(ws.signals, exc) from None
+        raise files.write_error(ws.signals, exc) from None
     try:
         view = memoryview(payload)
         while view:
@@ -206,7 +208,7 @@ def append_signals(ws: Workspace, signals: list[Signal]) -> None:
         os.fsync(fd)
     except OSError as exc:
         # The ledger is not committed: the lines written are dropped and redone by the next run.
-        raise store.write_error(ws.signals, exc) from None
+        raise files.write_error(ws.signals, exc) from None
     finally:
         os.close(fd)
 
@@ -217,7 +219,7 @@ def keep_signals(ws: Workspace, keep) -> int:
     kept = [s for s in signals if keep(s)]
     dropped = len(signals) - len(kept) + bad
     if dropped:
-        store.atomic_write(ws.signals, _dump(kept))
+        files.atomic_write(ws.signals, _dump(kept))
     return dropped
 
 
@@ -352,7 +354,7 @@ def preprocess(ws: Workspace, now: datetime, spec: SourceSpec, limit: int | None
 def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> Report:
     report = Report(first_run=not ledger.initialized)
     if meta is None and (report.first_run or ledger.fresh):
-        meta = store.read_meta(ws) or {}
+        meta = indexfile.read_meta(ws) or {}
     # Without the index at hand, the ledger's note of encode's last run will do: it only decides what to trim.
     through = encoded_through(meta) if meta is not None else int(ledger.state("encodedThrough", "0"))
     meta = meta or {}

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .text import STOP_WORDS, without_label, words
+from ..text import without_label, words, STOP_WORDS
 
 NOISE_REPLIES = frozenset({"no_reply", "heartbeat_ok"})
 

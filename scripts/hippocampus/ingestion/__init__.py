@@ -1,0 +1,1 @@
+"""Ingestion: OpenClaw transcripts read, cleaned and queued, and turned into memories."""

@@ -1,0 +1,260 @@
+"""Files of the store on disk: the workspace's one lock, atomic writes (through links), appended lines, and which
+version of a file is there (size, mtime, inode, change time and a checksum)."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import re
+import shutil
+import tempfile
+import time
+import zlib
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import BusyError, HippocampusError
+from ..workspace import DOMAINS, Workspace
+
+LOCK_WAIT_SECONDS = 120.0
+
+
+# --- the lock -------------------------------------------------------------------------------------------------
+
+@contextmanager
+def workspace_lock(ws: Workspace, wait: bool = True, timeout: float = LOCK_WAIT_SECONDS):
+    """Hold the workspace's one lock. wait=False (cron runs) raises BusyError at once when it is taken."""
+    try:
+        ws.memory.mkdir(parents=True, exist_ok=True)
+        handle = open(ws.lock, "a+")
+    except OSError as exc:
+        try:
+            handle = open(ws.lock)  # a read-only workspace: lock it all the same; a write then fails in words
+        except OSError:
+            raise write_error(ws.lock, exc) from None
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not wait:
+                    raise BusyError("another hippocampus run holds the workspace lock; skipping this run") from None
+                if time.monotonic() > deadline:
+                    raise HippocampusError(
+                        f"another hippocampus run has held {ws.lock} for over {timeout:.0f} s; try again later"
+                    ) from None
+                time.sleep(0.02)
+        sweep_temporaries(ws)
+        yield
+    finally:
+        handle.close()
+
+
+# --- atomic files ---------------------------------------------------------------------------------------------
+
+def atomic_write(path: Path, data: bytes | str) -> None:
+    """Write a file so that readers see the old one or the new one, never half; the old stays if anything fails."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    with replacing(Path(path)) as out:
+        out.write(payload)
+
+
+def through_links(path: Path) -> Path:
+    """The file a write of `path` replaces: `path` itself, or the file it links to — a user who linked index.json
+    into a synced folder expects that file updated and the link kept. A link into a folder that is not there (a
+    drive not mounted) is an error: writing a new file in its place would hide the real one."""
+    if not path.is_symlink():
+        return path
+    target = Path(os.path.realpath(path))
+    if not target.parent.is_dir():
+        raise HippocampusError(f"{path} is a link to {target}, whose folder does not exist; reconnect it or remove "
+                               "the link (nothing was written)")
+    return target
+
+
+def check_index_link(ws: Workspace) -> None:
+    """A memory/index.json that links to a missing file is an error, never an empty store to start afresh."""
+    if ws.index.is_symlink() and not ws.index.exists():
+        raise HippocampusError(f"{ws.index} is a link to {os.path.realpath(ws.index)}, which does not exist; "
+                               "reconnect it (a synced folder or drive) or remove the link")
+
+
+@contextmanager
+def replacing(path: Path):
+    """A new binary file that replaces `path` (or the file it links to) when the block ends: written beside it,
+    fsynced, renamed over it. On any failure the temporary file goes, `path` is as it was, and an OSError becomes
+    one clear error."""
+    path = through_links(Path(path))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = temporary_file(path)
+    except OSError as exc:
+        raise write_error(path, exc) from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        if path.exists():
+            shutil.copymode(path, tmp_name)
+        else:
+            os.chmod(tmp_name, 0o644)
+        os.replace(tmp_name, path)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp_name)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise write_error(path, exc) from None
+        raise
+    fsync_dir(path.parent)
+
+
+def temporary_file(path: Path) -> tuple[int, str]:
+    """A new temporary file beside `path`, named with this process's id so a later run can tell one left by a
+    killed writer from one being written."""
+    return tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+
+
+_TEMPORARY = re.compile(r"^\..+\.(\d+)(?:\.[A-Za-z0-9_]+)?\.tmp$")
+
+
+def sweep_temporaries(ws: Workspace, *more: Path) -> int:
+    """Remove the temporary files of writers that are gone (killed half way through a write) from the workspace's
+    folders and `more`; returns how many."""
+    removed = 0
+    folders = [ws.root, ws.memory, ws.backups, ws.cache, *(ws.domain_dir(d) for d in DOMAINS), *more]
+    if ws.index.is_symlink():
+        folders.append(Path(os.path.realpath(ws.index)).parent)  # where writes through the link put theirs
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            match = _TEMPORARY.match(entry.name)
+            if match and not _running(int(match.group(1))):
+                try:
+                    os.unlink(entry.path)
+                    removed += 1
+                except OSError:
+                    pass
+    return removed
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process: alive
+    return True
+
+
+def write_error(path: Path, exc: OSError) -> HippocampusError:
+    reason = os.strerror(exc.errno) if exc.errno else str(exc)
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        reason = "the disk is full"
+    elif exc.errno == errno.EFBIG:
+        reason = "the file would pass the size limit"
+    elif exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        reason = "the folder is read-only or not writable"
+    return HippocampusError(f"could not write {path}: {reason}; the previous file is unchanged")
+
+
+
+def fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line in a single write under an exclusive lock of that file, so lines never interleave."""
+    payload = (line.rstrip("\n") + "\n").encode("utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise write_error(path, exc) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            payload = b"\n" + payload  # a torn last line (a crash mid-write) must not swallow this one
+        written = os.write(fd, payload)
+        if written != len(payload):
+            raise HippocampusError(f"could not write all of a line to {path}")
+    except OSError as exc:
+        raise write_error(path, exc) from None
+    finally:
+        os.close(fd)
+
+
+# --- which version of a file is there ----------------------------------------------------------------------------
+
+# path → ((signature, change time), CRC-32) of the bytes this process last read or wrote there, so that recording
+# a version we just read or wrote never reads the file again.
+_CHECKSUMS: dict[str, tuple[tuple[str, int], str]] = {}
+
+
+def _signature_of(st: os.stat_result) -> str:
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+
+
+def signature(path: Path) -> str | None:
+    """Which version of a file is there, cheaply: its size, modification time and inode (None when missing)."""
+    try:
+        return _signature_of(os.stat(path))
+    except FileNotFoundError:
+        return None
+
+
+def remember_checksum(path: Path, st: os.stat_result, crc: int) -> None:
+    _CHECKSUMS[str(path)] = ((_signature_of(st), st.st_ctime_ns), f"{crc:08x}")
+
+
+def _crc(handle, size: int) -> int:
+    """The CRC-32 of an open file, read a block at a time into one buffer (a mapped file would count its every
+    page in the process's memory)."""
+    crc = 0
+    buffer = bytearray(1 << 20)
+    view = memoryview(buffer)
+    while True:
+        count = handle.readinto(buffer)
+        if not count:
+            return crc
+        crc = zlib.crc32(view[:count], crc)
+
+
+def fingerprint(path: Path) -> tuple[str, int, str] | None:
+    """(signature, change time in ns, CRC-32 of the contents) of the file there now, None when there is none. The
+    checksum is this process's own, when it read or wrote that very version, else the file is read for it."""
+    try:
+        with open(path, "rb") as handle:
+            st = os.fstat(handle.fileno())
+            key = (_signature_of(st), st.st_ctime_ns)
+            known = _CHECKSUMS.get(str(path))
+            if known is not None and known[0] == key:
+                return key[0], key[1], known[1]
+            crc = _crc(handle, st.st_size)
+    except FileNotFoundError:
+        return None
+    remember_checksum(path, st, crc)
+    return key[0], key[1], f"{crc:08x}"
+
+
