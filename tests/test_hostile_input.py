@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, memory, read_index, run_script, write_index
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reliability import memories_of
 
@@ -222,6 +222,9 @@ FIELDS = ["id", "domain", "category", "content", "importance", "created", "lastA
 @given(st.lists(st.tuples(st.integers(0, 10), st.sampled_from(FIELDS), WRONG_VALUES), min_size=1, max_size=4),
        st.dictionaries(st.sampled_from(["version", "decayLastRun", "encodedThrough", "highestId", "memories",
                                         "lastProcessedTimestamp"]), WRONG_VALUES, max_size=2))
+@example(edits=[(0, "timesReinforced", 9.223372036854776e18)], meta={})
+@example(edits=[(1, "timesReinforced", 10 ** 30)], meta={"highestId": 10 ** 30})
+@example(edits=[(2, "id", "mem_" + "9" * 40)], meta={})
 def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edits, meta):
     from hippocampus.store import cache
     from hippocampus.published import selection

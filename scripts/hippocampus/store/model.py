@@ -24,6 +24,9 @@ ACTIVE_THRESHOLD = 0.4
 BACKGROUND_THRESHOLD = 0.2
 # A stranger's words (`trust: untrusted`) never reach the core memories, however often they are repeated.
 UNTRUSTED_CEILING = 0.6
+# The largest count or id number stored: the largest whole number JSON readers (and the dashboard's JavaScript) and
+# SQLite both hold exactly.
+COUNT_LIMIT = 2 ** 53 - 1
 
 _ID_RE = re.compile(r"^mem_(\d+)$")
 
@@ -222,12 +225,11 @@ class Memory:
             raise HippocampusError(f"{where} ({memory_id}): `importance` must be a number from 0 to 1, "
                                    f"not {importance!r}")
         reinforced = raw.get("timesReinforced", 0)
-        if type(reinforced) is not int or reinforced < 0:
-            if type(reinforced) is float and reinforced.is_integer() and reinforced >= 0:
-                raw["timesReinforced"] = int(reinforced)
-            else:
-                raise HippocampusError(f"{where} ({memory_id}): `timesReinforced` must be a whole number, "
-                                       f"not {reinforced!r}")
+        if type(reinforced) is float and reinforced.is_integer():
+            reinforced = raw["timesReinforced"] = int(reinforced)
+        if type(reinforced) is not int or not 0 <= reinforced <= COUNT_LIMIT:
+            raise HippocampusError(f"{where} ({memory_id}): `timesReinforced` must be a whole number from 0 to "
+                                   f"{COUNT_LIMIT}, not {raw.get('timesReinforced')!r}")
         keywords = raw.get("keywords")
         if keywords is not None:
             if type(keywords) is not list:
