@@ -25,9 +25,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from hippocampus.store import archive  # noqa: E402
-from hippocampus import cli, events  # noqa: E402
+from hippocampus import cli  # noqa: E402
 from hippocampus.sleep import consolidation  # noqa: E402
-from hippocampus.published import mirrors, publish  # noqa: E402
+from hippocampus.published import refresh  # noqa: E402
 from hippocampus.store import files, indexfile, transaction
 
 
@@ -69,19 +69,14 @@ def main() -> int:
             if report.changed or report.marked:
                 txn.changed(report.changed_ids)
                 txn.dirty = True
-        index = txn.index
         text = consolidation.as_markdown(report, now)
         path = ws.consolidation / f"{report.week}.md"
         if report.changed or not path.exists():
             write_report(ws, report, text)
-            if report.changed:
-                mirrors.write_mirrors(ws, index)
-                publish.write_core_file(ws, index, now)
-            events.log_event(ws, "consolidation", now, dict(week=report.week, merged=len(report.merged),
-                             superseded=len(report.superseded), schemas=len(report.schemas),
-                             archived=len(report.archived), contradictions=len(report.contradictions),
-                             total=report.total_after))
-            publish.write_dashboard(ws, index, now)  # after the event, so the page shows this run
+            refresh.after_write(ws, now, "consolidation", dict(
+                week=report.week, merged=len(report.merged), superseded=len(report.superseded),
+                schemas=len(report.schemas), archived=len(report.archived),
+                contradictions=len(report.contradictions), total=report.total_after), wait=ctx.wait)
     if ctx.args.json:
         data = report.to_dict()
         data["dryRun"] = ctx.args.dry_run

@@ -23,6 +23,7 @@ from pathlib import Path  # noqa: E402
 
 from hippocampus import cli  # noqa: E402
 from hippocampus.published import publish  # noqa: E402
+from hippocampus.store import cache  # noqa: E402
 from hippocampus.published.dashboard_data import LIST_LIMIT  # noqa: E402
 from hippocampus.errors import UsageError  # noqa: E402
 
@@ -40,7 +41,11 @@ def main() -> int:
     ctx.require_workspace()
     output = Path(ctx.args.output).expanduser().resolve() if ctx.args.output else None
     # From the search cache (built first if index.json changed): a large store is never parsed whole for the page.
-    result = publish.write_dashboard(ctx.ws, None, ctx.now, path=output, limit=ctx.args.limit)
+    view = cache.open_view(ctx.ws, ctx.now.date())
+    try:
+        result = publish.write_dashboard(ctx.ws, view, ctx.now, path=output, limit=ctx.args.limit)
+    finally:
+        view.close()
     carried = "all" if result.listed == result.total else f"the {result.listed:,} most important"
     cli.emit(f"wrote {result.path} ({result.size / 1024:,.0f} KiB; {result.total:,} memories, {carried} searchable)")
     if ctx.args.open:

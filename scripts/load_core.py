@@ -26,8 +26,11 @@ def main() -> int:
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     ctx = cli.context(p)
     ctx.require_workspace()
-    selection = select_core(None, ctx.now, ctx.args.threshold, ctx.args.budget,
-                            candidates=cache.core_candidates(ctx.ws, ctx.now.date(), ctx.args.threshold))
+    view = cache.open_view(ctx.ws, ctx.now.date())
+    try:
+        selection = select_core(view, ctx.now, ctx.args.threshold, ctx.args.budget)
+    finally:
+        view.close()
     if ctx.args.json:
         cli.emit(json.dumps({
             "threshold": selection.threshold, "budget": selection.budget, "total": selection.total,

@@ -24,7 +24,10 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from hippocampus import cli, search  # noqa: E402
+from hippocampus.published import refresh  # noqa: E402
 from hippocampus.store import cache  # noqa: E402
+from hippocampus.store.model import Index  # noqa: E402
+from hippocampus.store.views import IndexView  # noqa: E402
 from hippocampus.errors import HippocampusError  # noqa: E402
 from hippocampus.store.model import DOMAINS  # noqa: E402
 from hippocampus.published.selection import framed, framed_turn  # noqa: E402
@@ -74,8 +77,9 @@ def with_archive(ws, hits: list, query: str, args, now) -> tuple[list, set[str]]
     """The hits of the index and of the archive together, best first; and the ids that came from the archive."""
     from hippocampus.store import archive
 
-    found = search.rank(archive.searchable(ws, {h.memory.id for h in hits}), query, now, {}, top=args.top,
-                        min_score=args.min_score, domain=args.domain, include_all=True)
+    shelf = IndexView(Index(memories=archive.searchable(ws, {h.memory.id for h in hits})))
+    found = search.rank(shelf, query, now, top=args.top, min_score=args.min_score, domain=args.domain,
+                        include_all=True)
     merged = sorted(hits + found, key=lambda h: (-h.score, h.memory.id))[:args.top]
     return merged, {h.memory.id for h in found} & {h.memory.id for h in merged}
 
@@ -98,9 +102,12 @@ def main() -> int:
         p.error("--top must be at least 1")
     ctx.require_workspace()
     query = " ".join(ctx.args.query)
-    corpus, meta = cache.open_corpus(ctx.ws, ctx.now.date())
-    hits = search.rank(corpus, query, ctx.now, meta, top=ctx.args.top, min_score=ctx.args.min_score,
-                       domain=ctx.args.domain, include_all=ctx.args.all)
+    view = cache.open_view(ctx.ws, ctx.now.date())
+    try:
+        hits = search.rank(view, query, ctx.now, top=ctx.args.top, min_score=ctx.args.min_score,
+                           domain=ctx.args.domain, include_all=ctx.args.all)
+    finally:
+        view.close()
     archived: set[str] = set()
     if ctx.args.archive:
         hits, archived = with_archive(ctx.ws, hits, query, ctx.args, ctx.now)
@@ -111,7 +118,9 @@ def main() -> int:
             if archived:
                 from hippocampus.store import archive
 
-                archive.restore(ctx.ws, sorted(archived), ctx.now)  # recalled: back in the index, accessed now
+                # Recalled: back in the index, accessed now, and in the files derived from it.
+                if archive.restore(ctx.ws, sorted(archived), ctx.now):
+                    refresh.after_write(ctx.ws, ctx.now)
             with files.workspace_lock(ctx.ws):
                 touches.record_touches(ctx.ws, [h.memory.id for h in hits if h.memory.id not in archived], ctx.now)
         except HippocampusError as exc:

@@ -21,8 +21,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from hippocampus import cli, events  # noqa: E402
-from hippocampus.published import mirrors, publish  # noqa: E402
+from hippocampus import cli  # noqa: E402
+from hippocampus.published import refresh  # noqa: E402
 from hippocampus.sleep import reflection  # noqa: E402
 from hippocampus.store import transaction
 
@@ -36,11 +36,9 @@ def apply(ctx, path: str) -> int:
             txn.changed(result.changed)
             txn.dirty = True
     if result.changed:
-        mirrors.write_mirrors(ctx.ws, txn.index)
-        publish.write_core_file(ctx.ws, txn.index, ctx.now)
-        events.log_event(ctx.ws, "reflection", ctx.now, dict(week=name, new=len(result.new),
-                         reinforced=len(result.reinforced) + len(result.updated), invalid=len(invalid),
-                         total=len(txn.index.memories)))
+        refresh.after_write(ctx.ws, ctx.now, "reflection", dict(
+            week=name, new=len(result.new), reinforced=len(result.reinforced) + len(result.updated),
+            invalid=len(invalid), total=len(txn.index.memories)), wait=ctx.wait)
     if ctx.args.json:
         cli.emit(json.dumps({"reflection": name, **result.to_dict(), "invalid": invalid}, ensure_ascii=False))
     elif not ctx.quiet or invalid:

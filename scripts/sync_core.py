@@ -27,9 +27,11 @@ def main() -> int:
     ctx = cli.context(p)
     ctx.require_workspace()
     with files.workspace_lock(ctx.ws, wait=ctx.wait):
-        candidates = cache.core_candidates(ctx.ws, ctx.now.date(), ctx.args.threshold, locked=True)
-        selection = publish.write_core_file(ctx.ws, None, ctx.now, ctx.args.threshold, ctx.args.budget,
-                                            candidates=candidates)
+        view = cache.open_view(ctx.ws, ctx.now.date(), locked=True)
+        try:
+            selection = publish.write_core_file(ctx.ws, view, ctx.now, ctx.args.threshold, ctx.args.budget)
+        finally:
+            view.close()
     if not ctx.quiet:
         extra = f" ({selection.left_out} left out for the budget)" if selection.left_out else ""
         cli.emit(f"wrote {ctx.ws.core_file}: {selection.shown} core memories{extra}")

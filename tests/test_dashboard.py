@@ -16,6 +16,7 @@ from dashboard_fixtures import HOSTILE, known_memories, stored, write_workspace
 
 from hippocampus.published import publish
 from hippocampus.store.transaction import read
+from hippocampus.store.views import IndexView
 from hippocampus.workspace import Workspace
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
@@ -158,7 +159,7 @@ def test_the_page_is_replaced_atomically_and_keeps_its_permissions(tmp_path):
     ws = write_workspace(tmp_path / "ws", known_memories())
     (ws / "brain-dashboard.html").write_text("old", "utf-8")
     os.chmod(ws / "brain-dashboard.html", 0o600)
-    result = publish.write_dashboard(Workspace(ws), read(Workspace(ws)), NOW)
+    result = publish.write_dashboard(Workspace(ws), IndexView(read(Workspace(ws))), NOW)
     assert result.total == 40 and result.listed == 40 and result.size == len(page(ws).encode("utf-8"))
     assert stat.S_IMODE(os.stat(ws / "brain-dashboard.html").st_mode) == 0o600
     assert [p.name for p in ws.iterdir() if p.name.startswith(".brain-dashboard")] == []

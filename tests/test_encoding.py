@@ -9,6 +9,7 @@ import pytest
 from hippocampus.ingestion import encoding
 from hippocampus.ingestion.encoding import concise, keywords_of, rewrite_sentence, values_of, Candidates
 from hippocampus.store.model import Index, Memory
+from hippocampus.store.views import IndexView
 from hippocampus.ingestion.transcripts import Signal
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
@@ -282,7 +283,7 @@ def test_the_agent_s_reply_is_attached_to_the_memory_of_its_session_with_its_own
     [turn] = memory.episode
     assert turn == {"text": "Your passport appointment is at the Harbor Street office on October 9.",
                     "role": "assistant", "source": {"session": "s", "message": "m0002", "ts": "2026-02-01T10:00:00Z"}}
-    assert ("s", "m0002") in encoding.known_sources(index)
+    assert IndexView(index).has_source("s", "m0002")
     again = encoding.encode(index, [signals[1]], NOW)
     assert again.duplicates == 1 and len(memory.episode) == 1
 

@@ -228,6 +228,7 @@ FIELDS = ["id", "domain", "category", "content", "importance", "created", "lastA
 def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edits, meta):
     from hippocampus.store import cache
     from hippocampus.published import selection
+    from hippocampus.store.views import IndexView
     from hippocampus.workspace import Workspace
 
     ws = tmp_path_factory.mktemp("edited")
@@ -246,13 +247,14 @@ def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edit
     now = datetime(2026, 3, 1, tzinfo=timezone.utc)
     # Loaded: every memory is there, and the cache answers as a search over the loaded memories does.
     assert [m.id for m in index.memories] == [m["id"] for m in data["memories"]]
-    chosen = selection.select_core(index, now)
+    chosen = selection.select_core(IndexView(index), now)
     assert chosen.shown <= chosen.total
-    corpus, meta_ = cache.open_corpus(Workspace(ws), now.date())
+    view = cache.open_view(Workspace(ws), now.date())
+    assert isinstance(view, cache.CacheView)
     from hippocampus import search
 
-    cached = [(h.memory.id, h.score) for h in search.rank(corpus, "coffee oat", now, meta_)]
-    plain = [(h.memory.id, h.score) for h in search.rank(index.memories, "coffee oat", now, index.meta)]
+    cached = [(h.memory.id, h.score) for h in search.rank(view, "coffee oat", now)]
+    plain = [(h.memory.id, h.score) for h in search.rank(IndexView(index), "coffee oat", now)]
     assert cached == plain
 
 
@@ -277,11 +279,12 @@ def test_a_query_of_any_text_ranks_without_error(query):
     from datetime import datetime, timezone
 
     from hippocampus import search
-    from hippocampus.store.model import Memory
+    from hippocampus.store.model import Index, Memory
+    from hippocampus.store.views import IndexView
 
     corpus = [Memory(id=f"mem_{n}", content=text) for n, text in enumerate(
         ["User likes coffee", "Bob's birthday is on June 14", "私は朝は短い返事が好きです", "The Ω-project"])]
-    hits = search.rank(corpus, query, datetime(2026, 3, 1, tzinfo=timezone.utc), {})
+    hits = search.rank(IndexView(Index(memories=corpus)), query, datetime(2026, 3, 1, tzinfo=timezone.utc))
     assert all(0 <= h.score <= 1.0001 for h in hits)
 
 

@@ -11,6 +11,7 @@ from hippocampus.store import cache
 from hippocampus.published.selection import select_core
 from hippocampus.workspace import Workspace
 from hippocampus.store import indexfile, model, transaction
+from hippocampus.store.views import IndexView
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 WORDS = ("coffee tea dentist sister Lisbon Postgres migration garden piano budget invoice flight hotel doctor "
@@ -41,12 +42,17 @@ def varied_store(ws, count=400, seed=7):
 
 def plain(ws, query, **kw):
     index = transaction.read(ws)
-    return [(h.memory.id, h.score) for h in search.rank(index.memories, query, NOW, index.meta, **kw)]
+    return [(h.memory.id, h.score) for h in search.rank(IndexView(index), query, NOW, **kw)]
+
+
+def cached_view(ws):
+    view = cache.open_view(ws, NOW.date())
+    assert isinstance(view, cache.CacheView)
+    return view
 
 
 def cached(ws, query, **kw):
-    corpus, meta = cache.open_corpus(ws, NOW.date())
-    return [(h.memory.id, h.score) for h in search.rank(corpus, query, NOW, meta, **kw)]
+    return [(h.memory.id, h.score) for h in search.rank(cached_view(ws), query, NOW, **kw)]
 
 
 def test_the_cache_ranks_exactly_like_a_search_over_the_whole_index(workspace):
@@ -59,9 +65,8 @@ def test_the_cache_ranks_exactly_like_a_search_over_the_whole_index(workspace):
 def test_load_core_from_the_cache_equals_load_core_from_the_index(workspace):
     ws = varied_store(workspace)
     for threshold, budget in ((0.7, 1500), (0.5, 400), (0.9, 5000)):
-        a = select_core(transaction.read(ws), NOW, threshold, budget)
-        b = select_core(None, NOW, threshold, budget,
-                        candidates=cache.core_candidates(ws, NOW.date(), threshold))
+        a = select_core(IndexView(transaction.read(ws)), NOW, threshold, budget)
+        b = select_core(cached_view(ws), NOW, threshold, budget)
         assert a.total == b.total
         assert [[i.memory.id for i in items] for _, _, items in a.sections()] == \
                [[i.memory.id for i in items] for _, _, items in b.sections()]
@@ -136,9 +141,8 @@ def test_the_dashboard_from_the_cache_shows_what_the_dashboard_from_the_index_sh
 
     ws = varied_store(workspace, count=300)
     index = transaction.read(ws)
-    from_index = dashboard_data.build(index, NOW, limit=50)
-    listed, tallies = cache.dashboard_inputs(ws, NOW.date(), 50)
-    from_cache = dashboard_data.build(None, NOW, limit=50, scored=listed, tallies=tallies)
+    from_index = dashboard_data.build(IndexView(index), NOW, limit=50)
+    from_cache = dashboard_data.build(cached_view(ws), NOW, limit=50)
     for key in ("total", "tierCounts", "domains", "histogram", "projection", "growth", "pinned", "reinforcedTotal"):
         assert from_cache[key] == from_index[key], key
     assert [m["id"] for m in from_cache["memories"]] == [m["id"] for m in from_index["memories"]]
@@ -150,11 +154,12 @@ def test_mirror_shelves_from_the_cache_equal_those_from_the_index(workspace):
 
     ws = varied_store(workspace, count=300)
     index = transaction.read(ws)
-    plain = mirrors.shelves(index, NOW.date(), 20)
-    plain = {key: [(m.id, round(v, 6)) for m, v in shelf[:20]] for key, shelf in plain.items()}
-    cached = cache.mirror_shelves(ws, NOW.date(), mirrors.file_name, 20)
+    plain = IndexView(index).shelves(NOW.date(), mirrors.file_name, 20)
+    plain = {key: [(m.id, round(v, 6)) for m, v in shelf] for key, shelf in plain.items()}
+    cached = cached_view(ws).shelves(NOW.date(), mirrors.file_name, 20)
     cached = {key: [(m.id, round(v, 6)) for m, v in shelf] for key, shelf in cached.items()}
-    assert cached == plain
+    assert cached == plain and max(len(shelf) for shelf in plain.values()) == 20
+    assert cached_view(ws).shelf_counts(mirrors.file_name) == IndexView(index).shelf_counts(mirrors.file_name)
 
 
 def test_encoding_against_the_cache_decides_like_encoding_against_the_loaded_store(tmp_path):
@@ -162,10 +167,8 @@ def test_encoding_against_the_cache_decides_like_encoding_against_the_loaded_sto
 
     ws = varied_store(tmp_path / "ws", count=300)
     index = transaction.read(ws)
-    cache.open_corpus(ws, NOW.date())  # build the cache
-    from hippocampus.ingestion import cachedlookup
-
-    cached, seen = cachedlookup.cached_lookups(ws, index, cache.signature(ws), NOW.date())
+    cached, seen = encoding.lookups(cached_view(ws))
+    in_memory, _ = encoding.lookups(IndexView(index))
     plain = encoding.Candidates(index.memories)
     for words in ("coffee tea dentist", "sister Lisbon piano", "rain weather beach bike", "budget invoice"):
         topic = encoding.topic_terms(words)
@@ -175,6 +178,7 @@ def test_encoding_against_the_cache_decides_like_encoding_against_the_loaded_sto
         assert [(m.id, v) for m, v in a if v >= encoding.SAME_TOPIC] == \
                [(m.id, v) for m, v in b if v >= encoding.SAME_TOPIC], words
         assert a[0][1] == b[0][1], words
+        assert [(m.id, v) for m, v in in_memory.lookup(topic, False, limit=5)] == [(m.id, v) for m, v in a], words
     with_sources = [m for m in index.memories if m.sources]
     assert with_sources and all((m.sources[0]["session"], m.sources[0]["message"]) in seen for m in with_sources)
     assert ("no-such-session", "x") not in seen and ("session-5", "m6") not in seen
@@ -182,7 +186,7 @@ def test_encoding_against_the_cache_decides_like_encoding_against_the_loaded_sto
 
 def test_a_write_of_a_few_memories_never_rebuilds_the_cache_from_those_few(workspace):
     ws = varied_store(workspace, count=50)
-    cache.open_corpus(ws, NOW.date())
+    cached_view(ws)
     few = model.Index(memories=indexfile.load_index(ws).memories[:2], meta={})
     # The cache does not match the file this write claims to have loaded: only a full index could rebuild it.
     cache.refresh_after_write(ws, few, "not-the-loaded-file", {few.memories[0].id}, NOW.date(), partial=True)
@@ -210,26 +214,28 @@ def episode_store(ws, count=120, seed=3):
 def test_the_cache_ranks_and_orders_attached_turns_exactly_like_a_search_over_the_whole_index(workspace):
     ws = episode_store(workspace)
     index = transaction.read(ws)
-    corpus, meta = cache.open_corpus(ws, NOW.date())
+    view = cached_view(ws)
     for query in ["coffee", "sister Lisbon", "migration budget flight", "piano exam"]:
         a = [(h.memory.id, h.score, [s["message"] for s in h.sources], h.turn)
-             for h in search.rank(index.memories, query, NOW, index.meta, top=8)]
+             for h in search.rank(IndexView(index), query, NOW, top=8)]
         b = [(h.memory.id, h.score, [s["message"] for s in h.sources], h.turn)
-             for h in search.rank(corpus, query, NOW, meta, top=8)]
+             for h in search.rank(view, query, NOW, top=8)]
         assert a == b, query
 
 
 def test_the_cache_knows_each_session_s_latest_memory_and_every_attached_turn(workspace):
-    from hippocampus.ingestion import cachedlookup, encoding
+    from hippocampus.ingestion import encoding
 
     ws = episode_store(workspace)
     index = transaction.read(ws)
-    cache.open_corpus(ws, NOW.date())
-    cached, seen = cachedlookup.cached_lookups(ws, index, cache.signature(ws), NOW.date())
-    plain = encoding.Candidates(index.memories)
+    cached, seen = encoding.lookups(cached_view(ws))
+    in_memory, _ = encoding.lookups(IndexView(index))
     for session in [f"s{n}" for n in range(7)] + ["no-such-session"]:
-        a, b = cached.latest_in_session(session), plain.latest_in_session(session)
-        assert (a and a.id) == (b and b.id), session
+        held = [(max(str(s["ts"]) for s in m.every_source() if s["session"] == session), len(m.id), m.id)
+                for m in index.memories if any(s["session"] == session for s in m.every_source())]
+        expected = max(held)[2] if held else None
+        a, c = cached.latest_in_session(session), in_memory.latest_in_session(session)
+        assert (a and a.id) == (c and c.id) == expected, session
     turn = next(t for m in index.memories for t in m.episode)
     assert (turn["source"]["session"], turn["source"]["message"]) in seen
 

@@ -2,31 +2,25 @@
 importance and recency. Each hit carries its named parts so a ranking can be explained, and its sources in the
 order they match the query (a memory holds its own statement and the turns attached to it). Pure.
 
-Ranking runs over a corpus: `MemoryCorpus` (a list of memories in memory) or the disk-cached one in
-`searchindex`. Both give the same results; the cached one only avoids parsing and tokenising the whole store.
+Ranking runs over a store.views.View: an index in memory or the derived cache, with the same results; the cache only
+avoids parsing and tokenising the whole store.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 from datetime import datetime
-from typing import Iterable, Protocol
 
-from .store import retention
 from .store.model import Memory
+from .store.views import Facts, View
+from .terms import document_terms, pieces, text_terms, Piece, TIME_TERM
 from .text import asks, terms
-from .timeutil import days_between, parse_day
 
 K1 = 0.9
 B = 0.5
-KEYWORD_WEIGHT = 0.5
-CONTEXT_WEIGHT = 0.5
-REPLY_WEIGHT = 0.25
-DATE_WEIGHT = 0.1  # the month and year a memory was made: "what did she do in May 2023" leans towards them
-TIME_TERM = "_time"  # stands for "says when": no word typed can be it (an underscore splits words)
 WHEN_WEIGHT = 0.5  # how much a "when" question favours memories that say when
 WEIGHTS = {"relevance": 0.8, "importance": 0.1, "recency": 0.1}
 WEAK_MATCH = 0.5
@@ -44,104 +38,8 @@ class Hit:
     turn: dict | None = None  # the attached turn that matches the query best, when it matches better than the memory
 
 
-@dataclass
-class Piece:
-    """One searchable piece of a memory: its own statement (with its own sources) or one attached turn."""
-
-    text: str
-    sources: list[dict]
-    turn: dict | None = None  # the attached turn, None for the memory's own statement
-
-
-def pieces(memory: Memory) -> list[Piece]:
-    """The memory's statement (its content and the detail it left out), then its attached turns."""
-    own = Piece(" ".join(t for t in (memory.content, _text(memory.raw.get("detail"))) if t),
-                [s for s in memory.sources if type(s) is dict])
-    return [own, *(Piece(t["text"], [t["source"]], t) for t in memory.episode)]
-
-
-def _text(value) -> str:
-    """A stored text field: a string, or (as older versions kept `context`) a list of words."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return " ".join(w for w in value if isinstance(w, str))
-    return ""
-
-
-class Corpus(Protocol):
-    """What ranking needs from a store of memories."""
-
-    count: int
-    average_length: float
-
-    def postings(self, term: str) -> list[tuple[int, float, float]]:
-        """(doc, weighted term frequency, doc length) of every document holding `term`."""
-
-    def facts(self, docs: list[int], today) -> dict[int, "Facts"]:
-        """What scoring needs of these documents, cheaply: no memory is decoded for it."""
-
-    def fetch(self, docs: list[int]) -> dict[int, Memory]:
-        """The memories of these documents."""
-
-
-@dataclass(slots=True)
-class Facts:
-    """A document's id, filters and today's importance and recency."""
-
-    id: str
-    domain: str
-    hidden: bool
-    importance: float
-    recency: float
-
-
-def facts_of(memory: Memory, now: datetime, meta: dict) -> Facts:
-    return Facts(memory.id, memory.domain, memory.superseded or memory.archived,
-                 retention.importance_on(memory, now.date(), meta), recency(memory, now))
-
-
-_MONTHS = "january february march april june july august september october november december"
-_DAYS = "monday tuesday wednesday thursday friday saturday sunday"
-# A text that says when: a date, a time of day, a day or month name, a year, "yesterday", "last week", "3 days ago".
-_SAYS_WHEN = re.compile(
-    r"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|(?:last|next|this|past|coming) (?:week|weekend|month"
-    r"|year|night|morning|evening|summer|winter|spring|fall|autumn|" + _DAYS.replace(" ", "|") + r")|"
-    + _MONTHS.replace(" ", "|") + r"|" + _DAYS.replace(" ", "|") + r"|weekend|(?:19|20)\d\d|may \d|\d+ may"
-    r"|in may|\d{1,2}(?::\d\d)? ?(?:am|pm)|\d{1,2}:\d\d|\d{4}-\d\d-\d\d)\b", re.IGNORECASE)
-# A question that asks when: "When did…", "What year…", "How long ago…" (after a speaker's label, if any).
 _ASKS_WHEN = re.compile(r"\A\W*(?:[A-Z][\w'’.-]*:\s+)?(?:when\b|what (?:date|day|time|year|month)\b|which (?:date|day"
                         r"|year|month)\b|how long ago\b|since when\b)", re.IGNORECASE)
-
-
-def text_terms(text: str) -> Counter:
-    """Term counts of one text, with TIME_TERM once when it says when."""
-    counts = Counter(terms(text))
-    if _SAYS_WHEN.search(text):
-        counts[TIME_TERM] = 1
-    return counts
-
-
-def document_terms(memory: Memory) -> Counter:
-    """Weighted term counts of a memory: its content and the `detail` its summary left out, the turns attached to
-    it, its keywords at KEYWORD_WEIGHT, the `context` (the message it answered) at CONTEXT_WEIGHT, the `reply` (the
-    message that followed it) at REPLY_WEIGHT, the month and year it was made at DATE_WEIGHT, and TIME_TERM once
-    when any of its own texts says when."""
-    counts: Counter = Counter()
-    for piece in pieces(memory):
-        counts.update(text_terms(piece.text))
-    if counts[TIME_TERM] > 1:
-        counts[TIME_TERM] = 1
-    for term in terms(" ".join(memory.keywords)):
-        counts[term] += KEYWORD_WEIGHT
-    for name, weight in (("context", CONTEXT_WEIGHT), ("reply", REPLY_WEIGHT)):
-        for term in terms(_text(memory.raw.get(name))):
-            counts[term] += weight
-    made = parse_day(memory.created)
-    if made is not None:
-        for term in terms(made.strftime("%B %Y")):
-            counts[term] += DATE_WEIGHT
-    return counts
 
 
 def query_weights(query: str) -> dict[str, float]:
@@ -158,7 +56,7 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
     turn's source — where the answer to a matching question comes just before the question unless it is small talk
     ("ok, let's do that"), and equal matches in the order they were said; the attached turn that comes first, when
     it is not the memory's own statement). `weights`: each query term's weight (its idf × its weight in the query)."""
-    scored = []
+    scored: list[list[Any]] = []  # [value, answers a matching question, said at, piece]
     for piece in pieces(memory):
         counts = text_terms(piece.text)
         value = sum(w * counts[t] * (K1 + 1) / (counts[t] + K1) for t, w in weights.items() if counts.get(t))
@@ -182,56 +80,21 @@ def _said_at(piece: Piece) -> str:
     return min((str(s.get("ts") or "") for s in piece.sources), default="")
 
 
-def recency(memory: Memory, now: datetime) -> float:
-    """0.99^days since the memory was last accessed (or created): 1.0 today, 0.74 after a month."""
-    day = parse_day(memory.lastAccessed) or parse_day(memory.created)
-    return retention.DECAY_RATE ** days_between(day, now.date()) if day else 0.5
-
-
-class MemoryCorpus:
-    """A corpus built in memory from a list of memories (tokenises every memory once)."""
-
-    def __init__(self, memories: Iterable[Memory], meta: dict | None = None):
-        self.memories = list(memories)
-        self.meta = meta or {}
-        self._index: dict[str, list[tuple[int, float, float]]] = {}
-        total = 0.0
-        for doc, memory in enumerate(self.memories):
-            counts = document_terms(memory)
-            length = sum(counts.values())
-            total += length
-            for term, tf in counts.items():
-                self._index.setdefault(term, []).append((doc, tf, length))
-        self.count = len(self.memories)
-        self.average_length = total / self.count if self.count else 1.0
-
-    def postings(self, term: str) -> list[tuple[int, float, float]]:
-        return self._index.get(term, [])
-
-    def facts(self, docs: list[int], now: datetime) -> dict[int, Facts]:
-        return {doc: facts_of(self.memories[doc], now, self.meta) for doc in docs}
-
-    def fetch(self, docs: list[int]) -> dict[int, Memory]:
-        return {doc: self.memories[doc] for doc in docs}
-
-
-def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, top: int = 5,
-         min_score: float = 0.0, domain: str | None = None, include_all: bool = False) -> list[Hit]:
+def rank(view: View, query: str, now: datetime, top: int = 5, min_score: float = 0.0, domain: str | None = None,
+         include_all: bool = False) -> list[Hit]:
     """The best `top` memories for `query`, best first. Only memories that share a term with the query qualify.
 
     Documents are visited in order of relevance, their facts read in batches; the walk stops once even a perfect
     importance and recency could not lift the next one into the results. Only the hits are decoded.
     """
-    if isinstance(corpus, list):
-        corpus = MemoryCorpus(corpus, meta)
     wanted = query_weights(query)
-    if not wanted or not corpus.count:
+    if not wanted or not view.count:
         return []
-    lists = {t: corpus.postings(t) for t in wanted}
-    idf = {t: wanted[t] * math.log(1 + (corpus.count - len(p) + 0.5) / (len(p) + 0.5)) for t, p in lists.items()}
+    lists = {t: view.postings(t) for t in wanted}
+    idf = {t: wanted[t] * math.log(1 + (view.count - len(p) + 0.5) / (len(p) + 0.5)) for t, p in lists.items()}
     # The score of a document that holds every query term once at average length.
     ideal = sum(idf.values()) or 1.0
-    average = corpus.average_length or 1.0
+    average = view.average_length or 1.0
     relevance: dict[int, float] = {}
     get = relevance.get
     base, slope = K1 * (1 - B), K1 * B / average
@@ -254,13 +117,13 @@ def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, t
     # reaching a cap, and importance and recency reorder only memories about as relevant as each other.
     ceiling = max(relevance[order[0]], ideal * WEAK_MATCH)
     w_rel, w_imp, w_rec = WEIGHTS["relevance"], WEIGHTS["importance"], WEIGHTS["recency"]
-    found: list[tuple[float, float, str, int, object]] = []
+    found: list[tuple[float, float, str, int, Facts]] = []
     floor = -1.0  # the score to beat once `top` hits are in hand
     for start in range(0, len(order), BATCH):
         batch = order[start:start + BATCH]
         if len(found) >= top and w_rel * min(1.0, relevance[batch[0]] / ceiling) + w_imp + w_rec < floor:
             break
-        for doc, fact in corpus.facts(batch, now).items():
+        for doc, fact in view.facts(batch, now).items():
             if (domain and fact.domain != domain) or (fact.hidden and not include_all):
                 continue
             rel = min(1.0, relevance[doc] / ceiling)
@@ -271,7 +134,7 @@ def rank(corpus: Corpus | list[Memory], query: str, now: datetime, meta: dict, t
         del found[top:]
         if len(found) >= top:
             floor = found[-1][0]
-    memories = corpus.fetch([h[3] for h in found])
+    memories = view.fetch([h[3] for h in found])
     hits = []
     for score, rel, _, doc, fact in found:
         parts = {"relevance": round(rel, 4), "importance": round(fact.importance, 4),

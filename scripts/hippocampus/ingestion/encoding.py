@@ -23,10 +23,13 @@ from .. import redaction
 from ..store import retention
 from . import scoring
 from ..store.model import id_number, DOMAINS, Index, Memory, UNTRUSTED_CEILING
+from ..store.views import IndexView, View
 from .scoring import Score
-from ..text import asks, label, one_line, split_label, terms, without_label, words, STOP_WORDS
+from ..text import asks, label, one_line, split_label, words, STOP_WORDS
 from ..timeutil import iso, parse_instant
 from .transcripts import Signal
+from ..terms import CHANGE_WORDS, DIGIT as _DIGIT, IGNORED_TERMS as _IGNORED_TERMS, SAID as _SAID
+from ..terms import topic_terms
 
 SAME_TOPIC = 0.7
 CONTENT_LIMIT = 200
@@ -40,13 +43,8 @@ EPISODE_TURNS = 24  # turns attached to one memory at most; the next one starts 
 EPISODE_HEAD = 0.3  # a memory made only to hold turns that are no memory of their own: background, found by search
 EXAMINED = 50  # memories compared in full per lookup, those sharing the most rare terms
 
-# Words that say a value changed; they are not part of a fact's topic.
-CHANGE_WORDS = frozenset({"now", "changed", "change", "moved", "new", "instead", "anymore", "longer", "updated",
-                          "switched", "rescheduled", "postponed", "becomes", "became"})
-_IGNORED_TERMS = frozenset({"user", "user's"}) | CHANGE_WORDS
 _DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
                        "june july august september october november december".split())
-_DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"\d+(?:[.:,/\-]\d+)*")
 _CAPITAL = re.compile(r"\b[A-Z][\w'’-]*")
 _RELATIVE = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|month)"
@@ -75,7 +73,6 @@ _FILLER_SENTENCE = re.compile(r"\A(?:(?:it's|it is|this is|that's|that is) (?:(?
                               r"|do not) forget(?: (?:that|this|it))?)|just so you know|for the record)[\s.!]*\Z",
                               re.IGNORECASE)
 _ASIDE = re.compile(r",\s*(?:by the way|btw|fyi)\s*,", re.IGNORECASE)
-_SAID = re.compile(r"\s*\(said \d{4}-\d{2}-\d{2}\)\Z")
 _ADVERBS = frozenset("always never usually often sometimes rarely really also just still generally normally "
                      "typically mostly actually definitely absolutely totally only even already strongly so kinda "
                      "sorta almost once first then too now ever".split())
@@ -347,19 +344,6 @@ def replaced_values(text: str) -> set[str]:
     return out
 
 
-# Words that colour how a thing is said, not what it is about ("again please", "by the way", "I always take…").
-# Negations ("never", "only", "rarely") are not among them: they change the fact.
-_ASIDES = re.compile(r"\b(?:by the way|btw|please|pls|again|anyway|always|usually|often|sometimes|really|also|just"
-                     r"|still|generally|normally|typically|mostly|actually|definitely|absolutely|totally|already"
-                     r"|strongly)\b", re.IGNORECASE)
-
-
-def topic_terms(text: str) -> set[str]:
-    """The terms that say what a fact is about: its words minus numbers, stop words, change words and asides."""
-    text = _ASIDES.sub(" ", without_label(_SAID.sub("", text)))  # nor is who speaks
-    return {t for t in terms(text) if t not in _IGNORED_TERMS and not _DIGIT.search(t)}
-
-
 # --- drafts ---------------------------------------------------------------------------------------------------
 
 @dataclass
@@ -477,7 +461,6 @@ class Candidates:
         self.topics: list[set[str]] = []
         self.postings: dict[str, list[int]] = defaultdict(list)
         self.position: dict[str, int] = {}
-        self._sessions: dict[str, tuple[tuple, Memory]] | None = None  # session -> (latest, memory), on first use
         for memory in memories:
             self.add(memory)
 
@@ -490,26 +473,6 @@ class Candidates:
         self.topics.append(topic)
         for term in topic:
             self.postings[term].append(position)
-
-    def latest_in_session(self, session: str) -> Memory | None:
-        """The visible memory holding the latest message of `session` so far (None if it holds none): the memory
-        the session's next turns are attached to. Asked once per session and run; the run keeps track after."""
-        if self._sessions is None:
-            self._sessions = {}
-            for memory in self.memories:
-                if memory.superseded or memory.archived:
-                    continue
-                for source in memory.every_source():
-                    name = source.get("session")
-                    if name is None:
-                        continue
-                    # The latest message, and of two said at the same time the newer memory (the cache agrees).
-                    when = (str(source.get("ts") or ""), len(memory.id), memory.id)
-                    known = self._sessions.get(str(name))
-                    if known is None or when > known[0]:
-                        self._sessions[str(name)] = (when, memory)
-        found = self._sessions.get(session)
-        return found[1] if found else None
 
     def refresh(self, memory: Memory) -> None:
         """The memory's content changed: index its new terms (stale postings are harmless, topics are re-read)."""
@@ -594,6 +557,118 @@ class Candidates:
         return [(self.memories[p], round(v, 4)) for v, p in scored[:limit]]
 
 
+class ViewCandidates(Candidates):
+    """Candidates over a store View (the cache of a 100k-memory store, or an index in memory): memories are looked
+    up by topic term in the view, decoded once, and then kept, changed or not, in the in-memory part, so a run sees
+    its own changes; memories the run creates go there too. `resolve` maps an id to the loaded index's own Memory
+    when the caller holds the whole index and the view hands out copies."""
+
+    def __init__(self, view: View, resolve=None):
+        super().__init__([])
+        self.view = view
+        self.resolve = resolve
+        self.loaded: dict[str, Memory] = {}
+        self._by_doc: dict[int, Memory | None] = {}  # view documents already in the in-memory part
+        self._df: dict[str, int] = {}
+        self._weights: dict[str, float] = {}
+        self._new = 0
+        self._new_df: dict[str, int] = {}
+        self._made: list[Memory] = []  # memories this run created
+
+    def add(self, memory: Memory, topic: set[str] | None = None) -> None:
+        super().add(memory, topic)
+        if memory.id not in self.loaded:  # made in this run: the store grows, every weight moves a little
+            self._made.append(memory)
+            self._new += 1
+            for term in self.topics[-1]:
+                self._new_df[term] = self._new_df.get(term, 0) + 1
+            self._weights.clear()
+
+    def weight(self, term: str) -> float:
+        value = self._weights.get(term)
+        if value is None:
+            df = self._df.get(term)
+            if df is None:
+                df = self._df[term] = self.view.topic_count(term)
+            value = self._weights[term] = math.log(
+                1 + (self.view.count + self._new + 1) / (df + self._new_df.get(term, 0) + 1))
+        return value
+
+    def lookup(self, topic: set[str], untrusted: bool, limit: int = CANDIDATES_SHOWN,
+               floor: float = 0.0) -> list[tuple[Memory, float]]:
+        if not topic:
+            return []
+        shared: dict[int, float] = {}
+        for term in self.probe(topic):
+            weight = self.weight(term)
+            for doc in self.view.topic_docs(term):
+                if doc not in self._by_doc:
+                    shared[doc] = shared.get(doc, 0.0) + weight
+        closest = list(shared) if len(shared) <= EXAMINED else self._closest(shared)
+        for doc, memory, terms in self.view.entries(closest):
+            self._take(doc, memory, terms)
+        return super().lookup(topic, untrusted, limit, floor)
+
+    def latest_in_session(self, session: str) -> Memory | None:
+        found = []
+        doc = self.view.latest_in_session(session)
+        if doc is not None:
+            if doc not in self._by_doc:
+                [(doc, memory, terms)] = self.view.entries([doc])
+                self._take(doc, memory, terms)
+            found.append(self._by_doc[doc])
+        found += self._made
+        held = [(_said_last(m, session), m) for m in found if m is not None and not (m.superseded or m.archived)]
+        return max(((key, m) for key, m in held if key), key=lambda pair: pair[0], default=(None, None))[1]
+
+    def _take(self, doc: int, memory: Memory, terms: set[str]) -> None:
+        """A view's memory into the in-memory part (the loaded index's own object, when there is one)."""
+        if self.resolve is not None:
+            memory = self.resolve(memory.id)
+        self._by_doc[doc] = memory
+        if memory is not None:
+            self.loaded[memory.id] = memory
+            super().add(memory, set(terms))
+
+    def _closest(self, shared: dict[int, float]) -> list[int]:
+        """The EXAMINED documents sharing the most, ties broken as the in-memory lookup breaks them (see
+        Candidates.lookup), so both examine the same memories. Only the documents tied at the cut are read."""
+        cut = heapq.nlargest(EXAMINED, shared.values())[-1]
+        above = [d for d, v in shared.items() if v > cut]
+        tied = [d for d, v in shared.items() if v == cut]
+        if len(above) + len(tied) <= EXAMINED:
+            return above + tied
+        keys = {doc: (-size, *elder(memory_id)) for doc, (size, memory_id) in self.view.tie_keys(tied).items()}
+        return above + heapq.nlargest(EXAMINED - len(above), tied, key=keys.__getitem__)
+
+
+def _said_last(memory: Memory, session: str) -> tuple:
+    """When a memory holds the latest message of `session`: of two said at once, the newer memory (as the views
+    order them); empty for a memory holding no message of the session."""
+    times = [str(s.get("ts") or "") for s in memory.every_source() if str(s.get("session")) == session]
+    return (max(times), len(memory.id), memory.id) if times else ()
+
+
+class Seen:
+    """The (session, message) pairs a store holds already, asked of its View, plus those of this run."""
+
+    def __init__(self, view: View):
+        self.view = view
+        self.local: set[tuple[str, str]] = set()
+
+    def __contains__(self, key) -> bool:
+        session, message = key
+        return key in self.local or self.view.has_source(str(session), str(message))
+
+    def add(self, key) -> None:
+        self.local.add(key)
+
+
+def lookups(view: View, resolve=None) -> tuple[ViewCandidates, Seen]:
+    """What encoding into a store compares new messages with: its memories by topic, and the messages it holds."""
+    return ViewCandidates(view, resolve), Seen(view)
+
+
 def elder(memory_id: str) -> tuple[int, str]:
     """A sort key under which older memories come last in ascending order (first in `nlargest`). Lookups break
     ties by it, so the in-memory and the cached lookup examine and return the same memories."""
@@ -655,16 +730,6 @@ class Outcome:
     def to_dict(self) -> dict:
         return {"new": len(self.new), "reinforced": len(self.reinforced), "updated": len(self.updated),
                 "attached": len(self.attached), "skipped": self.skipped, "duplicates": self.duplicates}
-
-
-def known_sources(index: Index) -> set[tuple[str, str]]:
-    """(session, message) of every source already in the index: a message is never encoded twice."""
-    out = set()
-    for memory in index.memories:
-        for source in memory.every_source():
-            if source.get("session") is not None:
-                out.add((str(source.get("session")), str(source.get("message"))))
-    return out
 
 
 def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
@@ -864,7 +929,7 @@ def _informative(turn: tuple[Signal, Score, str | None]) -> tuple:
 
 
 def encode(index: Index, signals: list[Signal], now: datetime, min_importance: float = 0.5,
-           lookup: Candidates | None = None, seen: set[tuple[str, str]] | None = None,
+           lookup: Candidates | None = None, seen: Seen | None = None,
            previous: dict[str, str] | None = None) -> Outcome:
     """Encode signals into the index in order; a signal whose message is already a source is skipped.
 
@@ -875,8 +940,10 @@ def encode(index: Index, signals: list[Signal], now: datetime, min_importance: f
     outcome = Outcome()
     if not signals:
         return outcome
-    lookup = lookup if lookup is not None else Candidates(index.memories)
-    seen = seen if seen is not None else known_sources(index)
+    if lookup is None or seen is None:
+        default_lookup, default_seen = lookups(IndexView(index))
+        lookup = default_lookup if lookup is None else lookup
+        seen = default_seen if seen is None else seen
     episodes = Episodes(index, lookup, now, outcome)
     previous = {} if previous is None else previous  # session → the text of its last message so far
     for signal in signals:

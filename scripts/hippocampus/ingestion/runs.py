@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from . import cachedlookup, encoding, ledger, pending
+from . import encoding, ledger, pending
 from .. import events
-from ..published import mirrors, publish
+from ..published import refresh
 from ..store import cache
-from .encoding import Candidates, Draft, Outcome
-from ..store.model import known_highest, CORE_THRESHOLD, Index
+from .encoding import Draft, Outcome
+from ..store.model import known_highest, Index
+from ..store.views import IndexView
 from ..redaction import redact_memory
 from ..text import asks
 from ..timeutil import parse_instant
@@ -69,12 +70,12 @@ def _declare(txn, ids) -> None:
 
 
 def _lookups(ws: Workspace, txn, now: datetime):
-    """What encoding compares new messages with: the search cache's view of the store when it is current (a large
-    store is then never tokenised whole), else an index built from the loaded memories."""
-    cached = cachedlookup.cached_lookups(ws, txn.index, getattr(txn, "loaded_from", None), now.date())
-    if cached is not None:
-        return cached
-    return Candidates(txn.index.memories), encoding.known_sources(txn.index)
+    """What encoding compares new messages with: the cache's View of the store when it describes the file the
+    transaction loaded (a large store is then never tokenised whole), else a View of the loaded index."""
+    view = cache.view_of(ws, getattr(txn, "loaded_from", None))
+    if view is None:
+        return encoding.lookups(IndexView(txn.index))
+    return encoding.lookups(view, resolve=txn.index.by_id().get)
 
 
 def _fallback(index, lookup, seen, items: list[dict], now: datetime, min_importance: float, outcome: Outcome,
@@ -223,7 +224,7 @@ def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: f
             lines.close()
         except (indexfile.NotLineFormat, OSError, UnicodeDecodeError):
             return False
-        corpus = cache.cached_corpus(ws)
+        corpus = cache.cached_view(ws)
         if corpus is None:
             return False
         part = Index(memories=[], meta=dict(meta))
@@ -232,8 +233,9 @@ def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: f
         made: list = []
 
         def lookups():
-            made.append(cachedlookup.CachedCandidates(corpus))
-            return made[-1], cachedlookup.CachedSeen(corpus)
+            found = encoding.lookups(corpus)
+            made.append(found[0])
+            return found
 
         expired_ids, batch = _encode_batch(ws, part, now, min_importance, prepare, report, lookups)
         changed = report.outcome.changed
@@ -255,7 +257,7 @@ def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: f
                                             loaded_from, set(changed), now.date(), partial=True)
         report.total = corpus.count + len(part.memories)
         through = ledger.encoded_through(part.meta)
-        corpus.db.close()
+        corpus.close()
     _tidy(ws, now, wait, through, expired_ids, bool(report.outcome.changed), report)
     return True
 
@@ -269,8 +271,7 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Run
         index = txn.index
         items = pending.read_items(ws)
         valid, report.invalid = pending.validate(raw, items, index)
-        lookup = Candidates(index.memories)
-        seen = encoding.known_sources(index)
+        lookup, seen = encoding.lookups(IndexView(index))
         by_id = index.by_id()
         for decision in valid:
             item = decision.item
@@ -346,22 +347,16 @@ def _tidy(ws: Workspace, now: datetime, wait: bool, through: int, handled_items:
             book.note_encoded(through)
             pending.remove_items(ws, handled_items)
             report.pending_left = len(pending.read_items(ws))
+            if changed or report.signals or report.expired or report.applied:
+                events.log_event(ws, "encoding", now, dict(
+                    new=len(report.outcome.new), reinforced=len(report.outcome.reinforced),
+                    updated=len(report.outcome.updated), attached=len(report.outcome.attached),
+                    skipped=report.outcome.skipped, total=report.total, mode=report.mode))
             # Publish when this run changed memories, or when a killed run saved changes it never published. The
             # index file's signature tells every write apart, even two in the same second.
             version = cache.signature(ws) or ""
             if changed or book.state("publishedIndex") != version:
-                # From the search cache, which the write keeps current (or the first reader rebuilds): the newest
-                # index, without parsing it again, and bounded whatever the store's size.
-                mirrors.write_mirrors(ws, None, now.date())
-                publish.write_core_file(ws, None, now, candidates=cache.core_candidates(
-                    ws, now.date(), CORE_THRESHOLD, locked=True))
+                refresh.refresh(ws, now)
                 book.note_published(version)
         finally:
             book.close()
-    if changed or report.signals or report.expired or report.applied:
-        events.log_event(ws, "encoding", now, dict(new=len(report.outcome.new),
-                         reinforced=len(report.outcome.reinforced), updated=len(report.outcome.updated),
-                         attached=len(report.outcome.attached), skipped=report.outcome.skipped, total=report.total,
-                         mode=report.mode))
-    if changed:
-        publish.write_dashboard(ws, None, now)  # after the event, so the page shows this run

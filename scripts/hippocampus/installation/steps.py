@@ -20,7 +20,7 @@ from ..errors import HippocampusError
 from ..store.model import Index, SCHEMA_VERSION
 from ..render import render
 from ..workspace import DOMAINS, Workspace
-from ..store import files, indexfile, transaction
+from ..store import cache, files, indexfile
 
 CONFIG_NAME = "hippocampus-config.json"
 # How much history the very first encoding takes when the installer was given neither --signals nor --whole:
@@ -177,7 +177,12 @@ def core_file(settings: Settings, report: Report, index_changed: bool) -> None:
         return
     status = "updated" if ws.core_file.exists() else "created"
     if not settings.dry_run:
-        publish.write_core_file(ws, transaction.read(ws), settings.now)
+        with files.workspace_lock(ws):
+            view = cache.open_view(ws, settings.now.date(), locked=True)
+            try:
+                publish.write_core_file(ws, view, settings.now)
+            finally:
+                view.close()
     report.add(status, "HIPPOCAMPUS_CORE.md")
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from ..store import retention
-from ..store.model import tier, ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS, Index, Memory
+from ..store.model import tier, ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS
+from ..store.views import Census, Scored, View
 from ..timeutil import iso, parse_day, parse_instant
 
 LIST_LIMIT = 2000          # memories carried in the page for search
@@ -90,31 +91,6 @@ def _when(value) -> str | None:
 
 # --- memories -------------------------------------------------------------------------------------------------
 
-@dataclass(slots=True)
-class Scored:
-    """A memory with what every aggregate needs, read once (a 100k-memory page reads each field once)."""
-
-    memory: Memory
-    importance: float
-    tier: str
-    domain: str
-    pinned: bool
-    created: date | None
-    reinforced: int
-
-
-def score(index: Index, today: date) -> list[Scored]:
-    """Every memory with today's importance and tier, most important first."""
-    scored = []
-    meta = index.meta
-    for memory in index.memories:
-        value = min(1.0, max(0.0, retention.importance_on(memory, today, meta)))
-        scored.append(Scored(memory, value, tier(value), memory.domain or "user", memory.pinned,
-                             parse_day(memory.created), memory.timesReinforced))
-    scored.sort(key=lambda s: (-s.importance, -s.reinforced, s.memory.id))
-    return scored
-
-
 def _source(source: dict) -> dict:
     out = {}
     for key in ("session", "message", "ts", "channel", "from"):
@@ -160,44 +136,7 @@ def compact_row(row: dict) -> dict:
             if k not in _OPTIONAL or not (v is None or v is False or (isinstance(v, list) and not v))}
 
 
-@dataclass
-class Tallies:
-    """What the page's aggregates are made of: tier counts per domain, importance bins, today's importance of the
-    fading and of the pinned memories (ascending), memories per creation day, and totals. Counted from scored
-    memories here, or by the search cache in SQL for a large store: either way the page is the same."""
-
-    total: int = 0
-    per_domain: dict = field(default_factory=dict)
-    bins: list = field(default_factory=lambda: [0] * HISTOGRAM_BINS)
-    fading: list = field(default_factory=list)
-    pinned: list = field(default_factory=list)
-    days: Counter = field(default_factory=Counter)
-    undated: int = 0
-    reinforced: int = 0
-
-
-def histogram_bin(importance: float, bins: int = HISTOGRAM_BINS) -> int:
-    """The bin of an importance from 0 to 1 (1.0 falls in the last bin)."""
-    return min(bins - 1, int(importance * bins + 1e-9))
-
-
-def tally(scored: list[Scored]) -> Tallies:
-    out = Tallies(total=len(scored))
-    for item in scored:
-        out.per_domain.setdefault(item.domain, Counter())[item.tier] += 1
-        out.bins[histogram_bin(item.importance)] += 1
-        (out.pinned if item.pinned else out.fading).append(item.importance)
-        if item.created:
-            out.days[item.created] += 1
-        else:
-            out.undated += 1
-        out.reinforced += item.reinforced
-    out.fading.sort()
-    out.pinned.sort()
-    return out
-
-
-def domain_counts(tallies: Tallies) -> list[dict]:
+def domain_counts(tallies: Census) -> list[dict]:
     """Memories per domain, split by tier: the four known domains always, then the largest others (at most
     OTHER_DOMAINS; the rest are added up as one row, so a store with thousands of odd domains stays small)."""
     per: dict[str, Counter] = {d: Counter() for d in DOMAINS}
@@ -215,7 +154,7 @@ def domain_counts(tallies: Tallies) -> list[dict]:
             for d, title, c in rows]
 
 
-def tier_counts(tallies: Tallies) -> list[dict]:
+def tier_counts(tallies: Census) -> list[dict]:
     counts: Counter = Counter()
     for per in tallies.per_domain.values():
         counts.update(per)
@@ -223,7 +162,7 @@ def tier_counts(tallies: Tallies) -> list[dict]:
             for key, label, span, meaning in TIERS]
 
 
-def histogram(tallies: Tallies, bins: int = HISTOGRAM_BINS) -> list[dict]:
+def histogram(tallies: Census, bins: int = HISTOGRAM_BINS) -> list[dict]:
     """Counts of today's importance in equal bins from 0 to 1 (1.0 falls in the last bin)."""
     counts = tallies.bins
     return [{"low": round(i / bins, 4), "high": round((i + 1) / bins, 4), "count": counts[i],
@@ -241,20 +180,20 @@ def _count_at_least(ascending: list[float], threshold: float, factor: float) -> 
     return len(ascending) - i
 
 
-def fade_projection(tallies: Tallies, horizon: int = PROJECTION_DAYS) -> dict:
+def fade_projection(tallies: Census, horizon: int = PROJECTION_DAYS) -> dict:
     """How many memories stay core (and at least active) each day if none is used again: 0.99^days. Pinned stay."""
     curves = {}
     fading = tallies.fading
     for name, threshold in (("core", CORE_THRESHOLD), ("active", ACTIVE_THRESHOLD)):
         pinned = len(tallies.pinned) - bisect_left(tallies.pinned, threshold)
-        curves[name] = [pinned + _count_at_least(fading, threshold, retention.DECAY_RATE ** day)
+        curves[name] = [pinned + _count_at_least(fading, threshold, retention.faded(1.0, day))
                         for day in range(horizon + 1)]
     marks = [{"day": d, "core": curves["core"][d], "active": curves["active"][d],
-              "share": round(retention.DECAY_RATE ** d, 3)} for d in PROJECTION_MARKS if d <= horizon]
+              "share": round(retention.faded(1.0, d), 3)} for d in PROJECTION_MARKS if d <= horizon]
     return {"horizon": horizon, "core": curves["core"], "active": curves["active"], "marks": marks}
 
 
-def growth(tallies: Tallies, today: date) -> dict:
+def growth(tallies: Census, today: date) -> dict:
     """Memories added per period (week when the store is young, else month) and the running total."""
     days, undated = tallies.days, tallies.undated
     if not days:
@@ -451,16 +390,14 @@ def vta_panel(state: StateFile) -> dict:
 
 # --- the whole page -------------------------------------------------------------------------------------------
 
-def build(index: Index | None, now: datetime, events: list[dict] | None = None, skipped_events: int = 0,
+def build(view: View, now: datetime, events: list[dict] | None = None, skipped_events: int = 0,
           agent: dict | None = None, emotional: StateFile | None = None, reward: StateFile | None = None,
-          limit: int = LIST_LIMIT, scored: list[Scored] | None = None, tallies: Tallies | None = None) -> dict:
-    """Everything the dashboard template receives: from an index, or from its memories already `scored` (most
-    important first), or from `tallies` with `scored` holding only the first `limit` memories."""
+          limit: int = LIST_LIMIT) -> dict:
+    """Everything the dashboard template receives: aggregates over every memory of the store, and its `limit`
+    most important memories."""
     today = now.date()
-    if scored is None:
-        scored = score(index, today)
-    if tallies is None:
-        tallies = tally(scored)
+    tallies = view.census(today, HISTOGRAM_BINS)
+    scored = view.ranked(today, max(limit, TOP_COUNT))
     listed = scored[: max(0, limit)]
     tiers = tier_counts(tallies)
     agent = agent or {}

@@ -7,12 +7,11 @@ the mirrors stay a readable size however large the store grows; recall.py search
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from datetime import date
 
 from .. import redaction
-from ..store import retention
-from ..store.model import DOMAIN_TITLES, DOMAINS, Index, Memory
+from ..store.model import DOMAIN_TITLES, DOMAINS, Memory
+from ..store.views import View
 from ..store.files import atomic_write
 from .selection import framed
 from ..timeutil import parse_day
@@ -42,30 +41,11 @@ def render(domain: str, category: str, shelf: list[tuple[Memory, float]], more: 
     return f"# {title} — {category}\n\n{MARKER}\n\n{body}{tail}\n"
 
 
-def shelves(index: Index, today, limit: int = SHELF_LIMIT) -> dict:
-    """{(domain, shelf file name): [(memory, today's importance)]}, most important first, `limit` a shelf."""
-    out: dict[tuple[str, str], list] = defaultdict(list)
-    for memory in index.memories:
-        if memory.domain in DOMAINS and not (memory.superseded or memory.archived):
-            importance = min(1.0, max(0.0, retention.importance_on(memory, today, index.meta)))
-            out[(memory.domain, file_name(memory.category))].append((memory, importance))
-    for key, shelf in out.items():
-        shelf.sort(key=lambda pair: (-pair[1], pair[0].id))
-        out[key] = shelf
-    return dict(out)
-
-
-def write_mirrors(ws: Workspace, index: Index | None, today=None) -> int:
-    """Bring every mirror up to date, from an index or (None) from the search cache; returns how many files
-    were written or removed."""
-    if index is None:
-        from ..store import cache
-
-        found = cache.mirror_shelves(ws, today, file_name, SHELF_LIMIT + 1, locked=True)
-        counts = cache.shelf_counts(ws, file_name)
-    else:
-        found = shelves(index, today or date.today())
-        counts = {key: len(shelf) for key, shelf in found.items()}
+def write_mirrors(ws: Workspace, view: View, today: date) -> int:
+    """Bring every mirror up to date with the store as of `today`; returns how many files were written or
+    removed."""
+    found = view.shelves(today, file_name, SHELF_LIMIT)
+    counts = view.shelf_counts(file_name)
     written = 0
     wanted = set()
     for (domain, name), shelf in found.items():

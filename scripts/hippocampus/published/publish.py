@@ -1,5 +1,5 @@
 """Files derived from the index for others to read: HIPPOCAMPUS_CORE.md (OpenClaw's memory search indexes only
-Markdown) and brain-dashboard.html. Written atomically, always from a whole index."""
+Markdown) and brain-dashboard.html. Written atomically, from a View of the store."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from markupsafe import Markup
 from . import dashboard_data
 from ..events import read_events
 from .identity import read_identity
-from ..store.model import CORE_THRESHOLD, Index
+from ..store.model import CORE_THRESHOLD
+from ..store.views import View
 from ..render import render, TEMPLATES
 from .selection import select_core, CORE_FILE_BUDGET, CoreSelection
 from ..store.files import atomic_write
@@ -23,10 +24,10 @@ from ..timeutil import iso
 from ..workspace import Workspace
 
 
-def write_core_file(ws: Workspace, index: Index | None, now: datetime, threshold: float = CORE_THRESHOLD,
-                    budget: int = CORE_FILE_BUDGET, candidates=None) -> CoreSelection:
-    """Write HIPPOCAMPUS_CORE.md from an index, or from (total, ordered core candidates) given."""
-    selection = select_core(index, now, threshold, budget, candidates=candidates)
+def write_core_file(ws: Workspace, view: View, now: datetime, threshold: float = CORE_THRESHOLD,
+                    budget: int = CORE_FILE_BUDGET) -> CoreSelection:
+    """Write HIPPOCAMPUS_CORE.md: the store's core memories as of `now`."""
+    selection = select_core(view, now, threshold, budget)
     atomic_write(ws.core_file, render("HIPPOCAMPUS_CORE.md", selection=selection, synced=iso(now)))
     return selection
 
@@ -66,20 +67,15 @@ def read_state_file(path: Path) -> dashboard_data.StateFile:
     return dashboard_data.StateFile(value=value, missing=False)
 
 
-def dashboard_html(ws: Workspace, index: Index | None, now: datetime,
+def dashboard_html(ws: Workspace, view: View, now: datetime,
                    limit: int = dashboard_data.LIST_LIMIT) -> tuple[str, dict]:
     """The dashboard page and the data it was made from."""
     events, skipped = read_events(ws)
     agent = read_identity(ws.identity, ws.root)
-    scored = tallies = None
-    if index is None:
-        from ..store import cache  # large stores: the cache counts every aggregate in SQL
-
-        scored, tallies = cache.dashboard_inputs(ws, now.date(), limit)
     data = dashboard_data.build(
-        index, now, events=events, skipped_events=skipped, agent=agent.to_dict(),
+        view, now, events=events, skipped_events=skipped, agent=agent.to_dict(),
         emotional=read_state_file(ws.memory / "emotional-state.json"),
-        reward=read_state_file(ws.memory / "reward-state.json"), limit=limit, scored=scored, tallies=tallies)
+        reward=read_state_file(ws.memory / "reward-state.json"), limit=limit)
     # The page's one script is a static file of ours; the page allows exactly that script by its hash, so an
     # inline script that somehow got into the page would still not run.
     script = (TEMPLATES / DASHBOARD_SCRIPT).read_text(encoding="utf-8")
@@ -88,11 +84,10 @@ def dashboard_html(ws: Workspace, index: Index | None, now: datetime,
     return html, data
 
 
-def write_dashboard(ws: Workspace, index: Index | None, now: datetime, path: Path | None = None,
+def write_dashboard(ws: Workspace, view: View, now: datetime, path: Path | None = None,
                     limit: int = dashboard_data.LIST_LIMIT) -> DashboardResult:
-    """Write brain-dashboard.html (or `path`) atomically, from the whole index or, given None, from the search
-    cache (which must be current)."""
-    html, data = dashboard_html(ws, index, now, limit)
+    """Write brain-dashboard.html (or `path`) atomically: the store as of `now`."""
+    html, data = dashboard_html(ws, view, now, limit)
     target = Path(path) if path is not None else ws.dashboard
     payload = html.encode("utf-8")
     atomic_write(target, payload)

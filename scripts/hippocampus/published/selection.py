@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..store import retention
-from ..store.model import CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS, Index, Memory
+from ..store.model import CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS, Memory
+from ..store.views import View
 from ..text import estimate_tokens, one_line
 from ..timeutil import parse_day
 
@@ -85,23 +85,11 @@ def framed_turn(turn: dict) -> str:
     return f"said by {who}{when}: {text}"
 
 
-def core_candidates(index: Index, today, threshold: float) -> tuple[int, list[tuple[Memory, float]]]:
-    """Core memories of an index at today's importance: explicit "remember this" first, then highest first."""
-    found = []
-    for memory in index.memories:
-        if memory.superseded or memory.archived:
-            continue
-        importance = retention.importance_on(memory, today, index.meta)
-        if importance >= threshold:
-            found.append((memory, importance))
-    found.sort(key=lambda c: (c[0].extra.get("kind") != "explicit", -c[1], c[0].id))
-    return len(found), found
-
-
-def select_core(index: Index | None, now: datetime, threshold: float = CORE_THRESHOLD,
-                budget: int = LOAD_CORE_BUDGET, candidates=None) -> CoreSelection:
-    """Core memories in order within budget, from an index or from (total, ordered candidates) given."""
-    total, ordered = candidates if candidates is not None else core_candidates(index, now.date(), threshold)
+def select_core(view: View, now: datetime, threshold: float = CORE_THRESHOLD,
+                budget: int = LOAD_CORE_BUDGET) -> CoreSelection:
+    """The store's core memories today, in order (explicit "remember this" first, then by importance), within a
+    token budget."""
+    total, ordered = view.core(now.date(), threshold)
     chosen = CoreSelection(threshold=threshold, budget=budget, total=total)
     spent = misses = 0
     for memory, importance in ordered:

@@ -11,30 +11,25 @@ import os
 from datetime import datetime
 
 from .. import events
-from ..published import publish
+from ..published import refresh
 from ..store import cache, retention
-from ..store.model import CORE_THRESHOLD, Index
+from ..store.model import Index
 from ..workspace import Workspace
 from ..store import files, indexfile, touches
 
 
 def decay(ws: Workspace, now: datetime, wait: bool) -> retention.DecayReport:
-    """Run decay under the workspace lock; publish the core file and dashboard and log the event after a change."""
+    """Run decay under the workspace lock; after a change, log the event and refresh the derived files."""
     with files.workspace_lock(ws, wait=wait):
         report = _by_lines(ws, now) if cache.witnessed(ws) else None
         if report is None:
             report = _whole(ws, now)
+        if not report.already_ran:
+            events.log_event(ws, "decay", now, dict(total=report.total, changed=report.changed,
+                             archiveCandidates=len(report.archive_candidates)))
         # A run killed after saving the index left the files derived from it behind: refresh them too.
-        refresh = not report.already_ran or not _published(ws)
-        if refresh:
-            # From the cache, which every path above leaves current: no second pass over the store.
-            candidates = cache.core_candidates(ws, now.date(), CORE_THRESHOLD, locked=True)
-            publish.write_core_file(ws, None, now, candidates=candidates)
-    if not report.already_ran:
-        events.log_event(ws, "decay", now, dict(total=report.total, changed=report.changed,
-                         archiveCandidates=len(report.archive_candidates)))
-    if refresh:
-        publish.write_dashboard(ws, None, now)  # after the event, so the page shows this run
+        if not report.already_ran or not _published(ws):
+            refresh.refresh(ws, now)
     return report
 
 

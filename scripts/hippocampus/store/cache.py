@@ -20,14 +20,16 @@ import os
 import sqlite3
 from contextlib import nullcontext
 from datetime import date, datetime
-from typing import Iterable, Iterator
+from types import MappingProxyType
+from typing import Iterable, Iterator, Mapping
 
-from .. import redaction, search
-from . import retention
-from .model import id_number, Index, Memory
+from .. import redaction
+from . import files, indexfile, retention, touches
+from .model import id_number, tier, Index, Memory
+from .views import histogram_bin, Census, Facts, IndexView, Scored, ShelfOf
+from ..terms import document_terms, topic_terms
 from ..timeutil import parse_day
 from ..workspace import Workspace
-from . import files, indexfile, touches
 
 SCHEMA = 7
 # The cache holds memories' words, so it is built under one set of redaction rules: a cache from older rules is
@@ -125,10 +127,8 @@ def vouched_signature(ws: Workspace) -> str | None:
 
 def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
     """(doc row, its postings, its topic terms, its sources) for each memory, numbered from `first_doc`."""
-    from ..ingestion.encoding import topic_terms  # the same-fact test's view of a memory
-
     for doc, memory in enumerate(memories, first_doc):
-        counts = search.document_terms(memory)
+        counts = document_terms(memory)
         length = float(sum(counts.values()))
         base, since = retention.anchor(memory, meta, today)
         strength = (math.log(base) - since.toordinal() * _LOG_RATE) if base > 0 else None
@@ -153,7 +153,10 @@ _INSERT_DOC = "INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 def _insert(db: sqlite3.Connection, memories: Iterable[Memory], meta: dict, today: date) -> None:
     first = (db.execute("SELECT COALESCE(MAX(doc), 0) FROM docs").fetchone()[0]) + 1
-    docs, postings, topics, sources = [], [], [], []
+    docs: list[tuple] = []
+    postings: list[tuple] = []
+    topics: list[tuple] = []
+    sources: list[tuple] = []
     highest = 0
 
     def flush():
@@ -184,7 +187,7 @@ def _remove(db: sqlite3.Connection, memory_id: str) -> None:
         memory = Memory.wrap(json.loads(body))
         # Deleted by their indexed keys: a scan of these tables per memory would not scale.
         db.executemany("DELETE FROM postings WHERE term = ? AND doc = ?",
-                       [(t, doc) for t in search.document_terms(memory)])
+                       [(t, doc) for t in document_terms(memory)])
         db.executemany("DELETE FROM topics WHERE term = ? AND doc = ?", [(t, doc) for t in topic.split()])
         db.executemany("DELETE FROM sources WHERE session = ? AND message = ? AND doc = ?",
                        [(str(s.get("session")), str(s.get("message")), doc) for s in memory.every_source()
@@ -273,12 +276,15 @@ def refresh_after_write(ws: Workspace, index: Index, loaded_from: str | None, ch
 
 
 def _with_math(db: sqlite3.Connection) -> sqlite3.Connection:
-    """SQLite builds without the math functions get Python's (same results, slower)."""
+    """The functions the queries use: the decay formula and the tiers from retention and the model (the same
+    Python functions every other reader calls), and the math functions for SQLite builds without them."""
+    retention.sql_functions(db)
+    db.create_function("tier", 1, tier, deterministic=True)
+    db.create_function("histogram_bin", 2, histogram_bin, deterministic=True)
     try:
-        db.execute("SELECT ln(1), pow(2, 2)")
+        db.execute("SELECT ln(1)")
     except sqlite3.OperationalError:
         db.create_function("ln", 1, math.log, deterministic=True)
-        db.create_function("pow", 2, math.pow, deterministic=True)
     return db
 
 
@@ -296,65 +302,70 @@ def _open(ws: Workspace) -> sqlite3.Connection | None:
         return None
 
 
-class CachedCorpus:
-    """The cached structure as a search corpus, with recorded touches applied to what it returns."""
+# Today's importance of a row, within 0 and 1 (retention.importance_of_row): `:day` is today's day number.
+_TODAY = "importance_on(pinned, importance, base, since, :day)"
 
-    meta: dict = {}  # every cached body carries its own decay anchor
 
-    def __init__(self, db: sqlite3.Connection, touches: list):
+class CacheView:
+    """views.View over the cache, with the touches recorded since the last write applied to what it returns.
+    Memories come decoded from their cached bodies, each carrying its own decay anchor."""
+
+    def __init__(self, db: sqlite3.Connection, touched: list):
         self.db = db
         values = dict(db.execute("SELECT key, value FROM meta"))
         self.count = int(values.get("count", 0))
         total = float(values.get("total_length", 0))
         self.average_length = total / self.count if self.count else 1.0
+        self.highest_id = int(values.get("highest_id", 0))
         self._rows: dict[int, tuple] = {}
         self._touches: dict[str, list[datetime]] = {}
-        for when, ids in touches:
+        for when, ids in touched:
             for memory_id in ids:
                 self._touches.setdefault(memory_id, []).append(when)
 
+    def close(self) -> None:
+        self.db.close()
+
+    def _memory(self, body: str) -> Memory:
+        memory = Memory.wrap(json.loads(body))
+        for when in sorted(self._touches.get(memory.id, ())):
+            retention.touch(memory, when, _ANCHORED)
+        return memory
+
+    def _bodies(self, docs: list[int], columns: str = "body") -> Iterator[tuple]:
+        for start in range(0, len(docs), 500):
+            part = docs[start:start + 500]
+            yield from self.db.execute(f"SELECT doc, {columns} FROM docs WHERE doc IN ({','.join('?' * len(part))})",
+                                       part)
+
+    # --- ranking ---
     def postings(self, term: str) -> list[tuple[int, float, float]]:
         # From the covering index alone: a common word's list is long, and ranking reads the facts of only the
         # few best documents (`facts`).
         return self.db.execute("SELECT doc, tf, length FROM postings WHERE term = ?", (term,)).fetchall()
 
-    def facts(self, docs: list[int], now: datetime) -> dict[int, search.Facts]:
-        today = now.date().toordinal()
-        rate = retention.DECAY_RATE
+    def facts(self, docs: list[int], now: datetime) -> dict[int, Facts]:
+        today = now.date()
         wanted = [doc for doc in docs if doc not in self._rows]
-        for start in range(0, len(wanted), 500):
-            part = wanted[start:start + 500]
-            for row in self.db.execute(
-                    "SELECT doc, id, domain, hidden, pinned, base, since, importance, seen FROM docs "
-                    f"WHERE doc IN ({','.join('?' * len(part))})", part):
-                self._rows[row[0]] = row[1:]
+        for row in self._bodies(wanted, "id, domain, hidden, pinned, base, since, importance, seen"):
+            self._rows[row[0]] = row[1:]
         out = {}
         for doc in docs:
             memory_id, domain, hidden, pinned, base, since, importance, seen = self._rows[doc]
             if not pinned:
-                importance = base * rate ** max(0, today - since)
+                importance = retention.faded(base, today.toordinal() - since)
             touched = self._touches.get(memory_id)
             if touched:
                 seen = max(seen or 0, max(touched).date().toordinal())
-            recency = rate ** max(0, today - seen) if seen else 0.5
-            out[doc] = search.Facts(memory_id, domain, bool(hidden), importance, recency)
+            out[doc] = Facts(memory_id, domain, bool(hidden), importance,
+                             retention.recency(date.fromordinal(seen) if seen else None, today))
         return out
 
     def fetch(self, docs: list[int]) -> dict[int, Memory]:
-        if not docs:
-            return {}
-        marks = ",".join("?" * len(docs))
-        rows = self.db.execute(f"SELECT doc, body FROM docs WHERE doc IN ({marks})", docs).fetchall()
-        return {doc: self._memory(body) for doc, body in rows}
+        return {doc: self._memory(body) for doc, body in self._bodies(docs)}
 
-    def _memory(self, body: str) -> Memory:
-        memory = Memory.wrap(json.loads(body))
-        for when in sorted(self._touches.get(memory.id, ())):
-            retention.touch(memory, when, self.meta)
-        return memory
-
+    # --- published views ---
     def core(self, today: date, threshold: float) -> tuple[int, Iterator[tuple[Memory, float]]]:
-        """How many memories are core today, and those memories: explicit ones first, then by importance."""
         bound = math.log(threshold) - today.toordinal() * _LOG_RATE if threshold > 0 else -math.inf
         fading = "hidden = 0 AND pinned = 0 AND explicit = ? AND strength >= ?"
         steady = "hidden = 0 AND pinned = 1 AND explicit = ? AND importance >= ?"
@@ -365,41 +376,145 @@ class CachedCorpus:
             for (body,) in self.db.execute(f"SELECT body FROM docs WHERE {where} ORDER BY {order} DESC, id",
                                            (flag, value)):
                 memory = self._memory(body)
-                yield memory, retention.importance_on(memory, today, self.meta)
+                yield memory, retention.importance_on(memory, today, _ANCHORED)
 
         def walk():
             # Both lists come sorted from the index on (hidden, explicit, strength); pinned ones are few.
             for flag in (1, 0):
-                yield from heapq.merge(rows(fading, flag, bound, "strength"), rows(steady, flag, threshold,
-                                                                                   "importance"),
+                yield from heapq.merge(rows(fading, flag, bound, "strength"),
+                                       rows(steady, flag, threshold, "importance"),
                                        key=lambda pair: (-pair[1], pair[0].id))
 
         return total, walk()
 
+    def shelves(self, today: date, shelf_of: ShelfOf, limit: int) -> dict[tuple[str, str], list[tuple[Memory, float]]]:
+        # One pass over a covering index: each (domain, category)'s `limit` most important, by a window function.
+        rows = self.db.execute(
+            "SELECT doc, domain, category, value FROM (SELECT doc, domain, category, value, row_number() OVER "
+            "(PARTITION BY domain, category ORDER BY value DESC, id) AS place FROM (SELECT doc, domain, category, "
+            f"id, {_TODAY} AS value FROM docs WHERE hidden = 0)) WHERE place <= :limit",
+            {"day": today.toordinal(), "limit": limit}).fetchall()
+        bodies = self.fetch([row[0] for row in rows])
+        out: dict[tuple[str, str], list] = {}
+        for doc, domain, category, value in rows:
+            out.setdefault((domain, shelf_of(category)), []).append((bodies[doc], value))
+        for shelf in out.values():
+            shelf.sort(key=lambda pair: (-pair[1], pair[0].id))
+            del shelf[limit:]
+        return out
 
-def open_corpus(ws: Workspace, today: date, locked: bool = False):
-    """A corpus for the current index: the cached one (built or rebuilt as needed), or, when the cache folder
-    cannot be written, one built in memory. Returns (corpus, the meta dict to date memories with).
+    def shelf_counts(self, shelf_of: ShelfOf) -> dict[tuple[str, str], int]:
+        out: dict = {}
+        for domain, category, count in self.db.execute(
+                "SELECT domain, category, COUNT(*) FROM docs WHERE hidden = 0 GROUP BY domain, category"):
+            key = (domain, shelf_of(category))
+            out[key] = out.get(key, 0) + count
+        return out
+
+    def ranked(self, today: date, limit: int) -> list[Scored]:
+        rows = self.db.execute(
+            f"SELECT doc, domain, pinned, created, reinforced, {_TODAY} AS value FROM docs "
+            "ORDER BY value DESC, reinforced DESC, id LIMIT :limit",
+            {"day": today.toordinal(), "limit": max(0, limit)}).fetchall()
+        bodies = self.fetch([row[0] for row in rows])
+        return [Scored(bodies[doc], value, tier(value), domain or "user", bool(pinned),
+                       date.fromordinal(created) if created else None, reinforced)
+                for doc, domain, pinned, created, reinforced, value in rows]
+
+    def census(self, today: date, bins: int) -> Census:
+        """Counted by SQLite in a few passes over small columns: a 100k-memory store makes no 100k Python objects."""
+        db = self.db
+        db.execute("CREATE TEMP TABLE today AS SELECT domain, pinned, created, reinforced, "
+                   f"{_TODAY} AS value FROM docs", {"day": today.toordinal()})
+        try:
+            out = Census(bins=[0] * bins)
+            for domain, name, count in db.execute(
+                    "SELECT coalesce(nullif(domain, ''), 'user'), tier(value), COUNT(*) FROM today GROUP BY 1, 2"):
+                out.per_domain.setdefault(domain, Counter())[name] = count
+                out.total += count
+            for number, count in db.execute("SELECT histogram_bin(value, ?), COUNT(*) FROM today GROUP BY 1",
+                                            (bins,)):
+                out.bins[number] = count
+            out.fading = [v for (v,) in db.execute("SELECT value FROM today WHERE pinned = 0 ORDER BY value")]
+            out.pinned = [v for (v,) in db.execute("SELECT value FROM today WHERE pinned = 1 ORDER BY value")]
+            for created, count in db.execute("SELECT created, COUNT(*) FROM today GROUP BY created"):
+                if created:
+                    out.days[date.fromordinal(created)] += count
+                else:
+                    out.undated += count
+            out.reinforced = db.execute("SELECT coalesce(sum(reinforced), 0) FROM today").fetchone()[0]
+        finally:
+            db.execute("DROP TABLE temp.today")
+        return out
+
+    # --- the same-fact lookup ---
+    def topic_count(self, term: str) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM topics WHERE term = ?", (term,)).fetchone()[0]
+
+    def topic_docs(self, term: str) -> Iterable[int]:
+        return [doc for (doc,) in self.db.execute("SELECT doc FROM topics WHERE term = ?", (term,))]
+
+    def entries(self, docs: list[int]) -> list[tuple[int, Memory, set[str]]]:
+        return [(doc, self._memory(body), set(topic.split())) for doc, topic, body in self._bodies(docs, "topic, body")]
+
+    def tie_keys(self, docs: list[int]) -> dict[int, tuple[int, str]]:
+        return {doc: (len(topic.split()), memory_id) for doc, memory_id, topic in self._bodies(docs, "id, topic")}
+
+    def latest_in_session(self, session: str) -> int | None:
+        row = self.db.execute(
+            "SELECT d.doc FROM sources s JOIN docs d ON d.doc = s.doc WHERE s.session = ? AND d.hidden = 0 "
+            "ORDER BY s.ts DESC, length(d.id) DESC, d.id DESC LIMIT 1", (session,)).fetchone()
+        return row[0] if row else None
+
+    def has_source(self, session: str, message: str) -> bool:
+        return self.db.execute("SELECT 1 FROM sources WHERE session = ? AND message = ? LIMIT 1",
+                               (session, message)).fetchone() is not None
+
+
+# A cached body carries its own decay anchor: no index bookkeeping is needed to date it.
+_ANCHORED: Mapping = MappingProxyType({})
+
+
+def open_view(ws: Workspace, today: date, locked: bool = False):
+    """A View of the current index for readers: the cache (built or rebuilt as needed, with the touches recorded
+    since the last write), or, when the cache folder cannot be written, an IndexView of the index read whole.
     `locked`: the caller holds the workspace lock already."""
-    db = _open(ws)
-    if db is not None and _vouched(db, ws):
-        return CachedCorpus(db, touches.read_touches(ws)), CachedCorpus.meta
-    if db is not None:
-        db.close()
+    view = cached_view(ws)
+    if view is not None:
+        return view
     with (nullcontext() if locked else files.workspace_lock(ws)):
-        db = _open(ws)
-        if db is None or not _vouched(db, ws):
-            if db is not None:
-                db.close()
-            index = indexfile.load_index(ws)
-            try:
-                rebuild(ws, index, signature(ws), today)
-            except (OSError, sqlite3.Error):
-                # A read-only cache folder: answer from memory this time.
-                touches.apply_touches(index, touches.read_touches(ws))
-                return search.MemoryCorpus(index.memories, index.meta), index.meta
-            db = _open(ws)
-    return CachedCorpus(db, touches.read_touches(ws)), CachedCorpus.meta
+        view = cached_view(ws)
+        if view is not None:
+            return view
+        index = indexfile.load_index(ws)
+        try:
+            rebuild(ws, index, signature(ws), today)
+        except (OSError, sqlite3.Error):
+            # A read-only cache folder: answer from memory this time.
+            touches.apply_touches(index, touches.read_touches(ws))
+            return IndexView(index)
+        return cached_view(ws) or IndexView(index)
+
+
+def cached_view(ws: Workspace) -> CacheView | None:
+    """The cache as a View when it describes exactly the index.json there now (with the touches recorded since)."""
+    db = _open(ws)
+    if db is None or not _vouched(db, ws):
+        if db is not None:
+            db.close()
+        return None
+    return CacheView(db, touches.read_touches(ws))
+
+
+def view_of(ws: Workspace, loaded_from: str | None) -> CacheView | None:
+    """For a writer that loaded the index.json of signature `loaded_from` and applied the touches itself: the cache
+    as a View when it was built from exactly that file (else None: the writer views its loaded index)."""
+    db = _open(ws)
+    if db is None or not _current(db, loaded_from):
+        if db is not None:
+            db.close()
+        return None
+    return CacheView(db, [])
 
 
 def witnessed(ws: Workspace) -> bool:
@@ -424,116 +539,3 @@ def _current(db: sqlite3.Connection, sig: str | None) -> bool:
     except sqlite3.DatabaseError:
         return False
     return bool(row and sig and row[0] == sig)
-
-
-def core_candidates(ws: Workspace, today: date, threshold: float, locked: bool = False):
-    """(how many, ordered core memories) for `selection.select_core`, from the cache."""
-    corpus, meta = open_corpus(ws, today, locked)
-    if isinstance(corpus, CachedCorpus):
-        return corpus.core(today, threshold)
-    from ..published.selection import core_candidates as from_index  # the in-memory fallback
-
-    return from_index(Index(memories=corpus.memories, meta=meta), today, threshold)
-
-
-def dashboard_inputs(ws: Workspace, today: date, limit: int, locked: bool = False):
-    """(the `limit` most important memories as dashboard_data.Scored, dashboard_data.Tallies of all of them),
-    counted by SQLite in a few passes over small columns: a 100k-memory store makes no 100k Python objects."""
-    from ..published.dashboard_data import score, tally, HISTOGRAM_BINS, Scored, Tallies
-    from .model import tier, ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THRESHOLD
-
-    corpus, _ = open_corpus(ws, today, locked)
-    if not isinstance(corpus, CachedCorpus):
-        every = score(Index(memories=corpus.memories, meta=corpus.meta), today)
-        return every[: max(0, limit)], tally(every)
-    values = {"day": today.toordinal(), "rate": retention.DECAY_RATE, "bins": HISTOGRAM_BINS,
-              "core": CORE_THRESHOLD, "active": ACTIVE_THRESHOLD, "background": BACKGROUND_THRESHOLD}
-    db = corpus.db
-    # Today's importance of every memory, as retention computes it, in a temporary table the passes share.
-    db.execute("CREATE TEMP TABLE today AS SELECT doc, id, domain, pinned, created, reinforced, "
-               "max(0.0, min(1.0, CASE WHEN pinned THEN importance WHEN since >= :day THEN base "
-               "ELSE base * pow(:rate, :day - since) END)) AS value FROM docs", values)
-    try:
-        out = Tallies()
-        tiers = ("CASE WHEN value >= :core THEN 'core' WHEN value >= :active THEN 'active' "
-                 "WHEN value >= :background THEN 'background' ELSE 'archive' END")
-        for domain, name, count in db.execute(
-                f"SELECT coalesce(nullif(domain, ''), 'user'), {tiers}, COUNT(*) FROM today GROUP BY 1, 2", values):
-            out.per_domain.setdefault(domain, Counter())[name] = count
-            out.total += count
-        for number, count in db.execute(
-                "SELECT min(:bins - 1, CAST(value * :bins + 1e-9 AS INTEGER)), COUNT(*) FROM today GROUP BY 1",
-                values):
-            out.bins[number] = count
-        out.fading = [v for (v,) in db.execute("SELECT value FROM today WHERE pinned = 0 ORDER BY value")]
-        out.pinned = [v for (v,) in db.execute("SELECT value FROM today WHERE pinned = 1 ORDER BY value")]
-        for created, count in db.execute("SELECT created, COUNT(*) FROM today GROUP BY created"):
-            if created:
-                out.days[date.fromordinal(created)] += count
-            else:
-                out.undated += count
-        out.reinforced = db.execute("SELECT coalesce(sum(reinforced), 0) FROM today").fetchone()[0]
-        rows = db.execute("SELECT doc, domain, pinned, created, reinforced, value FROM today "
-                          "ORDER BY value DESC, reinforced DESC, id LIMIT ?", (max(0, limit),)).fetchall()
-    finally:
-        db.execute("DROP TABLE temp.today")
-    bodies = corpus.fetch([row[0] for row in rows])
-    listed = [Scored(bodies.get(doc), value, tier(value), domain or "user", bool(pinned),
-                     date.fromordinal(created) if created else None, reinforced)
-              for doc, domain, pinned, created, reinforced, value in rows]
-    return listed, out
-
-
-def cached_corpus(ws: Workspace) -> CachedCorpus | None:
-    """The cache as a corpus, when it is current for index.json (with the touches recorded since)."""
-    db = _open(ws)
-    if db is None or not _vouched(db, ws):
-        if db is not None:
-            db.close()
-        return None
-    corpus = CachedCorpus(db, touches.read_touches(ws))
-    row = db.execute("SELECT value FROM meta WHERE key = 'highest_id'").fetchone()
-    corpus.highest_id = int(row[0]) if row else 0
-    return corpus
-
-
-def mirror_shelves(ws: Workspace, today: date, shelf_name, limit: int, locked: bool = False) -> dict:
-    """{(domain, shelf): [(memory, today's importance)]}: each shelf's `limit` most important visible memories."""
-    corpus, meta = open_corpus(ws, today, locked)
-    if not isinstance(corpus, CachedCorpus):
-        from ..published.mirrors import shelves
-
-        return shelves(Index(memories=corpus.memories, meta=meta), today, limit)
-    now_day = today.toordinal()
-    importance = ("max(0.0, min(1.0, CASE WHEN pinned THEN importance WHEN since >= :day THEN base "
-                  "ELSE base * pow(:rate, :day - since) END))")
-    # One pass over a covering index: each (domain, category)'s `limit` most important, by a window function.
-    rows = corpus.db.execute(
-        f"SELECT doc, domain, category, today FROM (SELECT doc, domain, category, id, {importance} AS today, "
-        f"row_number() OVER (PARTITION BY domain, category ORDER BY {importance} DESC, id) AS place "
-        "FROM docs WHERE hidden = 0) WHERE place <= :limit",
-        {"day": now_day, "rate": retention.DECAY_RATE, "limit": limit}).fetchall()
-    bodies = corpus.fetch([row[0] for row in rows])
-    out: dict[tuple[str, str], list] = {}
-    for doc, domain, category, value in rows:
-        out.setdefault((domain, shelf_name(category)), []).append((bodies[doc], value))
-    for key, shelf in out.items():
-        shelf.sort(key=lambda pair: (-pair[1], pair[0].id))
-        del shelf[limit:]
-    return out
-
-
-def shelf_counts(ws: Workspace, shelf_name) -> dict:
-    """{(domain, shelf): how many visible memories} from the cache (which the caller has made current)."""
-    db = _open(ws)
-    if db is None:
-        return {}
-    out: dict = {}
-    try:
-        for domain, category, count in db.execute(
-                "SELECT domain, category, COUNT(*) FROM docs WHERE hidden = 0 GROUP BY domain, category"):
-            key = (domain, shelf_name(category))
-            out[key] = out.get(key, 0) + count
-    finally:
-        db.close()
-    return out

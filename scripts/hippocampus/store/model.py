@@ -98,7 +98,8 @@ class _Extra(MutableMapping):
 
 def _field(name: str, default=None):
     def get(self):
-        return self.raw.get(name, default)
+        value = self.raw.get(name)
+        return default if value is None else value  # a hand-written null reads as the field left out
 
     def set(self, value):
         self.raw[name] = value

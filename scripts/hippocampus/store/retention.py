@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -29,7 +29,7 @@ def ceiling(memory: Memory) -> float:
     return UNTRUSTED_CEILING if memory.untrusted else 1.0
 
 
-def anchor(memory: Memory, meta: dict, today: date) -> tuple[float, date]:
+def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
     """(base importance, the day it held): the memory's own anchor while `importance` is the value last written
     from it, else its `importance` dated from the last decay run or last access (today when it has no dates)."""
     decay = memory.decay
@@ -43,12 +43,38 @@ def anchor(memory: Memory, meta: dict, today: date) -> tuple[float, date]:
     return min(memory.importance, ceiling(memory)), max(candidates) if candidates else today
 
 
-def importance_on(memory: Memory, today: date, meta: dict) -> float:
+def faded(base: float, days: int) -> float:
+    """Importance `base` after `days` days: base × 0.99^days (nothing fades before its anchor's day). The one
+    place the decay formula is written; the cache's SQL calls it too (see `sql_functions`)."""
+    return base * DECAY_RATE ** max(0, days)
+
+
+UNDATED_RECENCY = 0.5
+
+
+def recency(seen: date | None, today: date) -> float:
+    """0.99^days since a memory was last accessed (or created) on `seen`: 1.0 today, 0.74 after a month."""
+    return faded(1.0, (today - seen).days) if seen is not None else UNDATED_RECENCY
+
+
+def importance_on(memory: Memory, today: date, meta: Mapping) -> float:
     """The memory's importance on `today`, from its anchor (pinned memories do not fade)."""
     if memory.pinned:
         return min(memory.importance, ceiling(memory))
     base, since = anchor(memory, meta, today)
-    return base * DECAY_RATE ** days_between(since, today)
+    return faded(base, days_between(since, today))
+
+
+def importance_of_row(pinned: int, importance: float, base: float, since: int, day: int) -> float:
+    """`importance_on` from a cached row: a pinned memory's (capped) importance, else its anchor `base` on day
+    number `since`, faded to day number `day`; within 0 and 1, as every listing shows it."""
+    value = importance if pinned else faded(base, day - since)
+    return min(1.0, max(0.0, value))
+
+
+def sql_functions(db) -> None:
+    """Give a SQLite connection `importance_on(pinned, importance, base, since, day)`: `importance_of_row`."""
+    db.create_function("importance_on", 5, importance_of_row, deterministic=True)
 
 
 def _set(memory: Memory, value: float, day: date) -> None:
@@ -62,7 +88,7 @@ def restart(memory: Memory, value: float, day: date) -> None:
     _set(memory, value, day)
 
 
-def touch(memory: Memory, when: datetime, meta: dict) -> bool:
+def touch(memory: Memory, when: datetime, meta: Mapping) -> bool:
     """Mark the memory accessed at `when`: decay restarts from there. False if it was already accessed since."""
     last = parse_instant(memory.lastAccessed)
     if last is not None and last >= when:
@@ -72,7 +98,7 @@ def touch(memory: Memory, when: datetime, meta: dict) -> bool:
     return True
 
 
-def reinforce(memory: Memory, when: datetime, meta: dict, source: dict | None = None) -> None:
+def reinforce(memory: Memory, when: datetime, meta: Mapping, source: dict | None = None) -> None:
     """Same topic again: importance += (1 - importance) × 0.10, accessed now, one more reinforcement, new source."""
     current = importance_on(memory, when.date(), meta)
     _set(memory, current + (1 - current) * REINFORCE_STEP, when.date())
@@ -93,7 +119,7 @@ class DecayReport:
     archive_candidates: list[Memory] = field(default_factory=list)
 
 
-def decay_memory(memory: Memory, today: date, meta: dict) -> bool:
+def decay_memory(memory: Memory, today: date, meta: Mapping) -> bool:
     """Bring one memory's importance to today's value along its anchor; True if anything changed."""
     if memory.pinned:
         if memory.importance <= ceiling(memory):
@@ -102,7 +128,7 @@ def decay_memory(memory: Memory, today: date, meta: dict) -> bool:
         return True
     before = (memory.importance, memory.decay)
     base, since = anchor(memory, meta, today)
-    memory.importance = round(min(1.0, base * DECAY_RATE ** days_between(since, today)), PRECISION)
+    memory.importance = round(min(1.0, faded(base, days_between(since, today))), PRECISION)
     memory.decay = {"base": base, "from": since.isoformat(), "last": memory.importance}
     return (memory.importance, memory.decay) != before
 

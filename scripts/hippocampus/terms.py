@@ -1,0 +1,106 @@
+"""The words a memory is found by: what ranking indexes of a memory (`document_terms`) and what the same-fact test
+compares (`topic_terms`). Shared by the features that search and by the derived cache that stores both. Pure."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .store.model import Memory
+from .text import terms, without_label
+from .timeutil import parse_day
+
+KEYWORD_WEIGHT = 0.5
+CONTEXT_WEIGHT = 0.5
+REPLY_WEIGHT = 0.25
+DATE_WEIGHT = 0.1  # the month and year a memory was made: "what did she do in May 2023" leans towards them
+TIME_TERM = "_time"  # stands for "says when": no word typed can be it (an underscore splits words)
+
+# Words that say a value changed; they are not part of a fact's topic.
+CHANGE_WORDS = frozenset({"now", "changed", "change", "moved", "new", "instead", "anymore", "longer", "updated",
+                          "switched", "rescheduled", "postponed", "becomes", "became"})
+IGNORED_TERMS = frozenset({"user", "user's"}) | CHANGE_WORDS
+DIGIT = re.compile(r"\d")
+SAID = re.compile(r"\s*\(said \d{4}-\d{2}-\d{2}\)\Z")  # the date note a summary ends with
+
+
+@dataclass
+class Piece:
+    """One searchable piece of a memory: its own statement (with its own sources) or one attached turn."""
+
+    text: str
+    sources: list[dict]
+    turn: dict | None = None  # the attached turn, None for the memory's own statement
+
+
+def pieces(memory: Memory) -> list[Piece]:
+    """The memory's statement (its content and the detail it left out), then its attached turns."""
+    own = Piece(" ".join(t for t in (memory.content, _text(memory.raw.get("detail"))) if t),
+                [s for s in memory.sources if type(s) is dict])
+    return [own, *(Piece(t["text"], [t["source"]], t) for t in memory.episode)]
+
+
+def _text(value) -> str:
+    """A stored text field: a string, or (as older versions kept `context`) a list of words."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return " ".join(w for w in value if isinstance(w, str))
+    return ""
+
+
+_MONTHS = "january february march april june july august september october november december"
+_DAYS = "monday tuesday wednesday thursday friday saturday sunday"
+# A text that says when: a date, a time of day, a day or month name, a year, "yesterday", "last week", "3 days ago".
+_SAYS_WHEN = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|(?:last|next|this|past|coming) (?:week|weekend|month"
+    r"|year|night|morning|evening|summer|winter|spring|fall|autumn|" + _DAYS.replace(" ", "|") + r")|"
+    + _MONTHS.replace(" ", "|") + r"|" + _DAYS.replace(" ", "|") + r"|weekend|(?:19|20)\d\d|may \d|\d+ may"
+    r"|in may|\d{1,2}(?::\d\d)? ?(?:am|pm)|\d{1,2}:\d\d|\d{4}-\d\d-\d\d)\b", re.IGNORECASE)
+
+
+def text_terms(text: str) -> Counter:
+    """Term counts of one text, with TIME_TERM once when it says when."""
+    counts = Counter(terms(text))
+    if _SAYS_WHEN.search(text):
+        counts[TIME_TERM] = 1
+    return counts
+
+
+def document_terms(memory: Memory) -> dict[str, float]:
+    """Weighted term counts of a memory: its content and the `detail` its summary left out, the turns attached to
+    it, its keywords at KEYWORD_WEIGHT, the `context` (the message it answered) at CONTEXT_WEIGHT, the `reply` (the
+    message that followed it) at REPLY_WEIGHT, the month and year it was made at DATE_WEIGHT, and TIME_TERM once
+    when any of its own texts says when."""
+    counts: dict[str, float] = {}
+
+    def add(words, weight: float) -> None:
+        for term in words:
+            counts[term] = counts.get(term, 0.0) + weight
+
+    for piece in pieces(memory):
+        for term, count in text_terms(piece.text).items():
+            counts[term] = counts.get(term, 0) + count
+    if counts.get(TIME_TERM, 0) > 1:
+        counts[TIME_TERM] = 1
+    add(terms(" ".join(memory.keywords)), KEYWORD_WEIGHT)
+    for name, weight in (("context", CONTEXT_WEIGHT), ("reply", REPLY_WEIGHT)):
+        add(terms(_text(memory.raw.get(name))), weight)
+    made = parse_day(memory.created)
+    if made is not None:
+        add(terms(made.strftime("%B %Y")), DATE_WEIGHT)
+    return counts
+
+
+# Words that colour how a thing is said, not what it is about ("again please", "by the way", "I always take…").
+# Negations ("never", "only", "rarely") are not among them: they change the fact.
+_ASIDES = re.compile(r"\b(?:by the way|btw|please|pls|again|anyway|always|usually|often|sometimes|really|also|just"
+                     r"|still|generally|normally|typically|mostly|actually|definitely|absolutely|totally|already"
+                     r"|strongly)\b", re.IGNORECASE)
+
+
+def topic_terms(text: str) -> set[str]:
+    """The terms that say what a fact is about: its words minus numbers, stop words, change words and asides."""
+    text = _ASIDES.sub(" ", without_label(SAID.sub("", text)))  # nor is who speaks
+    return {t for t in terms(text) if t not in IGNORED_TERMS and not DIGIT.search(t)}
