@@ -35,6 +35,8 @@ _KNOWN = (
     "id", "domain", "category", "content", "importance", "created", "lastAccessed",
     "timesReinforced", "keywords", "sources", "decay", "history",
 )
+# Lists a memory leaves out of its stored form when they are empty.
+_DROPPED_WHEN_EMPTY = ("sources", "history", "episode")
 
 
 def tier(importance: float) -> str:
@@ -256,19 +258,19 @@ class Memory:
         return memory
 
     def to_dict(self) -> dict:
-        """The stored object (the same dict, in the order it was read, except that `importance` and its `decay`
-        anchor come last: the daily decay can then rewrite a memory's line by its tail alone)."""
-        raw = self.raw
-        for name in ("sources", "history", "episode"):
-            if name in raw and not raw[name]:
-                del raw[name]
-        if "decay" in raw and "importance" in raw:
-            tail = reversed(raw)
+        """The stored object, as a new dict (its values shared, not copied) in the order it was read, except that
+        empty lists are left out and `importance` and its `decay` anchor come last: the daily decay can then
+        rewrite a memory's line by its tail alone. The memory itself is left as it is."""
+        out = dict(self.raw)
+        for name in _DROPPED_WHEN_EMPTY:
+            if name in out and not out[name]:
+                del out[name]
+        if "decay" in out and "importance" in out:
+            tail = reversed(out)
             if next(tail) != "decay" or next(tail) != "importance":
-                raw["importance"] = raw.pop("importance")
-                raw["decay"] = raw.pop("decay")
-        return raw
-
+                out["importance"] = out.pop("importance")
+                out["decay"] = out.pop("decay")
+        return out
 
 def _number(value: Any) -> float | None:
     if isinstance(value, bool):
