@@ -305,6 +305,9 @@ class Index:
     # Ids of the memories whose stored words held a secret when they were loaded (and were redacted then): a write
     # saves them. Never stored.
     redacted: set[str] = field(default_factory=set, repr=False, compare=False)
+    # The version of the file it was read from (a file of an older version is backed up before it is first
+    # rewritten). Never stored.
+    disk_version: int = field(default=SCHEMA_VERSION, repr=False, compare=False)
     _checked: int = field(default=0, init=False, repr=False, compare=False)  # memories already seen by highest_id
 
     def by_id(self) -> dict[str, Memory]:
