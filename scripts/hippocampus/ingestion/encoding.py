@@ -640,13 +640,16 @@ def relation(draft: Draft | Fact, memory: Memory | Fact, similarity: float) -> s
 
 @dataclass
 class Outcome:
+    """What a run of encoding (or of the weekly reflection's answers) did: the ids of the memories it made,
+    reinforced, updated, gave turns to or extended, and how many inputs it skipped or had handled before."""
+
     new: list[str] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     attached: list[str] = field(default_factory=list)  # the memory each attached turn went to
     extended: list[str] = field(default_factory=list)  # memories that learnt the words of the turn after them
     skipped: int = 0
-    duplicates: int = 0
+    duplicates: int = 0  # a message that is a memory's source already, an answer applied before
 
     @property
     def changed(self) -> set[str]:
