@@ -15,6 +15,7 @@ import heapq
 import math
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -465,6 +466,18 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
 
 # --- candidates -----------------------------------------------------------------------------------------------
 
+def weighted_dice(topic: set[str], other: set[str], weight: Callable[[str], float], topic_total: float | None = None,
+                  other_total: float | None = None) -> float:
+    """How much two sets of topic terms overlap, from 0 to 1: twice the weight they share over the weight of both
+    (each term weighs `weight(term)`, rare words more). `topic_total` and `other_total` are their sums, when known."""
+    if topic_total is None:
+        topic_total = sum(map(weight, topic))
+    if other_total is None:
+        other_total = sum(map(weight, other))
+    total = topic_total + other_total
+    return 2 * sum(map(weight, topic & other)) / total if total else 0.0
+
+
 class Candidates:
     """An inverted index of topic terms over the memories: which memories could be about the same thing.
 
@@ -530,12 +543,7 @@ class Candidates:
         for term in other if topic_total is not None else (*topic, *other):
             if term not in weights:
                 weights[term] = self.weight(term)
-        weight = weights.__getitem__
-        if topic_total is None:
-            topic_total = sum(map(weight, topic))
-        shared = sum(map(weight, topic & other))
-        total = topic_total + sum(map(weight, other))
-        return 2 * shared / total if total else 0.0
+        return weighted_dice(topic, other, weights.__getitem__, topic_total)
 
     def probe(self, topic: set[str], weights: dict[str, float] | None = None) -> list[str]:
         """The terms to look a topic up by. A memory at similarity ≥ SAME_TOPIC must share one of the rarest

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from ..store import retention
-from ..ingestion.encoding import misbound, relation, topic_terms, Candidates, Fact, SAME_TOPIC
+from ..ingestion.encoding import misbound, relation, topic_terms, weighted_dice, Candidates, Fact, SAME_TOPIC
 from ..store.model import id_number, BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory
 from ..published.selection import framed
 from ..text import label, one_line, terms, words, STOP_WORDS
@@ -181,7 +181,7 @@ class _Run:
                 counts.update(found & pool)
             pool = [p for p, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:POOL]]
         own = self._weight_of(topic)
-        weights = self.weights
+        weight = self.weights.__getitem__
         topics = lookup.topics
         out = []
         for position in pool:
@@ -189,10 +189,8 @@ class _Run:
             if position == mine or other.id == memory.id or other.superseded or other.untrusted != memory.untrusted:
                 continue
             theirs = topics[position]
-            total = own + self._total(position, theirs)
-            shared = sum(weights[t] for t in topic & theirs)  # every term of `topic` is weighed already
-            # The weighted Dice overlap of encoding's `Candidates.similarity`, with each memory's total kept.
-            similarity = 2 * shared / total if total else 0.0
+            # Every term of `topic` is weighed already; each memory's total is kept for the run.
+            similarity = weighted_dice(topic, theirs, weight, own, self._total(position, theirs))
             if similarity >= SCHEMA_SIMILARITY:
                 out.append((other, round(similarity, 4)))
         out.sort(key=lambda pair: (-pair[1], pair[0].id))
