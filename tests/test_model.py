@@ -2,7 +2,7 @@
 
 import copy
 
-from hippocampus.store.model import Memory
+from hippocampus.store.model import Index, Memory
 
 
 def _stored() -> dict:
@@ -39,3 +39,12 @@ def test_memories_that_differ_only_in_key_order_or_empty_lists_are_equal():
     assert a == b
     b.content = "User prefers coffee"
     assert a != b
+
+
+def test_ids_reserved_elsewhere_are_never_given_and_a_lower_reservation_changes_nothing():
+    index = Index(memories=[Memory(id="mem_002", content="a")])
+    index.reserve(7)
+    index.reserve(3)
+    assert index.next_id() == "mem_008"
+    index.reserve(5)
+    assert index.next_id() == "mem_009"

@@ -20,7 +20,7 @@ from .. import events
 from ..published import mirrors, publish
 from ..store import cache
 from .encoding import Candidates, Draft, Outcome
-from ..store.model import known_highest, CORE_THRESHOLD, Index
+from ..store.model import CORE_THRESHOLD, Index
 from ..redaction import redact_memory
 from ..text import asks
 from ..timeutil import parse_instant
@@ -227,7 +227,7 @@ def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: f
         if corpus is None:
             return False
         part = Index(memories=[], meta=dict(meta))
-        part.meta["highestId"] = max(known_highest(part.meta.get("highestId")), corpus.highest_id)
+        part.reserve(corpus.highest_id)
         ids.reserve_ids(ws, part)
         made: list = []
 

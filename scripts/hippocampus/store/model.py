@@ -28,7 +28,8 @@ UNTRUSTED_CEILING = 0.6
 # SQLite both hold exactly.
 COUNT_LIMIT = 2 ** 53 - 1
 
-_ID_RE = re.compile(r"^mem_(\d+)$")
+ID_PREFIX = "mem_"  # every id this version gives is the prefix and a number
+_ID_RE = re.compile(rf"^{ID_PREFIX}(\d+)$")
 
 # Keys the model reads and writes itself; any other key of a memory is carried through untouched.
 _KNOWN = (
@@ -57,7 +58,7 @@ def id_number(memory_id: str) -> int | None:
 
 
 def format_id(number: int) -> str:
-    return f"mem_{number:03d}"
+    return f"{ID_PREFIX}{number:03d}"
 
 
 def known_highest(value: Any) -> int:
@@ -330,10 +331,16 @@ class Index:
 
     def next_id(self) -> str:
         """A fresh `mem_NNN`: past every id ever given out here, so ids are never reused. The one place ids are
-        given; the store raises `highestId` past every id its other files hold before anything is given."""
+        given; the store `reserve`s every id its other files hold before anything is given."""
         number = self.highest_id() + 1
         self.meta["highestId"] = number
         return format_id(number)
+
+    def reserve(self, number: int) -> None:
+        """Count every id up to `mem_<number>` as given (another file of the workspace holds it): the next id given
+        here is past it. A lower number changes nothing."""
+        if number > known_highest(self.meta.get("highestId")):
+            self.meta["highestId"] = number
 
     def to_dict(self) -> dict:
         out = {"version": self.version}
