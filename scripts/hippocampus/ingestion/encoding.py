@@ -364,28 +364,24 @@ def topic_terms(text: str) -> set[str]:
 # --- drafts ---------------------------------------------------------------------------------------------------
 
 @dataclass
-class Draft:
-    """A memory about to be made from one signal (or one decision of the agent)."""
+class Fact:
+    """What the same-fact test reads of a text: its topic terms, values, tokens and replaced values, read once from
+    `content`. Every Draft is one; so is a stored memory seen as the newer side of `relation` (consolidation
+    compares memories with memories)."""
 
     content: str
-    keywords: list[str]
-    domain: str
-    category: str
-    importance: float
-    when: datetime
-    source: dict
-    explicit: bool = False
-    trust: str | None = None
-    score: Score | None = None
-    detail: str = ""  # what the concise content left out of the message (searchable, never shown as the memory)
-    context: str = ""  # the message this one answered (its first CONTEXT_WORDS words)
-    topic: set[str] = field(default_factory=set)
-    values: set[str] = field(default_factory=set)
-    tokens: set[str] = field(default_factory=set)
-    replaced: set[str] = field(default_factory=set)
+    topic: set[str] = field(init=False)
+    values: set[str] = field(init=False)
+    tokens: set[str] = field(init=False)
+    replaced: set[str] = field(init=False)
 
     def __post_init__(self):
-        _read_fact(self)
+        text = _SAID.sub("", self.content)
+        found_words, numbers = words(text), _numbers(text)
+        self.topic = topic_terms(self.content)
+        self.values = _values(text, numbers, found_words)
+        self.tokens = set(found_words) | numbers
+        self.replaced = replaced_values(self.content)
 
     @property
     def changes(self) -> bool:
@@ -401,31 +397,20 @@ class Draft:
 
 
 @dataclass
-class Fact:
-    """What the same-fact test reads of a text: its topic terms, values, tokens and replaced values. A stored
-    memory seen as the newer side of `relation` (consolidation compares memories with memories)."""
+class Draft(Fact):
+    """A memory about to be made from one signal (or one decision of the agent)."""
 
-    content: str
-    topic: set[str] = field(default_factory=set)
-    values: set[str] = field(default_factory=set)
-    tokens: set[str] = field(default_factory=set)
-    replaced: set[str] = field(default_factory=set)
-
-    def __post_init__(self):
-        _read_fact(self)
-
-    changes = Draft.changes
-    bindings = Draft.bindings
-
-
-def _read_fact(fact) -> None:
-    """Fill in what the same-fact test reads of a draft's or a fact's content (its words read once)."""
-    text = _SAID.sub("", fact.content)
-    found_words, numbers = words(text), _numbers(text)
-    fact.topic = topic_terms(fact.content)
-    fact.values = _values(text, numbers, found_words)
-    fact.tokens = set(found_words) | numbers
-    fact.replaced = replaced_values(fact.content)
+    keywords: list[str]
+    domain: str
+    category: str
+    importance: float
+    when: datetime
+    source: dict
+    explicit: bool = False
+    trust: str | None = None
+    score: Score | None = None
+    detail: str = ""  # what the concise content left out of the message (searchable, never shown as the memory)
+    context: str = ""  # the message this one answered (its first CONTEXT_WORDS words)
 
 
 def signal_time(signal: Signal, now: datetime) -> datetime:
