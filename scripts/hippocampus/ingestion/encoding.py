@@ -23,7 +23,7 @@ from functools import lru_cache
 from .. import redaction
 from ..store import retention
 from . import scoring
-from ..store.model import id_number, DOMAINS, Index, Memory, UNTRUSTED_CEILING
+from ..store.model import id_number, DOMAINS, Index, Memory
 from .scoring import Score
 from ..text import asks, label, one_line, split_label, terms, without_label, words, STOP_WORDS
 from ..timeutil import iso, parse_instant
@@ -441,7 +441,7 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
         content = f"{signal.sender or 'Someone'} said: {content}"
     content = redaction.redact(content + said)
     domain, category = (("world", "observed") if untrusted else (score.domain, score.category))
-    importance = min(score.value, UNTRUSTED_CEILING) if untrusted else score.value
+    importance = min(score.value, retention.ceiling_for(untrusted))
     context = neighbour_text(previous) if previous else ""
     return Draft(content=content, keywords=keywords_of(content), domain=domain, category=category,
                  importance=importance, when=when, source=signal.source, explicit=score.explicit and not untrusted,
@@ -900,7 +900,7 @@ def encode(index: Index, signals: list[Signal], now: datetime, min_importance: f
                 # Too short to be a memory of its own, but it says something new about a remembered thing ("the
                 # gate code is 12"): kept, as important as what it is about.
                 value = max(retention.importance_on(m, draft.when.date(), index.meta) for m in related)
-                draft.importance = min(value, UNTRUSTED_CEILING) if draft.trust == "untrusted" else value
+                draft.importance = min(value, retention.ceiling_for(draft.trust == "untrusted"))
                 memory = create(index, lookup, draft)
                 outcome.new.append(memory.id)
         if memory is not None:

@@ -25,7 +25,7 @@ from ..redaction import redact_memory
 from ..text import asks
 from ..timeutil import parse_instant
 from ..workspace import Workspace
-from ..store import files, ids, indexfile, transaction
+from ..store import files, ids, indexfile, retention, transaction
 
 
 @dataclass
@@ -331,8 +331,7 @@ def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where
         if isinstance(suggested, dict) and isinstance(suggested.get("keywords"), list):
             keywords = [k for k in suggested["keywords"] if isinstance(k, str)]
         explicit = item.get("rule") == "explicit" and not untrusted
-    if untrusted:
-        importance = min(importance, encoding.UNTRUSTED_CEILING)
+    importance = min(importance, retention.ceiling_for(untrusted))
     return Draft(content=content, keywords=keywords, domain=domain, category=category, importance=importance,
                  when=when, source=signal.source, explicit=explicit, trust="untrusted" if untrusted else None)
 
