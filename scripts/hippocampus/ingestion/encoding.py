@@ -30,6 +30,7 @@ from ..timeutil import iso, parse_instant
 from .transcripts import Signal
 
 SAME_TOPIC = 0.7
+MIN_IMPORTANCE = 0.5  # a message scoring below this is no memory of its own (encode.py --min-importance)
 CONTENT_LIMIT = 200
 DETAIL_LIMIT = 2000  # what a summary leaves out stays searchable up to this length; a pasted document is no memory
 SMALL_TALK_CEILING = 0.3  # small talk kept as a memory of its own (at --min-importance 0) stays in the background
@@ -256,6 +257,11 @@ def _fit(out: list[str], said: list[str], matched: tuple[str, ...], limit: int) 
 
 def _detail(sentences: list[str]) -> str:
     return one_line(" ".join(s for s in sentences if s), DETAIL_LIMIT)
+
+
+def without_said(text: str) -> str:
+    """The text without the "(said YYYY-MM-DD)" at its end that dates a relative time ("tomorrow") in it."""
+    return _SAID.sub("", text)
 
 
 def keywords_of(content: str, limit: int = KEYWORDS_KEPT) -> list[str]:
@@ -859,7 +865,7 @@ def _informative(turn: tuple[Signal, Score, str | None]) -> tuple:
     return (score.rule != "question", len(values_of(signal.text)), len(signal.text))
 
 
-def encode(index: Index, signals: list[Signal], now: datetime, min_importance: float = 0.5,
+def encode(index: Index, signals: list[Signal], now: datetime, min_importance: float = MIN_IMPORTANCE,
            lookup: Candidates | None = None, seen: set[tuple[str, str]] | None = None,
            previous: dict[str, str] | None = None) -> Outcome:
     """Encode signals into the index in order; a signal whose message is already a source is skipped.

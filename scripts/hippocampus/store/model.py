@@ -18,6 +18,7 @@ DOMAIN_TITLES = {
     "world": "World Knowledge",
 }
 
+DEFAULT_IMPORTANCE = 0.5  # of a memory stored without one
 # One threshold per tier, used everywhere (the old skill had 0.7 in one place and 0.75 in another).
 CORE_THRESHOLD = 0.7
 ACTIVE_THRESHOLD = 0.4
@@ -129,7 +130,7 @@ class Memory:
     __slots__ = ("raw",)
 
     def __init__(self, id: str, content: str, domain: str = "user", category: str = "general",
-                 importance: float = 0.5, created: str | None = None, lastAccessed: str | None = None,
+                 importance: float = DEFAULT_IMPORTANCE, created: str | None = None, lastAccessed: str | None = None,
                  timesReinforced: int = 0, keywords: list | None = None, sources: list | None = None,
                  decay: dict | None = None, history: list | None = None, extra: dict | None = None):
         raw = {"id": id, "domain": domain, "category": category, "content": content, "importance": importance,
@@ -148,7 +149,7 @@ class Memory:
     content = _field("content")
     domain = _field("domain", "user")
     category = _field("category", "general")
-    importance = _field("importance", 0.5)
+    importance = _field("importance", DEFAULT_IMPORTANCE)
     created = _field("created")
     lastAccessed = _field("lastAccessed")
     timesReinforced = _field("timesReinforced", 0)
@@ -216,7 +217,7 @@ class Memory:
             raise HippocampusError(f"{where}: the memory has no string `id`")
         if type(raw.get("content")) is not str:
             raise HippocampusError(f"{where} ({memory_id}): `content` must be a string")
-        importance = raw.get("importance", 0.5)
+        importance = raw.get("importance", DEFAULT_IMPORTANCE)
         if type(importance) is not float:
             importance = _number(importance)
             if importance is None:
