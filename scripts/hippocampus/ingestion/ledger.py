@@ -142,7 +142,8 @@ class Ledger:
         self.db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('encodedThrough', ?)", (str(through),))
 
     def note_published(self, version: str) -> None:
-        """Remember which index (its lastUpdated) the mirrors and HIPPOCAMPUS_CORE.md were last written from."""
+        """Remember which index (its file signature, `cache.signature`) the mirrors and HIPPOCAMPUS_CORE.md were
+        last written from."""
         self.db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('publishedIndex', ?)", (version,))
 
     def commit(self, handled: list[tuple[str, str, int | None, str | None]], fingerprints: dict[str, str],
