@@ -274,6 +274,7 @@ class Memory:
                 out["decay"] = out.pop("decay")
         return out
 
+
 def _number(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
