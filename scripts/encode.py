@@ -26,7 +26,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from hippocampus import cli  # noqa: E402
-from hippocampus.ingestion import ledger, runs  # noqa: E402
+from hippocampus.ingestion import encoding, ledger, runs  # noqa: E402
 
 
 def describe(report: runs.RunReport) -> str:
@@ -57,8 +57,8 @@ def main() -> int:
     p = cli.parser(__doc__, cron=True)
     ledger.add_source_arguments(p)
     p.add_argument("--no-preprocess", action="store_true", help="encode only what is already in signals.jsonl")
-    p.add_argument("--min-importance", type=float, default=0.5, metavar="X",
-                   help="leave out messages scoring below X (0-1, default 0.5)")
+    p.add_argument("--min-importance", type=float, default=encoding.MIN_IMPORTANCE, metavar="X",
+                   help=f"leave out messages scoring below X (0-1, default {encoding.MIN_IMPORTANCE:g})")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--prepare", action="store_true", help="queue candidates for the agent's own summary "
                       "instead of encoding them")

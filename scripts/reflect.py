@@ -40,10 +40,10 @@ def apply(ctx, path: str) -> int:
             week=name, new=len(result.new), reinforced=len(result.reinforced) + len(result.updated),
             invalid=len(invalid), total=len(txn.index.memories)), wait=ctx.wait)
     if ctx.args.json:
-        cli.emit(json.dumps({"reflection": name, **result.to_dict(), "invalid": invalid}, ensure_ascii=False))
+        cli.emit(json.dumps({"reflection": name, **reflection.as_dict(result), "invalid": invalid}, ensure_ascii=False))
     elif not ctx.quiet or invalid:
         cli.emit(f"reflection {name}: {len(result.new)} new, {len(result.reinforced) + len(result.updated)} "
-                 f"reinforced, {result.already} already applied" + (f"; {len(invalid)} invalid" if invalid else ""))
+                 f"reinforced, {result.duplicates} already applied" + (f"; {len(invalid)} invalid" if invalid else ""))
         for problem in invalid:
             cli.emit(f"  invalid answer #{problem['index']}: {problem['error']}")
     return 1 if invalid else 0

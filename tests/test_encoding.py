@@ -8,7 +8,7 @@ import pytest
 
 from hippocampus.ingestion import encoding
 from hippocampus.ingestion.encoding import concise, keywords_of, rewrite_sentence, values_of, Candidates
-from hippocampus.store.model import Index, Memory
+from hippocampus.store.model import Index, Memory, UNTRUSTED_CEILING
 from hippocampus.store.views import IndexView
 from hippocampus.ingestion.transcripts import Signal
 
@@ -180,7 +180,7 @@ def test_untrusted_words_are_kept_as_an_observation_never_merged_with_the_owner_
     assert len(index.memories) == 2 and outcome.new
     stranger = index.memories[1]
     assert stranger.untrusted and stranger.content == "Bob said: I prefer oat milk flat whites"
-    assert stranger.importance <= encoding.UNTRUSTED_CEILING
+    assert stranger.importance <= UNTRUSTED_CEILING
     assert stranger.domain == "world"
     assert index.memories[0].timesReinforced == 0
 

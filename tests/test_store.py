@@ -55,6 +55,20 @@ def test_the_first_write_migrates_a_v1_index_and_keeps_the_original(workspace):
         assert {k: after[k] for k in before} == before
 
 
+def test_the_version_an_index_was_read_at_is_no_bookkeeping_key_of_it(workspace):
+    write_index(workspace, ODD_V1, decayLastRun="2026-01-20")
+    ws = Workspace(workspace)
+    index = indexfile.load_index(ws)
+    assert set(index.meta) == {"decayLastRun"}
+    assert set(json.loads(indexfile.dump_index(index))) == {"version", "decayLastRun", "memories"}
+    assert index.disk_version == 1
+    with transaction.transaction(ws, NOW) as txn:
+        txn.dirty = True
+        assert set(txn.index.meta) <= {"decayLastRun", "highestId"}
+    assert set(read_index(workspace)) == {"version", "decayLastRun", "lastUpdated", "memories"}
+    assert indexfile.load_index(ws).disk_version == 2
+
+
 def test_a_round_trip_through_our_own_format_changes_nothing(workspace):
     write_index(workspace, ODD_V1, version=2, decayLastRun="2026-01-20")
     ws = Workspace(workspace)

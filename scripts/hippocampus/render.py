@@ -1,4 +1,6 @@
-"""One Jinja2 environment for every template: the core file, load_core's text, the dashboard, the AGENTS block."""
+"""One Jinja2 environment for every template: the core file, the dashboard, the AGENTS block and the cron jobs'
+messages. (load_core's text is not a template: `selection.CoreSelection.as_text` writes it, so a session start
+imports no template engine.)"""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from .errors import UsageError
 from .timeutil import parse_instant, EARLIEST_NOW, LATEST_NOW
 
-DOMAINS = ("user", "self", "relationship", "world")
+CONFIG_NAME = "hippocampus-config.json"  # in memory/, written by install.py
 
 
 def _profile_home(env) -> Path:
@@ -127,7 +127,7 @@ class Workspace:
     @property
     def config(self) -> Path:
         """Settings written by install.py, e.g. {"firstRun": {"signals": 200}} or {"firstRun": {"whole": true}}."""
-        return self.memory / "hippocampus-config.json"
+        return self.memory / CONFIG_NAME
 
     @property
     def cache(self) -> Path:

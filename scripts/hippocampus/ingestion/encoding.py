@@ -15,6 +15,7 @@ import heapq
 import math
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -22,7 +23,7 @@ from functools import lru_cache
 from .. import redaction
 from ..store import retention
 from . import scoring
-from ..store.model import id_number, DOMAINS, Index, Memory, UNTRUSTED_CEILING
+from ..store.model import id_number, DOMAINS, Index, Memory
 from ..store.views import IndexView, View
 from .scoring import Score
 from ..text import asks, label, one_line, split_label, words, STOP_WORDS
@@ -32,6 +33,7 @@ from ..terms import CHANGE_WORDS, DIGIT as _DIGIT, IGNORED_TERMS as _IGNORED_TER
 from ..terms import topic_terms
 
 SAME_TOPIC = 0.7
+MIN_IMPORTANCE = 0.5  # a message scoring below this is no memory of its own (encode.py --min-importance)
 CONTENT_LIMIT = 200
 DETAIL_LIMIT = 2000  # what a summary leaves out stays searchable up to this length; a pasted document is no memory
 SMALL_TALK_CEILING = 0.3  # small talk kept as a memory of its own (at --min-importance 0) stays in the background
@@ -254,6 +256,11 @@ def _detail(sentences: list[str]) -> str:
     return one_line(" ".join(s for s in sentences if s), DETAIL_LIMIT)
 
 
+def without_said(text: str) -> str:
+    """The text without the "(said YYYY-MM-DD)" at its end that dates a relative time ("tomorrow") in it."""
+    return _SAID.sub("", text)
+
+
 def keywords_of(content: str, limit: int = KEYWORDS_KEPT) -> list[str]:
     """A few words to find the memory by: names first, then numbers, then the longest words."""
     content = _SAID.sub("", content)
@@ -347,28 +354,24 @@ def replaced_values(text: str) -> set[str]:
 # --- drafts ---------------------------------------------------------------------------------------------------
 
 @dataclass
-class Draft:
-    """A memory about to be made from one signal (or one decision of the agent)."""
+class Fact:
+    """What the same-fact test reads of a text: its topic terms, values, tokens and replaced values, read once from
+    `content`. Every Draft is one; so is a stored memory seen as the newer side of `relation` (consolidation
+    compares memories with memories)."""
 
     content: str
-    keywords: list[str]
-    domain: str
-    category: str
-    importance: float
-    when: datetime
-    source: dict
-    explicit: bool = False
-    trust: str | None = None
-    score: Score | None = None
-    detail: str = ""  # what the concise content left out of the message (searchable, never shown as the memory)
-    context: str = ""  # the message this one answered (its first CONTEXT_WORDS words)
-    topic: set[str] = field(default_factory=set)
-    values: set[str] = field(default_factory=set)
-    tokens: set[str] = field(default_factory=set)
-    replaced: set[str] = field(default_factory=set)
+    topic: set[str] = field(init=False)
+    values: set[str] = field(init=False)
+    tokens: set[str] = field(init=False)
+    replaced: set[str] = field(init=False)
 
     def __post_init__(self):
-        _read_fact(self)
+        text = _SAID.sub("", self.content)
+        found_words, numbers = words(text), _numbers(text)
+        self.topic = topic_terms(self.content)
+        self.values = _values(text, numbers, found_words)
+        self.tokens = set(found_words) | numbers
+        self.replaced = replaced_values(self.content)
 
     @property
     def changes(self) -> bool:
@@ -384,31 +387,20 @@ class Draft:
 
 
 @dataclass
-class Fact:
-    """What the same-fact test reads of a text: its topic terms, values, tokens and replaced values. A stored
-    memory seen as the newer side of `relation` (consolidation compares memories with memories)."""
+class Draft(Fact):
+    """A memory about to be made from one signal (or one decision of the agent)."""
 
-    content: str
-    topic: set[str] = field(default_factory=set)
-    values: set[str] = field(default_factory=set)
-    tokens: set[str] = field(default_factory=set)
-    replaced: set[str] = field(default_factory=set)
-
-    def __post_init__(self):
-        _read_fact(self)
-
-    changes = Draft.changes
-    bindings = Draft.bindings
-
-
-def _read_fact(fact) -> None:
-    """Fill in what the same-fact test reads of a draft's or a fact's content (its words read once)."""
-    text = _SAID.sub("", fact.content)
-    found_words, numbers = words(text), _numbers(text)
-    fact.topic = topic_terms(fact.content)
-    fact.values = _values(text, numbers, found_words)
-    fact.tokens = set(found_words) | numbers
-    fact.replaced = replaced_values(fact.content)
+    keywords: list[str]
+    domain: str
+    category: str
+    importance: float
+    when: datetime
+    source: dict
+    explicit: bool = False
+    trust: str | None = None
+    score: Score | None = None
+    detail: str = ""  # what the concise content left out of the message (searchable, never shown as the memory)
+    context: str = ""  # the message this one answered (its first CONTEXT_WORDS words)
 
 
 def signal_time(signal: Signal, now: datetime) -> datetime:
@@ -439,7 +431,7 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
         content = f"{signal.sender or 'Someone'} said: {content}"
     content = redaction.redact(content + said)
     domain, category = (("world", "observed") if untrusted else (score.domain, score.category))
-    importance = min(score.value, UNTRUSTED_CEILING) if untrusted else score.value
+    importance = min(score.value, retention.ceiling_for(untrusted))
     context = neighbour_text(previous) if previous else ""
     return Draft(content=content, keywords=keywords_of(content), domain=domain, category=category,
                  importance=importance, when=when, source=signal.source, explicit=score.explicit and not untrusted,
@@ -448,6 +440,18 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
 
 
 # --- candidates -----------------------------------------------------------------------------------------------
+
+def weighted_dice(topic: set[str], other: set[str], weight: Callable[[str], float], topic_total: float | None = None,
+                  other_total: float | None = None) -> float:
+    """How much two sets of topic terms overlap, from 0 to 1: twice the weight they share over the weight of both
+    (each term weighs `weight(term)`, rare words more). `topic_total` and `other_total` are their sums, when known."""
+    if topic_total is None:
+        topic_total = sum(map(weight, topic))
+    if other_total is None:
+        other_total = sum(map(weight, other))
+    total = topic_total + other_total
+    return 2 * sum(map(weight, topic & other)) / total if total else 0.0
+
 
 class Candidates:
     """An inverted index of topic terms over the memories: which memories could be about the same thing.
@@ -493,12 +497,7 @@ class Candidates:
         for term in other if topic_total is not None else (*topic, *other):
             if term not in weights:
                 weights[term] = self.weight(term)
-        weight = weights.__getitem__
-        if topic_total is None:
-            topic_total = sum(map(weight, topic))
-        shared = sum(map(weight, topic & other))
-        total = topic_total + sum(map(weight, other))
-        return 2 * shared / total if total else 0.0
+        return weighted_dice(topic, other, weights.__getitem__, topic_total)
 
     def probe(self, topic: set[str], weights: dict[str, float] | None = None) -> list[str]:
         """The terms to look a topic up by. A memory at similarity ≥ SAME_TOPIC must share one of the rarest
@@ -715,13 +714,16 @@ def relation(draft: Draft | Fact, memory: Memory | Fact, similarity: float) -> s
 
 @dataclass
 class Outcome:
+    """What a run of encoding (or of the weekly reflection's answers) did: the ids of the memories it made,
+    reinforced, updated, gave turns to or extended, and how many inputs it skipped or had handled before."""
+
     new: list[str] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     attached: list[str] = field(default_factory=list)  # the memory each attached turn went to
     extended: list[str] = field(default_factory=list)  # memories that learnt the words of the turn after them
     skipped: int = 0
-    duplicates: int = 0
+    duplicates: int = 0  # a message that is a memory's source already, an answer applied before
 
     @property
     def changed(self) -> set[str]:
@@ -928,7 +930,7 @@ def _informative(turn: tuple[Signal, Score, str | None]) -> tuple:
     return (score.rule != "question", len(values_of(signal.text)), len(signal.text))
 
 
-def encode(index: Index, signals: list[Signal], now: datetime, min_importance: float = 0.5,
+def encode(index: Index, signals: list[Signal], now: datetime, min_importance: float = MIN_IMPORTANCE,
            lookup: Candidates | None = None, seen: Seen | None = None,
            previous: dict[str, str] | None = None) -> Outcome:
     """Encode signals into the index in order; a signal whose message is already a source is skipped.
@@ -971,7 +973,7 @@ def encode(index: Index, signals: list[Signal], now: datetime, min_importance: f
                 # Too short to be a memory of its own, but it says something new about a remembered thing ("the
                 # gate code is 12"): kept, as important as what it is about.
                 value = max(retention.importance_on(m, draft.when.date(), index.meta) for m in related)
-                draft.importance = min(value, UNTRUSTED_CEILING) if draft.trust == "untrusted" else value
+                draft.importance = min(value, retention.ceiling_for(draft.trust == "untrusted"))
                 memory = create(index, lookup, draft)
                 outcome.new.append(memory.id)
         if memory is not None:

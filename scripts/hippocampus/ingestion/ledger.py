@@ -35,17 +35,12 @@ from ..workspace import resolve_state_dir, Workspace
 from ..store import files, indexfile
 
 LEDGER_NAME = "ingest.sqlite"
-CONFIG_NAME = "hippocampus-config.json"
 # Messages stamped later than now by more than this wait for a later run (a transcript clock a little ahead is fine).
 FUTURE_SLACK = timedelta(minutes=10)
 
 
 def ledger_path(ws: Workspace) -> Path:
     return ws.memory / LEDGER_NAME
-
-
-def config_path(ws: Workspace) -> Path:
-    return ws.memory / CONFIG_NAME
 
 
 # --- configuration written by the installer -------------------------------------------------------------------
@@ -65,7 +60,7 @@ class Config:
 
 
 def load_config(ws: Workspace) -> Config:
-    path = config_path(ws)
+    path = ws.config
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -147,7 +142,8 @@ class Ledger:
         self.db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('encodedThrough', ?)", (str(through),))
 
     def note_published(self, version: str) -> None:
-        """Remember which index (its lastUpdated) the mirrors and HIPPOCAMPUS_CORE.md were last written from."""
+        """Remember which index (its file signature, `cache.signature`) the mirrors and HIPPOCAMPUS_CORE.md were
+        last written from."""
         self.db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('publishedIndex', ?)", (version,))
 
     def commit(self, handled: list[tuple[str, str, int | None, str | None]], fingerprints: dict[str, str],

@@ -20,13 +20,13 @@ from .. import events
 from ..published import refresh
 from ..store import cache
 from .encoding import Draft, Outcome
-from ..store.model import known_highest, Index
+from ..store.model import Index
 from ..store.views import IndexView
 from ..redaction import redact_memory
 from ..text import asks
 from ..timeutil import parse_instant
 from ..workspace import Workspace
-from ..store import files, ids, indexfile, transaction
+from ..store import files, ids, indexfile, retention, transaction
 
 
 @dataclass
@@ -228,7 +228,7 @@ def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: f
         if corpus is None:
             return False
         part = Index(memories=[], meta=dict(meta))
-        part.meta["highestId"] = max(known_highest(part.meta.get("highestId")), corpus.highest_id)
+        part.reserve(corpus.highest_id)
         ids.reserve_ids(ws, part)
         made: list = []
 
@@ -332,8 +332,7 @@ def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where
         if isinstance(suggested, dict) and isinstance(suggested.get("keywords"), list):
             keywords = [k for k in suggested["keywords"] if isinstance(k, str)]
         explicit = item.get("rule") == "explicit" and not untrusted
-    if untrusted:
-        importance = min(importance, encoding.UNTRUSTED_CEILING)
+    importance = min(importance, retention.ceiling_for(untrusted))
     return Draft(content=content, keywords=keywords, domain=domain, category=category, importance=importance,
                  when=when, source=signal.source, explicit=explicit, trust="untrusted" if untrusted else None)
 

@@ -17,12 +17,11 @@ from pathlib import Path
 from ..published import publish
 from . import agents_block, cronjobs, openclaw_cli, openclaw_config
 from ..errors import HippocampusError
-from ..store.model import Index, SCHEMA_VERSION
+from ..store.model import DOMAINS, Index, SCHEMA_VERSION
 from ..render import render
-from ..workspace import DOMAINS, Workspace
+from ..workspace import CONFIG_NAME, Workspace
 from ..store import cache, files, indexfile
 
-CONFIG_NAME = "hippocampus-config.json"
 # How much history the very first encoding takes when the installer was given neither --signals nor --whole:
 # enough for a useful start, little enough for a first run of a few seconds.
 DEFAULT_FIRST_RUN = {"signals": 200}
@@ -99,10 +98,6 @@ class Report:
             out.append(f"  {status:<16} {step.what}")
             out += [f"  {'':<16}   {line}" for line in step.detail.splitlines()]
         return out
-
-
-def config_path(ws: Workspace) -> Path:
-    return ws.config
 
 
 def _write(settings: Settings, path: Path, data: bytes | str) -> None:
@@ -190,7 +185,7 @@ def first_run(settings: Settings, report: Report) -> None:
     """memory/hippocampus-config.json: how much history the first encoding takes ({"signals": N} or {"whole": true}),
     and OpenClaw's state dir (`stateDir`) when it is not the default one, so that later runs read the right
     transcripts."""
-    path = config_path(settings.ws)
+    path = settings.ws.config
     try:
         current = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from ..store import retention
-from ..ingestion.encoding import misbound, relation, topic_terms, Candidates, Fact, SAME_TOPIC
+from ..ingestion.encoding import (misbound, relation, topic_terms, weighted_dice, without_said, Candidates, Fact,
+                                  SAME_TOPIC)
 from ..store.model import id_number, BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory
 from ..published.selection import framed
 from ..text import label, one_line, terms, words, STOP_WORDS
@@ -40,7 +41,6 @@ SCHEMA_CONTENT_LIMIT = 300
 _NOT_EPISODIC_CATEGORIES = frozenset({"preferences", "identity"})
 _NOT_EPISODIC_KINDS = frozenset({"schema", "explicit", "reflection"})
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_SAID = re.compile(r"\s*\(said \d{4}-\d{2}-\d{2}\)\s*$")
 
 
 def week_id(day: date | datetime) -> str:
@@ -181,7 +181,7 @@ class _Run:
                 counts.update(found & pool)
             pool = [p for p, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:POOL]]
         own = self._weight_of(topic)
-        weights = self.weights
+        weight = self.weights.__getitem__
         topics = lookup.topics
         out = []
         for position in pool:
@@ -189,10 +189,8 @@ class _Run:
             if position == mine or other.id == memory.id or other.superseded or other.untrusted != memory.untrusted:
                 continue
             theirs = topics[position]
-            total = own + self._total(position, theirs)
-            shared = sum(weights[t] for t in topic & theirs)  # every term of `topic` is weighed already
-            # The weighted Dice overlap of encoding's `Candidates.similarity`, with each memory's total kept.
-            similarity = 2 * shared / total if total else 0.0
+            # Every term of `topic` is weighed already; each memory's total is kept for the run.
+            similarity = weighted_dice(topic, theirs, weight, own, self._total(position, theirs))
             if similarity >= SCHEMA_SIMILARITY:
                 out.append((other, round(similarity, 4)))
         out.sort(key=lambda pair: (-pair[1], pair[0].id))
@@ -522,7 +520,7 @@ def _form(run: _Run, group: list[Memory], theme: set[str], report: Report) -> Me
     ordered = sorted(group, key=_created)
     latest = ordered[-1]
     phrase = theme_phrase(strongest, theme)
-    gist = one_line(_SAID.sub("", strongest.content))
+    gist = one_line(without_said(strongest.content.rstrip()))
     domains = Counter(m.domain for m in group).most_common()
     categories = Counter(m.category for m in group).most_common()
     keywords = [w for w in phrase.lower().split() if w.strip(".,;:")][:4]
@@ -534,7 +532,7 @@ def _form(run: _Run, group: list[Memory], theme: set[str], report: Report) -> Me
     value = max(run.importance[m.id] for m in group)
     for _ in group[1:]:
         value += (1 - value) * retention.REINFORCE_STEP  # every further episode reinforces the gist
-    last_words = one_line(_SAID.sub("", latest.content)) if latest is not strongest else None
+    last_words = one_line(without_said(latest.content.rstrip())) if latest is not strongest else None
     memory = Memory(
         id=run.index.next_id(), content=schema_content(phrase, len(group), _day(ordered[0]), _day(latest), gist, last_words),
         domain=domains[0][0], category=categories[0][0], created=iso(run.now), lastAccessed=iso(run.now),
@@ -563,7 +561,7 @@ def _join(run: _Run, schema: Memory, episode: Memory, report: Report) -> None:
     last = max(str(schema.extra.get("lastDay") or ""), _day(episode))
     schema.extra["lastDay"] = last
     schema.content = schema_content(schema.extra.get("phrase") or "", len(members), first, last,
-                                    schema.extra.get("gist") or "", one_line(_SAID.sub("", episode.content)))
+                                    schema.extra.get("gist") or "", one_line(without_said(episode.content.rstrip())))
     schema.sources = schema.sources + [s for s in episode.sources if s not in schema.sources]
     retention.reinforce(schema, run.now, run.meta)
     episode.extra["schema"] = schema.id

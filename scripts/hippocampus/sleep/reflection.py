@@ -207,19 +207,11 @@ def _check(position: int, raw: Any, ids: set[str]) -> Answer:
                   about=list(dict.fromkeys(about)))
 
 
-@dataclass
-class Applied:
-    new: list[str] = field(default_factory=list)
-    reinforced: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    already: int = 0
-
-    @property
-    def changed(self) -> set[str]:
-        return set(self.new) | set(self.reinforced) | set(self.updated)
-
-    def to_dict(self) -> dict:
-        return {"new": self.new, "reinforced": self.reinforced, "updated": self.updated, "alreadyApplied": self.already}
+def as_dict(outcome: encoding.Outcome) -> dict:
+    """What applying the answers did, as `--apply --json` prints it: the ids of the memories made, reinforced and
+    updated, and how many answers were applied before."""
+    return {"new": outcome.new, "reinforced": outcome.reinforced, "updated": outcome.updated,
+            "alreadyApplied": outcome.duplicates}
 
 
 def applied_before(index: Index) -> set[tuple[str, str]]:
@@ -232,14 +224,15 @@ def applied_before(index: Index) -> set[tuple[str, str]]:
     return out
 
 
-def apply(index: Index, name: str, answers: list[Answer], now: datetime) -> Applied:
-    """Store each answer as a memory (or reinforce the one that already says it), its source the reflection."""
-    result = Applied()
+def apply(index: Index, name: str, answers: list[Answer], now: datetime) -> encoding.Outcome:
+    """Store each answer as a memory (or reinforce the one that already says it), its source the reflection. An
+    answer applied before counts among the outcome's `duplicates`."""
+    result = encoding.Outcome()
     done = applied_before(index)
     lookup = encoding.Candidates([m for m in index.memories if m.domain in DOMAINS])
     for answer in answers:
         if (name, answer.digest) in done:
-            result.already += 1
+            result.duplicates += 1
             continue
         source = {"reflection": name, "answer": answer.digest, "ts": iso(now)}
         if answer.about:
@@ -249,14 +242,9 @@ def apply(index: Index, name: str, answers: list[Answer], now: datetime) -> Appl
         keywords = said["keywords"] or encoding.keywords_of(said["content"])
         draft = encoding.Draft(content=said["content"], keywords=keywords, domain=answer.domain,
                                category=answer.category, importance=answer.importance, when=now, source=source)
-        outcome = encoding.Outcome()
-        memory = encoding.place(index, lookup, draft, outcome)
-        if outcome.new:
+        made = len(result.new)
+        memory = encoding.place(index, lookup, draft, result)
+        if len(result.new) > made:
             memory.extra["kind"] = "reflection"
-            result.new.append(memory.id)
-        elif outcome.updated:
-            result.updated.append(memory.id)
-        else:
-            result.reinforced.append(memory.id)
         done.add((name, answer.digest))
     return result

@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import BusyError, HippocampusError
-from ..workspace import DOMAINS, Workspace
+from ..workspace import Workspace
+from .model import DOMAINS
 
 LOCK_WAIT_SECONDS = 120.0
 

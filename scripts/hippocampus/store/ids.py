@@ -10,13 +10,13 @@ from pathlib import Path
 
 from ..workspace import Workspace
 from .files import atomic_write
-from .model import Index, known_highest
+from .model import ID_PREFIX, Index, known_highest
 
 
 # --- ids: never given twice -----------------------------------------------------------------------------------
 
 # A memory's id as a key in stored JSON (inside a string its quotes would be escaped, so text never matches).
-_GIVEN_ID = re.compile(rb'"id"\s*:\s*"mem_(\d{1,40})"')
+_GIVEN_ID = re.compile(rb'"id"\s*:\s*"' + re.escape(ID_PREFIX.encode()) + rb'(\d{1,40})"')
 
 
 def _version(path: Path) -> str | None:
@@ -82,9 +82,7 @@ def ids_given(ws: Workspace) -> int:
 
 def reserve_ids(ws: Workspace, index: Index) -> None:
     """Raise the index's `highestId` past every id the workspace has given (see `ids_given`), before any is."""
-    given = ids_given(ws)
-    if given > known_highest(index.meta.get("highestId")):
-        index.meta["highestId"] = given
+    index.reserve(ids_given(ws))
 
 
 def note_ids(ws: Workspace, meta: dict) -> None:

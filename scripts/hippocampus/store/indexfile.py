@@ -87,7 +87,7 @@ def load_index(ws: Workspace, ours: bool = False) -> Index:
         return Index(memories=[], meta={})
     disk_version = raw.get("version", 1)
     index = Index.from_dict(migrate(raw, str(ws.index)), str(ws.index))
-    index.meta["_diskVersion"] = disk_version
+    index.disk_version = disk_version
     if not ours:
         index.redacted = {m.id for m in index.memories if redaction.redact_memory(m.raw)}
     return index
@@ -95,7 +95,7 @@ def load_index(ws: Workspace, ours: bool = False) -> Index:
 
 def save_index(ws: Workspace, index: Index, now: datetime) -> None:
     """Write the index atomically. A v1 file is copied to memory/backups/ once before it is first rewritten."""
-    disk_version = index.meta.pop("_diskVersion", SCHEMA_VERSION)
+    disk_version = index.disk_version
     if disk_version < SCHEMA_VERSION and ws.index.exists():
         keep = ws.backups / f"index.v{disk_version}.original.json"
         if not keep.exists():
@@ -105,7 +105,7 @@ def save_index(ws: Workspace, index: Index, now: datetime) -> None:
     payload = dump_index(index).encode("utf-8")
     atomic_write(ws.index, payload)
     remember_checksum(ws.index, os.stat(ws.index), zlib.crc32(payload))
-    index.meta["_diskVersion"] = SCHEMA_VERSION
+    index.disk_version = SCHEMA_VERSION
 
 
 def _copy_atomically(source: Path, target: Path) -> None:

@@ -18,6 +18,7 @@ DOMAIN_TITLES = {
     "world": "World Knowledge",
 }
 
+DEFAULT_IMPORTANCE = 0.5  # of a memory stored without one
 # One threshold per tier, used everywhere (the old skill had 0.7 in one place and 0.75 in another).
 CORE_THRESHOLD = 0.7
 ACTIVE_THRESHOLD = 0.4
@@ -28,13 +29,16 @@ UNTRUSTED_CEILING = 0.6
 # SQLite both hold exactly.
 COUNT_LIMIT = 2 ** 53 - 1
 
-_ID_RE = re.compile(r"^mem_(\d+)$")
+ID_PREFIX = "mem_"  # every id this version gives is the prefix and a number
+_ID_RE = re.compile(rf"^{ID_PREFIX}(\d+)$")
 
 # Keys the model reads and writes itself; any other key of a memory is carried through untouched.
 _KNOWN = (
     "id", "domain", "category", "content", "importance", "created", "lastAccessed",
     "timesReinforced", "keywords", "sources", "decay", "history",
 )
+# Lists a memory leaves out of its stored form when they are empty.
+_DROPPED_WHEN_EMPTY = ("sources", "history", "episode")
 
 
 def tier(importance: float) -> str:
@@ -55,7 +59,7 @@ def id_number(memory_id: str) -> int | None:
 
 
 def format_id(number: int) -> str:
-    return f"mem_{number:03d}"
+    return f"{ID_PREFIX}{number:03d}"
 
 
 def known_highest(value: Any) -> int:
@@ -127,7 +131,7 @@ class Memory:
     __slots__ = ("raw",)
 
     def __init__(self, id: str, content: str, domain: str = "user", category: str = "general",
-                 importance: float = 0.5, created: str | None = None, lastAccessed: str | None = None,
+                 importance: float = DEFAULT_IMPORTANCE, created: str | None = None, lastAccessed: str | None = None,
                  timesReinforced: int = 0, keywords: list | None = None, sources: list | None = None,
                  decay: dict | None = None, history: list | None = None, extra: dict | None = None):
         raw = {"id": id, "domain": domain, "category": category, "content": content, "importance": importance,
@@ -146,7 +150,7 @@ class Memory:
     content = _field("content")
     domain = _field("domain", "user")
     category = _field("category", "general")
-    importance = _field("importance", 0.5)
+    importance = _field("importance", DEFAULT_IMPORTANCE)
     created = _field("created")
     lastAccessed = _field("lastAccessed")
     timesReinforced = _field("timesReinforced", 0)
@@ -214,7 +218,7 @@ class Memory:
             raise HippocampusError(f"{where}: the memory has no string `id`")
         if type(raw.get("content")) is not str:
             raise HippocampusError(f"{where} ({memory_id}): `content` must be a string")
-        importance = raw.get("importance", 0.5)
+        importance = raw.get("importance", DEFAULT_IMPORTANCE)
         if type(importance) is not float:
             importance = _number(importance)
             if importance is None:
@@ -257,18 +261,19 @@ class Memory:
         return memory
 
     def to_dict(self) -> dict:
-        """The stored object (the same dict, in the order it was read, except that `importance` and its `decay`
-        anchor come last: the daily decay can then rewrite a memory's line by its tail alone)."""
-        raw = self.raw
-        for name in ("sources", "history", "episode"):
-            if name in raw and not raw[name]:
-                del raw[name]
-        if "decay" in raw and "importance" in raw:
-            tail = reversed(raw)
+        """The stored object, as a new dict (its values shared, not copied) in the order it was read, except that
+        empty lists are left out and `importance` and its `decay` anchor come last: the daily decay can then
+        rewrite a memory's line by its tail alone. The memory itself is left as it is."""
+        out = dict(self.raw)
+        for name in _DROPPED_WHEN_EMPTY:
+            if name in out and not out[name]:
+                del out[name]
+        if "decay" in out and "importance" in out:
+            tail = reversed(out)
             if next(tail) != "decay" or next(tail) != "importance":
-                raw["importance"] = raw.pop("importance")
-                raw["decay"] = raw.pop("decay")
-        return raw
+                out["importance"] = out.pop("importance")
+                out["decay"] = out.pop("decay")
+        return out
 
 
 def _number(value: Any) -> float | None:
@@ -304,6 +309,9 @@ class Index:
     # Ids of the memories whose stored words held a secret when they were loaded (and were redacted then): a write
     # saves them. Never stored.
     redacted: set[str] = field(default_factory=set, repr=False, compare=False)
+    # The version of the file it was read from (a file of an older version is backed up before it is first
+    # rewritten). Never stored.
+    disk_version: int = field(default=SCHEMA_VERSION, repr=False, compare=False)
     _checked: int = field(default=0, init=False, repr=False, compare=False)  # memories already seen by highest_id
 
     def by_id(self) -> dict[str, Memory]:
@@ -326,10 +334,16 @@ class Index:
 
     def next_id(self) -> str:
         """A fresh `mem_NNN`: past every id ever given out here, so ids are never reused. The one place ids are
-        given; the store raises `highestId` past every id its other files hold before anything is given."""
+        given; the store `reserve`s every id its other files hold before anything is given."""
         number = self.highest_id() + 1
         self.meta["highestId"] = number
         return format_id(number)
+
+    def reserve(self, number: int) -> None:
+        """Count every id up to `mem_<number>` as given (another file of the workspace holds it): the next id given
+        here is past it. A lower number changes nothing."""
+        if number > known_highest(self.meta.get("highestId")):
+            self.meta["highestId"] = number
 
     def to_dict(self) -> dict:
         out = {"version": self.version}

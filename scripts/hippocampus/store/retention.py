@@ -23,10 +23,15 @@ REINFORCE_STEP = 0.10
 PRECISION = 4
 
 
+def ceiling_for(untrusted: bool) -> float:
+    """The most importance can be: 1, or UNTRUSTED_CEILING for a stranger's words (whatever path raised it —
+    reinforcement, a merge, an agent's decision, a hand edit or an older version of this skill)."""
+    return UNTRUSTED_CEILING if untrusted else 1.0
+
+
 def ceiling(memory: Memory) -> float:
-    """The most a memory's importance can be: 1, or UNTRUSTED_CEILING for a stranger's words (whatever path raised
-    it — reinforcement, a merge, an agent's decision, a hand edit or an older version of this skill)."""
-    return UNTRUSTED_CEILING if memory.untrusted else 1.0
+    """The most this memory's importance can be (`ceiling_for`)."""
+    return ceiling_for(memory.untrusted)
 
 
 def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
