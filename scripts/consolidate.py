@@ -31,7 +31,7 @@ from hippocampus.published import refresh  # noqa: E402
 from hippocampus.store import files, indexfile, transaction
 
 
-def write_report(ws, report, text: str) -> str:
+def write_report(ws, report, text: str, now) -> str:
     """memory/consolidation/<week>.md; a second run in the same week that changed something adds its part."""
     path = ws.consolidation / f"{report.week}.md"
     try:
@@ -40,7 +40,7 @@ def write_report(ws, report, text: str) -> str:
         before = ""
     if before and not report.changed:
         return str(path)
-    files.atomic_write(path, before + ("\n---\n\n" if before else "") + text)
+    files.atomic_write(path, consolidation.report_file(before, report, text, now))
     return str(path)
 
 
@@ -72,7 +72,7 @@ def main() -> int:
         text = consolidation.as_markdown(report, now)
         path = ws.consolidation / f"{report.week}.md"
         if report.changed or not path.exists():
-            write_report(ws, report, text)
+            write_report(ws, report, text, now)
             refresh.after_write(ws, now, "consolidation", dict(
                 week=report.week, merged=len(report.merged), superseded=len(report.superseded),
                 schemas=len(report.schemas), archived=len(report.archived),

@@ -16,6 +16,7 @@ import pytest
 from conftest import ROOT, SCRIPTS, read_index, run_script, write_index
 from transcript_fixtures import (Session, conversation_sessions, day, write_database, write_jsonl_store,
                                  write_sqlite_store)
+from hippocampus import frontmatter
 
 STORES = {"jsonl": write_jsonl_store, "sqlite": write_sqlite_store}
 
@@ -240,7 +241,9 @@ def test_secrets_never_reach_the_index_the_mirrors_the_core_file_or_the_queue(wo
 def test_encode_writes_readable_mirrors_per_domain(workspace, state):
     ok(encode(workspace, state))
     preferences = (workspace / "memory" / "user" / "preferences.md").read_text(encoding="utf-8")
-    assert preferences.startswith("# About the user — preferences")
+    fields, body = frontmatter.split(preferences)
+    assert (fields["generator"], fields["domain"], fields["shelf"]) == ("hippocampus", "user", "preferences")
+    assert body.startswith("# About the user — preferences")
     assert "- User prefers oat milk flat whites" in preferences
     observed = (workspace / "memory" / "world" / "observed.md").read_text(encoding="utf-8")
     assert "untrusted sender" in observed

@@ -7,6 +7,7 @@ import math
 import re
 from datetime import datetime
 
+from . import jsonl
 from .store.files import append_line
 from .timeutil import iso
 from .workspace import Workspace
@@ -15,6 +16,8 @@ from .workspace import Workspace
 _INTEGER = re.compile(r"^-?(0|[1-9]\d{0,17})$")
 _DECIMAL = re.compile(r"^-?(0|[1-9]\d*)\.\d+([eE][+-]?\d{1,3})?$")
 RESERVED = ("ts", "event")
+# Anything that is not JSON (a date from a caller) is stored as its text; a NaN is refused rather than written.
+_DUMPS = json.JSONEncoder(ensure_ascii=False, allow_nan=False, default=str).encode
 
 
 def coerce(value: str):
@@ -51,29 +54,22 @@ def log_event(ws: Workspace, event: str, now: datetime, fields: dict, kind: str 
     """Append one event; the line is valid JSON whatever characters the values hold and whatever the fields are
     named."""
     entry = record(event, now, fields, kind)
-    append_line(ws.events, json.dumps(entry, ensure_ascii=False, allow_nan=False, default=str))
+    append_line(ws.events, jsonl.text([entry], dumps=_DUMPS))
     return entry
 
 
 def read_events(ws: Workspace) -> tuple[list[dict], int]:
     """Every readable event and the number of lines skipped as unreadable."""
     events: list[dict] = []
-    skipped = 0
     try:
         handle = open(ws.events, encoding="utf-8", errors="replace")
     except FileNotFoundError:
         return events, 0
     with handle:
-        for line in handle:
-            if not line.strip():
-                continue
-            try:
-                entry = json.loads(line)
-            except (json.JSONDecodeError, RecursionError):
-                skipped += 1
-                continue
+        lines = jsonl.Lines(handle)
+        for _, entry in lines:
             if isinstance(entry, dict):
                 events.append(entry)
             else:
-                skipped += 1
-    return events, skipped
+                lines.invalid += 1
+    return events, lines.invalid

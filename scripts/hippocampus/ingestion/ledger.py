@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from .. import redaction
+from .. import jsonl, redaction
 from . import sources
 from ..errors import HippocampusError, UsageError
 from .sources import SourceSpec
@@ -174,18 +174,17 @@ def read_signals(ws: Workspace) -> tuple[list[Signal], int]:
         return [], 0
     signals, bad = [], 0
     # Lines end at "\n" only: a session or message id may hold any other line separator (U+2028, NEL, …).
-    for number, line in enumerate(data.decode("utf-8", errors="replace").split("\n"), 1):
-        if not line.strip():
-            continue
+    lines = jsonl.Lines(data.decode("utf-8", errors="replace").split("\n"))
+    for number, value in lines:
         try:
-            signals.append(Signal.from_dict(json.loads(line), f"{ws.signals}:{number}"))
-        except (json.JSONDecodeError, RecursionError, HippocampusError):
+            signals.append(Signal.from_dict(value, f"{ws.signals}:{number}"))
+        except HippocampusError:
             bad += 1
-    return signals, bad
+    return signals, bad + lines.invalid
 
 
 def _dump(signals: list[Signal]) -> str:
-    return "".join(json.dumps(s.to_dict(), ensure_ascii=False) + "\n" for s in signals)
+    return jsonl.text(s.to_dict() for s in signals)
 
 
 def append_signals(ws: Workspace, signals: list[Signal]) -> None:

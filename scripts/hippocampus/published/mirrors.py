@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from pathlib import Path
 
-from .. import redaction
+from .. import frontmatter, redaction
 from ..store.model import DOMAIN_TITLES, DOMAINS, Memory
 from ..store.views import View
 from ..store.files import atomic_write
@@ -17,6 +18,8 @@ from .selection import framed
 from ..timeutil import parse_day
 from ..workspace import Workspace
 
+NOTE = "written from memory/index.json; edits here are replaced"
+# What marked a mirror before the front matter did: files that hold it are ours too, and are replaced or removed.
 MARKER = "<!-- written by hippocampus encode.py from memory/index.json; edits here are replaced -->"
 SHELF_LIMIT = 200
 
@@ -38,7 +41,19 @@ def render(domain: str, category: str, shelf: list[tuple[Memory, float]], more: 
     body = "\n".join(line(m, importance) for m, importance in shelf)
     tail = f"\n\n_{more:,} less important memories of this shelf are not listed here; recall.py finds them._" \
         if more else ""
-    return f"# {title} — {category}\n\n{MARKER}\n\n{body}{tail}\n"
+    fields = {"generator": frontmatter.GENERATOR, "note": NOTE, "domain": domain, "shelf": category,
+              "memories": len(shelf) + more, "listed": len(shelf)}
+    return frontmatter.render(fields, f"# {title} — {category}\n\n{body}{tail}\n")
+
+
+def is_ours(path: Path) -> bool:
+    """Whether a Markdown file under memory/<domain>/ is a mirror (ours to replace or remove): its front matter
+    names us, or it holds the marker of mirrors written before there was front matter. Reads only the file's head,
+    whatever its encoding."""
+    with open(path, "rb") as handle:
+        head = handle.read(frontmatter.LIMIT + 16).decode("utf-8", errors="replace")
+    fields, _ = frontmatter.split(head)
+    return (fields or {}).get("generator") == frontmatter.GENERATOR or MARKER in head[:400]
 
 
 def write_mirrors(ws: Workspace, view: View, today: date) -> int:
@@ -57,8 +72,8 @@ def write_mirrors(ws: Workspace, view: View, today: date) -> int:
         try:
             if path.read_text(encoding="utf-8") == text:
                 continue
-        except OSError:
-            pass
+        except (OSError, UnicodeDecodeError):
+            pass  # missing, unreadable or not text: written anew
         atomic_write(path, text)
         written += 1
     for domain in DOMAINS:
@@ -69,7 +84,7 @@ def write_mirrors(ws: Workspace, view: View, today: date) -> int:
             if path in wanted or path.name == "README.md":
                 continue
             try:
-                ours = MARKER in path.read_text(encoding="utf-8")[:400]
+                ours = is_ours(path)
             except OSError:
                 continue
             if ours:

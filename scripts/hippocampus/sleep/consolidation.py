@@ -18,6 +18,7 @@ from itertools import combinations
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from .. import frontmatter
 from ..store import retention
 from ..ingestion.encoding import (misbound, relation, topic_terms, weighted_dice, without_said, Candidates, Fact,
                                   SAME_TOPIC)
@@ -727,3 +728,21 @@ def as_markdown(report: Report, now: datetime, dry_run: bool = False, limit: int
     for item in report.faded:
         lines.append(f"- {item['id']} {item['from']:.2f} → {item['to']:.2f} {q(item['content'])}")
     return "\n".join(lines) + "\n"
+
+
+def report_file(before: str, report: Report, text: str, now: datetime) -> str:
+    """memory/consolidation/<week>.md once this run's report `text` is added to what the file held (`before`).
+    Its front matter says the week, the day of the last run, the memories in the index after it, and what each run
+    of the week did; the reports follow, oldest first, `---` between them. A file without our front matter (an older
+    version's, or one broken by hand) is kept whole under the new front matter."""
+    fields, body = frontmatter.split(before)
+    if not fields or fields.get("generator") != frontmatter.GENERATOR:
+        fields, body = {}, before
+    runs = fields.get("runs") if isinstance(fields.get("runs"), list) else []
+    run = {"at": iso(now), "memoriesBefore": report.total_before, "memoriesAfter": report.total_after,
+           "merged": len(report.merged), "superseded": len(report.superseded),
+           "contradictions": len(report.contradictions), "schemas": len(report.schemas),
+           "archived": len(report.archived)}
+    head = {"generator": frontmatter.GENERATOR, "report": "weekly consolidation", "week": report.week,
+            "date": now.date().isoformat(), "memories": report.total_after, "runs": [*runs, run]}
+    return frontmatter.render(head, body + ("\n---\n\n" if body.strip() else "") + text)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from .. import redaction
+from .. import jsonl, redaction
 from . import retention
 from ..errors import HippocampusError
 from .model import BACKGROUND_THRESHOLD, Memory
@@ -39,17 +39,17 @@ def _read(ws: Workspace) -> tuple[list[dict], int]:
     except (OSError, UnicodeDecodeError) as exc:
         raise HippocampusError(f"cannot read {ws.archive}: {exc}") from None
     entries, redacted = [], 0
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise HippocampusError(f"{ws.archive} line {number} is not valid JSON ({exc.msg}); fix or remove that "
-                                   "line by hand — the file is never rewritten while it cannot be read") from None
-        Memory.from_dict(entry, f"{ws.archive} line {number}")
-        redacted += redaction.redact_memory(entry)
-        entries.append(entry)
+    # Lines end at "\n" only: a memory may hold U+2028, NEL or any other character Python also splits lines at.
+    lines = jsonl.Lines(text.split("\n"), skip_invalid=False)
+    try:
+        for number, entry in lines:
+            Memory.from_dict(entry, f"{ws.archive} line {number}")
+            redacted += redaction.redact_memory(entry)
+            entries.append(entry)
+    except jsonl.InvalidLineError as exc:
+        why = exc.__cause__.msg if isinstance(exc.__cause__, json.JSONDecodeError) else exc.__cause__ or exc
+        raise HippocampusError(f"{ws.archive} line {exc.lineno} is not valid JSON ({why}); fix or remove that "
+                               "line by hand — the file is never rewritten while it cannot be read") from None
     return entries, redacted
 
 
@@ -63,8 +63,7 @@ def redact_file(ws: Workspace) -> int:
 
 
 def write_entries(ws: Workspace, entries: list[dict]) -> None:
-    text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
-    files.atomic_write(ws.archive, text)
+    files.atomic_write(ws.archive, jsonl.text(entries))
 
 
 def add(ws: Workspace, memories: list[Memory], live_ids: set[str]) -> int:

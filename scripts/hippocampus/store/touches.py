@@ -3,9 +3,9 @@ folds them in, and readers apply them on the fly."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 
+from .. import jsonl
 from ..timeutil import iso, parse_instant
 from ..workspace import Workspace
 from . import retention
@@ -18,7 +18,7 @@ from .model import Index
 def record_touches(ws: Workspace, ids: list[str], now: datetime) -> None:
     """Note that these memories were accessed now. Applied to the index by the next write (or `read`)."""
     if ids:
-        append_line(ws.touches, json.dumps({"ts": iso(now), "ids": ids}, ensure_ascii=False))
+        append_line(ws.touches, jsonl.text([{"ts": iso(now), "ids": ids}]))
 
 
 def read_touches(ws: Workspace) -> list[tuple[datetime, list[str]]]:
@@ -28,11 +28,8 @@ def read_touches(ws: Workspace) -> list[tuple[datetime, list[str]]]:
     except FileNotFoundError:
         return []
     out = []
-    for line in lines:
-        try:
-            entry = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            continue  # a torn last line from a crash: the touch is lost, the memory is not
+    # A line that is not JSON (torn by a crash) is skipped: the touch is lost, the memory is not.
+    for _, entry in jsonl.Lines(lines):
         when = parse_instant(entry.get("ts")) if isinstance(entry, dict) else None
         ids = entry.get("ids") if isinstance(entry, dict) else None
         if when and isinstance(ids, list):
