@@ -20,7 +20,7 @@ InvalidLineError = jsonlines.InvalidLineError
 DUMPS = json.JSONEncoder(ensure_ascii=False).encode
 
 
-def _loads(line: str) -> Any:
+def _loads(line: str | bytes) -> Any:
     try:
         return json.loads(line)
     except RecursionError:  # nested deeper than Python recurses: invalid like any other line

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 from datetime import datetime
 
@@ -62,9 +63,10 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
         value = sum(w * counts[t] * (K1 + 1) / (counts[t] + K1) for t, w in weights.items() if counts.get(t))
         scored.append([value, False, _said_at(piece), piece])
     scored.sort(key=lambda item: item[2])
-    from .ingestion.scoring import substance  # only for memories with attached turns: a recall need not import the rules
+    # Only for memories with attached turns: a recall need not import the rules.
+    from .ingestion.scoring import substance
 
-    for question, answer in zip(scored, scored[1:]):
+    for question, answer in pairwise(scored):
         if asks(question[3].text) and not asks(answer[3].text) and question[0] > answer[0] and \
                 substance(answer[3].text):
             answer[0], answer[1] = question[0], True  # it answers what matched: it matches as well, and first

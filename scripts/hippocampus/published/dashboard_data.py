@@ -146,7 +146,7 @@ def domain_counts(tallies: Census) -> list[dict]:
     rows = [(d, DOMAIN_TITLES[d], per[d]) for d in DOMAINS]
     rows += [(d, _text(d, 40) or "?", per[d]) for d in others[:OTHER_DOMAINS]]
     if len(others) > OTHER_DOMAINS:
-        rest = Counter()
+        rest: Counter[str] = Counter()
         for d in others[OTHER_DOMAINS:]:
             rest.update(per[d])
         rows.append(("", f"{len(others) - OTHER_DOMAINS:,} other domains", rest))
@@ -324,6 +324,7 @@ def amygdala_panel(state: StateFile) -> dict:
     raw, unusable = _state_object(state, "emotional-state.json", AMYGDALA_HINT)
     if unusable is not None:
         return unusable
+    assert raw is not None  # one of the two is given
     ignored = 0
     dimensions = []
     given = raw.get("dimensions")
@@ -360,6 +361,7 @@ def vta_panel(state: StateFile) -> dict:
     raw, unusable = _state_object(state, "reward-state.json", VTA_HINT)
     if unusable is not None:
         return unusable
+    assert raw is not None  # one of the two is given
     ignored = 0
     drive = _number(raw.get("drive"), 0, 1)
     if drive is None and raw.get("drive") is not None:

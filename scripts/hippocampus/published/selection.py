@@ -57,7 +57,7 @@ class CoreSelection:
 
     def sections(self) -> list[tuple[str, str, list[CoreItem]]]:
         """(domain, title, items) in the order the agent reads them, empty domains left out."""
-        order = [d for d in ("user", "relationship", "self", "world") if d in self.groups]
+        order: list[str] = [d for d in ("user", "relationship", "self", "world") if d in self.groups]
         order += sorted(d for d in self.groups if d not in DOMAINS)
         return [(d, DOMAIN_TITLES.get(d, d.title()), self.groups[d]) for d in order]
 

@@ -134,9 +134,10 @@ class Memory:
                  importance: float = DEFAULT_IMPORTANCE, created: str | None = None, lastAccessed: str | None = None,
                  timesReinforced: int = 0, keywords: list | None = None, sources: list | None = None,
                  decay: dict | None = None, history: list | None = None, extra: dict | None = None):
-        raw = {"id": id, "domain": domain, "category": category, "content": content, "importance": importance,
-               "created": created, "lastAccessed": lastAccessed, "timesReinforced": timesReinforced,
-               "keywords": list(keywords or [])}
+        raw: dict[str, Any] = {
+            "id": id, "domain": domain, "category": category, "content": content, "importance": importance,
+            "created": created, "lastAccessed": lastAccessed, "timesReinforced": timesReinforced,
+            "keywords": list(keywords or [])}
         if sources:
             raw["sources"] = list(sources)
         if decay is not None:
@@ -198,7 +199,7 @@ class Memory:
     def __eq__(self, other):
         return isinstance(other, Memory) and self.to_dict() == other.to_dict()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable like any mutable value; typeshed calls it a method
 
     @classmethod
     def wrap(cls, raw: dict) -> "Memory":
@@ -346,7 +347,7 @@ class Index:
             self.meta["highestId"] = number
 
     def to_dict(self) -> dict:
-        out = {"version": self.version}
+        out: dict[str, Any] = {"version": self.version}
         out.update({k: v for k, v in self.meta.items() if k not in ("version", "memories")})
         out["memories"] = [m.to_dict() for m in self.memories]
         return out

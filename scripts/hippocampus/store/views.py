@@ -69,9 +69,18 @@ class View(Protocol):
     """What the features read of a store. Documents are numbered by the view (`doc`); a memory returned is the
     store's own object for an IndexView and a decoded copy (with recorded touches applied) for a CacheView."""
 
-    count: int            # memories, hidden ones included
-    average_length: float  # of a memory's weighted terms (ranking)
-    highest_id: int       # the highest mem_NNN number the store holds or has given
+    # Read-only: an implementation may compute them on first use.
+    @property
+    def count(self) -> int:
+        """Memories, hidden ones included."""
+
+    @property
+    def average_length(self) -> float:
+        """Of a memory's weighted terms (ranking)."""
+
+    @property
+    def highest_id(self) -> int:
+        """The highest mem_NNN number the store holds or has given."""
 
     # --- ranking (search.rank) ---
     def postings(self, term: str) -> list[tuple[int, float, float]]:
