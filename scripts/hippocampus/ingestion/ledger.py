@@ -24,6 +24,7 @@ import sqlite3
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import overload
 
 from .. import jsonl, redaction
 from . import sources
@@ -117,6 +118,11 @@ class Ledger:
 
     def close(self) -> None:
         self.db.close()
+
+    @overload
+    def state(self, key: str) -> str | None: ...
+    @overload
+    def state(self, key: str, default: str) -> str: ...
 
     def state(self, key: str, default: str | None = None) -> str | None:
         row = self.db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
@@ -435,11 +441,12 @@ def source_spec(args, ws: Workspace) -> tuple[SourceSpec, int | None, bool]:
 
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit must be 0 or more")
-    if args.agent is not None and (not args.agent.strip() or "/" in args.agent or args.agent in (".", "..")):
-        raise UsageError(f"--agent: {args.agent!r} is not an agent id")
+    agent: str = args.agent  # "main" unless --agent names another
+    if not agent.strip() or "/" in agent or agent in (".", ".."):
+        raise UsageError(f"--agent: {agent!r} is not an agent id")
     paths = [Path(p) for p in args.sessions] if args.sessions else None
     state_dir = None if paths else resolve_state_dir(args.state_dir, recorded=load_config(ws).state_dir)
-    spec = SourceSpec(state_dir=state_dir, agent=args.agent, paths=paths)
+    spec = SourceSpec(state_dir=state_dir, agent=agent, paths=paths)
     limit = args.limit
     if args.full and limit is None:
         limit = -1  # no first-run limit

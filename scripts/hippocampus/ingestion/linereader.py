@@ -87,7 +87,9 @@ class _Shrinker:
                 self.escape = False
                 i += 1
                 continue
-            j = _PLAIN.match(part, i).end()
+            plain = _PLAIN.match(part, i)
+            assert plain is not None  # the pattern matches the empty string
+            j = plain.end()
             self._keep(part[i:j])
             i = j
             if i >= n:

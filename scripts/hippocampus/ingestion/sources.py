@@ -20,7 +20,7 @@ import json
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator
 
@@ -45,7 +45,7 @@ def zstd_module() -> Any:
         from compression import zstd  # type: ignore[import-not-found]
     except ImportError:
         try:
-            from backports import zstd  # type: ignore[import-not-found,no-redef]
+            from backports import zstd
         except ImportError:
             return None
     return zstd
@@ -134,8 +134,9 @@ def find(spec: SourceSpec, found: Found) -> Iterator[Source]:
                 found.problems.append(f"cannot read {path}: {exc}; its transcripts were not read")
         paths = [*(p for folder in folders for p in session_files(folder) + archive_files(folder)), *files]
         if not spec.paths and not paths and not opened and not found.problems:
+            assert spec.state_dir is not None  # no --sessions: the agent's stores were looked in
             found.notes.append(f"no transcripts found for agent {spec.agent!r} under "
-                               f"{agent_dir(spec.state_dir, spec.agent)}")  # type: ignore[arg-type]
+                               f"{agent_dir(spec.state_dir, spec.agent)}")
         for path in paths:
             source = file_source(path, infos)
             if source is not None:
@@ -390,14 +391,14 @@ def database_sources(connection: sqlite3.Connection, columns: Columns, path: Pat
     where = path.resolve()
     for session, fingerprint in sorted(database_sessions(connection, columns).items()):
         yield Source(f"db:{where}:{session}", fingerprint,
-                     lambda owner, s=session: read_database_session(connection, columns, s, path,
-                                                                    infos.get(s, SessionInfo()), owner))
+                     partial(read_database_session, connection, columns, session, path,
+                             infos.get(session, SessionInfo())))
     for name, session, encoding, digest in database_archives(connection):
         if name in published:
             continue
         yield Source(f"db-archive:{where}:{name}", digest,
-                     lambda owner, n=name, s=session, e=encoding: read_database_archive(
-                         connection, path, n, s, e, infos.get(s, SessionInfo()), owner))
+                     partial(read_database_archive, connection, path, name, session, encoding,
+                             infos.get(session, SessionInfo())))
 
 
 def read_database_session(connection: sqlite3.Connection, columns: Columns, session: str, path: Path,
