@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from itertools import combinations
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -175,17 +176,18 @@ class _Run:
         else:
             # A neighbour worth scoring shares two of the rarer terms (set intersections run in C).
             pool = set().union(*(a & b for a, b in combinations(sets, 2)))
+        chosen: Iterable[int] = pool
         if len(pool) > POOL:
             # Too many: those sharing the most of the rarer terms.
             counts: Counter = Counter()
             for found in sets:
                 counts.update(found & pool)
-            pool = [p for p, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:POOL]]
+            chosen = [p for p, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:POOL]]
         own = self._weight_of(topic)
         weight = self.weights.__getitem__
         topics = lookup.topics
         out = []
-        for position in pool:
+        for position in chosen:
             other = lookup.memories[position]
             if position == mine or other.id == memory.id or other.superseded or other.untrusted != memory.untrusted:
                 continue
@@ -293,9 +295,13 @@ def restate(run: _Run, report: Report) -> None:
                     or other.untrusted != memory.untrusted or label(other.content) != label(memory.content):
                 continue
             mine, theirs = run.fact(memory), run.fact(other)
-            richer, poorer = (other, memory) if adds_detail(theirs, mine) else \
-                (memory, other) if adds_detail(mine, theirs) else (None, None)
-            if richer is None or poorer.pinned:
+            if adds_detail(theirs, mine):
+                richer, poorer = other, memory
+            elif adds_detail(mine, theirs):
+                richer, poorer = memory, other
+            else:
+                continue
+            if poorer.pinned:
                 continue
             _merge_into(run, richer, [poorer], report)
             run.gone.add(poorer.id)
@@ -535,7 +541,8 @@ def _form(run: _Run, group: list[Memory], theme: set[str], report: Report) -> Me
         value += (1 - value) * retention.REINFORCE_STEP  # every further episode reinforces the gist
     last_words = one_line(without_said(latest.content.rstrip())) if latest is not strongest else None
     memory = Memory(
-        id=run.index.next_id(), content=schema_content(phrase, len(group), _day(ordered[0]), _day(latest), gist, last_words),
+        id=run.index.next_id(),
+        content=schema_content(phrase, len(group), _day(ordered[0]), _day(latest), gist, last_words),
         domain=domains[0][0], category=categories[0][0], created=iso(run.now), lastAccessed=iso(run.now),
         timesReinforced=len(group) - 1, keywords=keywords[:12], sources=sources,
         extra={"kind": "schema", "theme": sorted(theme), "phrase": phrase, "gist": gist,
@@ -738,7 +745,9 @@ def report_file(before: str, report: Report, text: str, now: datetime) -> str:
     fields, body = frontmatter.split(before)
     if not fields or fields.get("generator") != frontmatter.GENERATOR:
         fields, body = {}, before
-    runs = fields.get("runs") if isinstance(fields.get("runs"), list) else []
+    runs = fields.get("runs")
+    if not isinstance(runs, list):
+        runs = []
     run = {"at": iso(now), "memoriesBefore": report.total_before, "memoriesAfter": report.total_after,
            "merged": len(report.merged), "superseded": len(report.superseded),
            "contradictions": len(report.contradictions), "schemas": len(report.schemas),

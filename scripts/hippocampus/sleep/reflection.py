@@ -18,7 +18,8 @@ from .. import redaction
 from .consolidation import week_id
 from ..errors import HippocampusError
 from ..store.model import Index, Memory
-from ..ingestion.pending import checked_category, checked_content, checked_domain, checked_importance, checked_keywords, read_apply_file, CONTENT_MAX, KEYWORDS_MAX
+from ..ingestion.pending import (checked_category, checked_content, checked_domain, checked_importance,
+                                  checked_keywords, read_apply_file, CONTENT_MAX, KEYWORDS_MAX)
 from ..text import one_line
 from ..timeutil import iso, parse_instant
 
@@ -234,10 +235,10 @@ def apply(index: Index, name: str, answers: list[Answer], now: datetime) -> enco
         if (name, answer.digest) in done:
             result.duplicates += 1
             continue
-        source = {"reflection": name, "answer": answer.digest, "ts": iso(now)}
+        source: dict[str, Any] = {"reflection": name, "answer": answer.digest, "ts": iso(now)}
         if answer.about:
             source["about"] = answer.about
-        said = {"content": answer.content, "keywords": list(answer.keywords or [])}
+        said: dict[str, Any] = {"content": answer.content, "keywords": list(answer.keywords or [])}
         redaction.redact_memory(said)  # the agent may have written a secret down
         keywords = said["keywords"] or encoding.keywords_of(said["content"])
         draft = encoding.Draft(content=said["content"], keywords=keywords, domain=answer.domain,
