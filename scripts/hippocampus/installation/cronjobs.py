@@ -123,6 +123,7 @@ def apply_crontab_block(text: str, block: str) -> str:
         if body and not body.endswith("\n"):
             body += "\n"
         return body + block
+    assert end is not None  # found with the start
     before = [line for line in lines[:start] if not _is_old_line(line)]
     after = [line for line in lines[end + 1:] if not _is_old_line(line)]
     return "".join(before) + block + "".join(after)
@@ -132,6 +133,7 @@ def remove_crontab_block(text: str) -> str:
     lines, start, end = _split(text)
     if start is None:
         return text
+    assert end is not None  # found with the start
     return "".join(lines[:start]) + "".join(lines[end + 1:])
 
 
@@ -233,15 +235,15 @@ def plan_openclaw(existing: list[dict], wanted: list[Job], openclaw: str, agent:
             actions.append(Action("keep", job.name))
             continue
         for old in same_name:
-            if job_id(old):
-                actions.append(Action("remove", job.name, remove_argv(openclaw, job_id(old))))
+            if old_id := job_id(old):
+                actions.append(Action("remove", job.name, remove_argv(openclaw, old_id)))
         actions.append(Action("add", job.name, add_argv(openclaw, job, agent)))
     return actions
 
 
 def plan_openclaw_removal(existing: list[dict], openclaw: str) -> list[Action]:
-    return [Action("remove", j["name"], remove_argv(openclaw, job_id(j)))
-            for j in existing if j.get("name") in NAMES and job_id(j)]
+    return [Action("remove", j["name"], remove_argv(openclaw, old_id))
+            for j in existing if j.get("name") in NAMES and (old_id := job_id(j))]
 
 
 def run_action(action: Action) -> None:

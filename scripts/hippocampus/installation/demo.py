@@ -17,6 +17,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 from ..errors import HippocampusError
 
@@ -61,7 +62,8 @@ SCENES: list[tuple[int, str, list[tuple]]] = [
         ("user", "Yes please, let's do that."),
     ]),
     (4, "12:20", [
-        ("user", "We decided to use PostgreSQL instead of MongoDB for Atlas. Let's do the schema migration in two steps."),
+        ("user", "We decided to use PostgreSQL instead of MongoDB for Atlas. "
+                 "Let's do the schema migration in two steps."),
         ("bot", "Decision noted: PostgreSQL for Atlas, schema migration in two steps."),
         ("heartbeat",),
     ]),
@@ -182,7 +184,7 @@ class _Writer:
         return self.clock
 
     def entry(self, kind: str, link: bool = True, parent: str | None = None, **fields) -> str:
-        line = {"type": kind}
+        line: dict[str, Any] = {"type": kind}
         entry_id = fields.pop("id", None) or f"{self.rng.getrandbits(32):08x}"
         if link:
             line.update(id=entry_id, parentId=parent if parent is not None else self.parent)
@@ -197,6 +199,7 @@ class _Writer:
 
     def user(self, text: str, envelope: bool = True, parent: str | None = None) -> str:
         when = self.tick(20, 240)
+        content: str | list[dict[str, str]]
         if envelope:
             local = (when + LOCAL_OFFSET).strftime("%a %Y-%m-%d %H:%M")
             meta = json.dumps(USER, indent=2)

@@ -20,8 +20,8 @@ READY_WITHIN = 120.0
 POLL_EVERY = 0.5
 
 # Lines the CLI prints around an error that are not its cause: warnings, hints and the context it adds below.
-_NOT_A_CAUSE = ("No --agent specified", "(node:", "(Use `node", "Upgrade tip", "Tip:", "Hint:", "Docs:", "Start it with",
-                "Gateway target:", "Source:", "Config:", "Bind:")
+_NOT_A_CAUSE = ("No --agent specified", "(node:", "(Use `node", "Upgrade tip", "Tip:", "Hint:", "Docs:",
+                "Start it with", "Gateway target:", "Source:", "Config:", "Bind:")
 
 
 def cause(stdout: str, stderr: str, returncode: int | None = None) -> str:

@@ -142,7 +142,10 @@ def plan_remove(text: str, aliases: dict[str, str]) -> ConfigPlan:
         if len(kept) == len(current):
             continue
         plan.keys.append(key)
-        plan.removed += [_entry_path(e) for e in current if _is_ours(e, aliases) is not None]
+        for entry in current:
+            path = _entry_path(entry)
+            if path is not None and _is_ours(entry, aliases) is not None:
+                plan.removed.append(path)
         chain = [data]
         for part in key[:-1]:
             chain.append(chain[-1][part])

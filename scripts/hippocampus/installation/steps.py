@@ -270,7 +270,7 @@ def memory_paths(settings: Settings) -> tuple[list[str], dict[str, str]]:
     default = root == (settings.state_dir / "workspace")
     chosen = relative if default else absolute
     aliases = {}
-    for rel, abs_, pick in zip(relative, absolute, chosen):
+    for rel, abs_, pick in zip(relative, absolute, chosen, strict=True):
         for form in (rel, abs_, "./" + rel):
             aliases[form] = pick
     return chosen, aliases
@@ -293,12 +293,14 @@ def openclaw_json(settings: Settings, report: Report, remove: bool = False) -> N
         if remove and not any(form in text for form in aliases):
             report.add("unchanged", str(path), "no hippocampus paths in it")
             return
+        assert plan.snippet is not None  # a file that could not be read comes with what to paste by hand
         legacy = f" Also, {openclaw_config.legacy_advice(plan.legacy)}." if plan.legacy and not remove else ""
         report.add("by hand", str(path), f"left untouched: it is not plain JSON ({plan.parse_error}). "
                    + ("Remove by hand — " + plan.snippet if remove else "Merge this into it by hand:\n" + plan.snippet)
                    + legacy)
         return
     if plan.blocked_by_legacy:
+        assert plan.legacy is not None  # blocked by that key
         report.add("by hand", str(path), f"left untouched: {openclaw_config.legacy_advice(plan.legacy)}, then run "
                    f"install.py again. (An OpenClaw older than that reads only {plan.legacy}: add "
                    f"{', '.join(paths)} to its extraPaths yourself.)")
@@ -307,7 +309,7 @@ def openclaw_json(settings: Settings, report: Report, remove: bool = False) -> N
     if plan.legacy and not remove:
         report.add("by hand", str(path), openclaw_config.legacy_advice(plan.legacy)[0].upper()
                    + openclaw_config.legacy_advice(plan.legacy)[1:] + "; memory search uses memory.search.")
-    if not plan.changed:
+    if plan.text is None:
         report.add("unchanged", str(path), f"memory search paths present ({keys})" if not remove else "")
         return
     gateway_up = _gateway_answers(settings)
@@ -323,12 +325,13 @@ def openclaw_json(settings: Settings, report: Report, remove: bool = False) -> N
 
 def _gateway_answers(settings: Settings) -> bool:
     """Is an OpenClaw gateway running (one that will restart when openclaw.json changes)?"""
-    return bool(settings.openclaw) and not settings.dry_run and openclaw_cli.probe(settings.openclaw).ok
+    return bool(settings.openclaw and not settings.dry_run and openclaw_cli.probe(settings.openclaw).ok)
 
 
 def _await_gateway(settings: Settings, report: Report, config: dict) -> None:
     """After openclaw.json changed: a running gateway restarts itself; wait (bounded) until it accepts commands."""
     label = "OpenClaw gateway"
+    assert settings.openclaw is not None  # only a gateway that answered is waited for
     gateway = config.get("gateway")
     reload = gateway.get("reload") if isinstance(gateway, dict) else None
     if isinstance(reload, dict) and reload.get("mode") == "off":
@@ -363,23 +366,23 @@ def cron(settings: Settings, report: Report) -> None:
     """With openclaw on PATH: OpenClaw's scheduler, by name. Else the user's crontab. Else the lines to add."""
     wanted = cron_jobs(settings)
     if settings.openclaw:
-        _openclaw_cron(settings, report, wanted)
+        _openclaw_cron(settings, report, wanted, settings.openclaw)
     elif settings.crontab:
-        _crontab(settings, report, cronjobs.crontab_block(wanted, settings.workspace))
+        _crontab(settings, report, cronjobs.crontab_block(wanted, settings.workspace), settings.crontab)
     else:
         report.add("by hand", "cron jobs", "no `openclaw` and no `crontab` on PATH; add these lines to your "
                    "scheduler:\n" + cronjobs.crontab_block(wanted, settings.workspace).rstrip("\n"))
 
 
-def _openclaw_cron(settings: Settings, report: Report, wanted: list[cronjobs.Job]) -> None:
+def _openclaw_cron(settings: Settings, report: Report, wanted: list[cronjobs.Job], openclaw: str) -> None:
     try:
-        existing = cronjobs.list_jobs(settings.openclaw)
+        existing = cronjobs.list_jobs(openclaw)
     except HippocampusError as exc:
         by_hand = "\n".join(cronjobs.quoted(cronjobs.add_argv("openclaw", j, settings.agent)) for j in wanted)
         report.add("failed", "OpenClaw cron jobs", f"{exc}\nNothing was added (to avoid duplicates). Run install.py "
                    f"--with-cron again when the gateway is up, or add them yourself:\n{by_hand}")
         return
-    for action in cronjobs.plan_openclaw(existing, wanted, settings.openclaw, settings.agent):
+    for action in cronjobs.plan_openclaw(existing, wanted, openclaw, settings.agent):
         _run_openclaw(settings, report, action)
 
 
@@ -399,16 +402,16 @@ def _run_openclaw(settings: Settings, report: Report, action: cronjobs.Action) -
     report.add("created" if action.kind == "add" else "removed", label, detail)
 
 
-def _crontab(settings: Settings, report: Report, block: str | None) -> None:
+def _crontab(settings: Settings, report: Report, block: str | None, crontab: str) -> None:
     label = "crontab block (# hippocampus:start … # hippocampus:end)"
     try:
-        text = cronjobs.read_crontab(settings.crontab)
+        text = cronjobs.read_crontab(crontab)
         new = cronjobs.remove_crontab_block(text) if block is None else cronjobs.apply_crontab_block(text, block)
         if new == text:
             report.add("unchanged", label)
             return
         if not settings.dry_run:
-            cronjobs.write_crontab(settings.crontab, new)
+            cronjobs.write_crontab(crontab, new)
     except HippocampusError as exc:
         report.add("failed", label, str(exc))
         return
@@ -434,7 +437,7 @@ def remove_cron(settings: Settings, report: Report) -> None:
             for action in actions:
                 _run_openclaw(settings, report, action)
     if settings.crontab:
-        _crontab(settings, report, None)
+        _crontab(settings, report, None, settings.crontab)
 
 
 # --- the whole --------------------------------------------------------------------------------------------------
