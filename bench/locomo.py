@@ -31,6 +31,7 @@ import time
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,7 +172,7 @@ def plain_tokens(text: str) -> list[str]:
 def bm25_reference(sample: dict) -> list[list[list[tuple[int, int]]]]:
     """Okapi BM25 (k1 1.5, b 0.75) over raw "speaker: text" turns: the top 10 turns for each question."""
     docs, ids = [], []
-    for number, _, dialog in sessions_of(sample["conversation"]):
+    for _, _, dialog in sessions_of(sample["conversation"]):
         for turn in dialog:
             docs.append(Counter(plain_tokens(f"{turn['speaker']}: {turn['text']}")))
             ids.append(evidence_turns([turn["dia_id"]]).pop())
@@ -242,9 +243,9 @@ def evaluate(samples: list[dict], mode: str, jobs: int, reference_shown: bool) -
             encoded = {t for m in stored for t in stored_turns(m)}
             questions = [qa for qa in sample["qa"] if evidence_turns(qa.get("evidence"))]
             with ThreadPoolExecutor(max_workers=jobs) as pool:
-                answers = list(pool.map(lambda qa: ask(ws, asked, qa["question"]), questions))
-            plain = dict(zip((id(qa) for qa in sample["qa"]), bm25_reference(sample)))
-            for qa, ranked in zip(questions, answers):
+                answers = list(pool.map(partial(ask, ws, asked), [qa["question"] for qa in questions]))
+            plain = dict(zip((id(qa) for qa in sample["qa"]), bm25_reference(sample), strict=True))
+            for qa, ranked in zip(questions, answers, strict=True):
                 wanted = evidence_turns(qa["evidence"])
                 category = CATEGORIES.get(qa.get("category"), str(qa.get("category")))
                 tally.add(category, ranked, wanted)

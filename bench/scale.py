@@ -211,17 +211,17 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
     cold = measure(script("recall", ws, "coffee", "--no-touch"))
     rows.append({"what": "recall, first after a hand edit (builds cache)", "wall": cold[0], "peak": cold[1]})
     rows.append({"what": "recall", **dict(zip(("wall", "peak"), median_of(
-        runs, lambda r: script("recall", ws, QUERIES[r % len(QUERIES)]))))})
+        runs, lambda r: script("recall", ws, QUERIES[r % len(QUERIES)])), strict=True))})
     rows.append({"what": "load_core", **dict(zip(("wall", "peak"), median_of(
-        runs, lambda r: script("load_core", ws))))})
+        runs, lambda r: script("load_core", ws)), strict=True))})
     rows.append({"what": "sync_core", **dict(zip(("wall", "peak"), median_of(
-        runs, lambda r: script("sync_core", ws))))})
+        runs, lambda r: script("sync_core", ws)), strict=True))})
     # Each decay run is a new day, so every run does the full work. The first one after a file the scripts did not
     # write themselves (the generated one, as after a hand edit or the old skill's) loads and validates it whole.
     first = measure(script("decay", ws, now=NOW + timedelta(days=1)))
     rows.append({"what": "decay, first after a hand edit (whole store)", "wall": first[0], "peak": first[1]})
     rows.append({"what": "decay", **dict(zip(("wall", "peak"), median_of(
-        runs, lambda r: script("decay", ws, now=NOW + timedelta(days=r + 2)))))})
+        runs, lambda r: script("decay", ws, now=NOW + timedelta(days=r + 2))), strict=True))})
 
     if (SCRIPTS / "encode.py").exists():
         # As cron runs it: each run finds one new session of 200 messages in the same, growing workspace.
@@ -234,14 +234,14 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
         rows.append({"what": "encode 200 new messages", **dict(zip(("wall", "peak"), median_of(
             runs, lambda r: script("encode", ws, "--sessions", str(sessions),
                                    now=NOW + timedelta(days=runs + 2, hours=r + 1)),
-            prepare=new_session)))})
+            prepare=new_session), strict=True))})
     else:
         rows.append({"what": "encode 200 new messages", "wall": None, "peak": None})
 
     if (SCRIPTS / "dashboard.py").exists():
         out = workdir / f"dash-{count}.html"
         rows.append({"what": "dashboard", **dict(zip(("wall", "peak"), median_of(
-            runs, lambda r: script("dashboard", ws, "--output", str(out)))))})
+            runs, lambda r: script("dashboard", ws, "--output", str(out))), strict=True))})
         rows[-1]["note"] = f"page {out.stat().st_size / 1024:.0f} KiB"
 
     load_core_out = subprocess.run(script("load_core", ws), capture_output=True, text=True).stdout

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Find the memories that matter for a question: word matches weighted by rarity (BM25), blended with importance and recency.
+"""Find the memories that matter for a question: words weighted by rarity (BM25), blended with importance and recency.
 
 Words match whole words in any script ("projector" is not "project"), with light stemming ("migration" finds
 "migrate", "went" finds "go"). A memory also holds the turns of its conversation that are no memory of their own

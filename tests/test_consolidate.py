@@ -353,7 +353,8 @@ def consolidated(*contents: str, **fields) -> tuple[Index, "consolidation.Report
 
 
 def test_a_restatement_that_adds_detail_is_merged_into_the_richer_wording():
-    index, report = consolidated("User lives in Porto with two cats", "User lives in Porto, Portugal, with their two cats")
+    index, report = consolidated("User lives in Porto with two cats",
+                                 "User lives in Porto, Portugal, with their two cats")
     [kept] = index.memories
     assert kept.content == "User lives in Porto, Portugal, with their two cats"
     assert [h.get("merged") for h in kept.history] == ["mem_001"]

@@ -91,7 +91,8 @@ def test_user_errors_are_one_line_and_exit_1_usage_errors_exit_2(stocked, tmp_pa
 def test_a_cron_run_exits_75_while_another_run_holds_the_lock(stocked):
     holder = subprocess.Popen([sys.executable, "-c", (
         "import sys, time; sys.path.insert(0, sys.argv[1]);"
-        "from pathlib import Path; from hippocampus.store import files; from hippocampus.workspace import Workspace\n"
+        "from pathlib import Path; from hippocampus.store import files;"
+        "from hippocampus.workspace import Workspace\n"
         "with files.workspace_lock(Workspace(Path(sys.argv[2]))):\n"
         "    print('held', flush=True); time.sleep(30)"), str(SCRIPTS), str(stocked)],
         stdout=subprocess.PIPE, text=True)

@@ -8,7 +8,8 @@ import os
 import pytest
 from dashboard_fixtures import png_bytes
 
-from hippocampus.published.identity import check_data_uri, clean_value, identity_from, parse_fields, read_identity, sniff_image, AVATAR_MAX_BYTES
+from hippocampus.published.identity import (check_data_uri, clean_value, identity_from, parse_fields, read_identity,
+                                            sniff_image, AVATAR_MAX_BYTES)
 
 TEMPLATE = """# IDENTITY.md - Who Am I?
 

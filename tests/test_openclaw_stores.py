@@ -77,7 +77,7 @@ def test_every_message_the_real_openclaw_wrote_is_read_compressed_ones_included(
     texts = {(s["session"], s["id"]): s["text"] for s in signal_lines(workspace)}
     messages = openclaw_messages()
     assert len(messages) == 14
-    for session, message, role, text in messages:
+    for session, message, _, text in messages:
         assert (session, message) in handled, text[:60]
         if text != "[OpenClaw heartbeat poll]" and handled[(session, message)] is None:
             assert texts[(session, message)] == text
