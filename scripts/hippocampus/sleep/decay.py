@@ -54,6 +54,7 @@ def _decay(ws: Workspace, now: datetime) -> retention.DecayReport:
                 if not run.ran_today:
                     backup = indexfile.backup_index(ws, now, link=True)
                 txn.each = run
+                txn.changed(())  # the cache dates every memory along its anchor itself: decay changes none of it
                 txn.index.meta["decayLastRun"] = run.report.day
                 txn.dirty = True
     except BaseException:

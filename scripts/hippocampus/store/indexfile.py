@@ -94,7 +94,7 @@ def load_index(ws: Workspace) -> Index:
 _OPEN = ', "memories": [\n'
 _EMPTY = ', "memories": []}\n'
 _CLOSE = "]}\n"
-ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # one memory's line
+ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode  # one memory's line (a tree from JSON)
 _BATCH = 1 << 20  # characters written at a time
 
 
