@@ -113,3 +113,21 @@ def test_the_daily_backup_holds_the_store_as_it_was_before_decay(tmp_path):
     assert backup.read_bytes() == before
     assert ws.index.read_bytes() != before
     assert not backup.samefile(ws.index)
+
+
+def test_an_empty_superseded_by_is_an_archive_candidate_for_a_store_we_wrote_as_for_any_other(tmp_path):
+    def store(path):
+        write_index(path, [memory("mem_001", "an old note about tea", 0.15, created="2026-02-20",
+                                  lastAccessed="2026-02-20", supersededBy=""),
+                           memory("mem_002", "a note about jazz", 0.9, created="2026-02-20",
+                                  lastAccessed="2026-02-20")], decayLastRun="2026-02-20")
+        ws = Workspace(path)
+        decay.decay(ws, START, wait=True)
+        return ws
+
+    ours, edited = store(tmp_path / "ours"), store(tmp_path / "edited")
+    (edited.cache / "recall.sqlite").unlink()  # a file the scripts cannot vouch for
+    assert cache.witnessed(ours) and not cache.witnessed(edited)
+    later = START + timedelta(days=1)
+    a, b = decay.decay(ours, later, wait=True), decay.decay(edited, later, wait=True)
+    assert [m.id for m in a.archive_candidates] == [m.id for m in b.archive_candidates] == ["mem_001"]

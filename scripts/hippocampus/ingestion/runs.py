@@ -9,8 +9,6 @@ message is already a memory's source is treated as applied.
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -20,13 +18,12 @@ from .. import events
 from ..published import refresh
 from ..store import cache
 from .encoding import Draft, Outcome
-from ..store.model import Index
 from ..store.views import IndexView
 from ..redaction import redact_memory
 from ..text import asks
 from ..timeutil import parse_instant
 from ..workspace import Workspace
-from ..store import files, ids, indexfile, retention, transaction
+from ..store import files, retention, transaction
 
 
 @dataclass
@@ -62,22 +59,6 @@ def run_preprocess(ws: Workspace, now: datetime, spec: ledger.SourceSpec, wait: 
         return ledger.preprocess(ws, now, spec, limit=limit, full=full)
 
 
-def _declare(txn, ids) -> None:
-    # Tell the transaction which memories changed, where it keeps a search cache up to date.
-    declare = getattr(txn, "changed", None)
-    if callable(declare):
-        declare(ids)
-
-
-def _lookups(ws: Workspace, txn, now: datetime):
-    """What encoding compares new messages with: the cache's View of the store when it describes the file the
-    transaction loaded (a large store is then never tokenised whole), else a View of the loaded index."""
-    view = cache.view_of(ws, getattr(txn, "loaded_from", None))
-    if view is None:
-        return encoding.lookups(IndexView(txn.index))
-    return encoding.lookups(view, resolve=txn.index.by_id().get)
-
-
 def _fallback(index, lookup, seen, items: list[dict], now: datetime, min_importance: float, outcome: Outcome,
               where: str) -> None:
     """Expired pending items go the automatic way (already-applied ones are recognised by their source)."""
@@ -108,18 +89,42 @@ def _add(total: Outcome, part: Outcome) -> None:
 
 
 def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prepare: bool = False) -> RunReport:
-    """The automatic path (or, with `prepare`, the first half of the LLM path) over the queued signals."""
+    """The automatic path (or, with `prepare`, the first half of the LLM path) over the queued signals.
+
+    A streaming transaction: the memories to compare new messages with, and the messages the store holds already,
+    come from the cache (a large store is never loaded or tokenised whole); the memories this run changes or makes
+    are held, and index.json streams into its replacement around them. A file that is not ours (see
+    store/transaction.py), or a store without a current cache (it could not be written), is loaded whole and
+    compared in memory."""
     report = RunReport(mode="prepare" if prepare else "auto")
-    if _encode_by_lines(ws, now, wait, min_importance, prepare, report):
-        return report
-    with transaction.transaction(ws, now, wait=wait) as txn:
-        index = txn.index
-        expired_ids, batch = _encode_batch(ws, index, now, min_importance, prepare, report,
-                                           lambda: _lookups(ws, txn, now))
-        txn.dirty = txn.dirty or bool(batch) or bool(report.outcome.changed)
-        _declare(txn, report.outcome.changed)
-        report.total = len(index.memories)
-        through = ledger.encoded_through(index.meta)
+    with transaction.transaction(ws, now, wait=wait, whole=False) as txn:
+        view = None if txn.whole else cache.cached_view(ws)
+        held: list[encoding.ViewCandidates] = []
+        if view is None:
+            txn.load_whole()
+
+        def lookups():
+            found = encoding.lookups(view if view is not None else IndexView(txn.index))
+            held.append(found[0])
+            return found
+
+        try:
+            if view is not None:
+                txn.index.reserve(view.highest_id)
+            expired_ids, batch = _encode_batch(ws, txn.index, now, min_importance, prepare, report, lookups)
+            changed = report.outcome.changed
+            report.total = len(txn.index.memories)  # the whole store, or the memories this run made
+            if view is not None:
+                # The stored memories this run changed replace their lines; those it made are added at the end.
+                taken = held[0].loaded if held else {}
+                txn.index.memories += [taken[i] for i in sorted(set(changed)) if i in taken]
+                report.total += view.count
+            txn.dirty = txn.dirty or bool(batch) or bool(changed)
+            txn.changed(changed)
+            through = ledger.encoded_through(txn.index.meta)
+        finally:
+            if view is not None:
+                view.close()
     _tidy(ws, now, wait, through, expired_ids, bool(report.outcome.changed), report)
     return report
 
@@ -208,60 +213,6 @@ def _prepare_items(batch: list, lookup, seen, waiting: set, now: datetime, min_i
 
 ATTACH_ONLY = float("inf")  # a threshold no message reaches: each is attached to its session's memory
 
-_FIRST_KEY_ID = re.compile(r'\{"id": "([^"\\]*)"')
-
-
-def _encode_by_lines(ws: Workspace, now: datetime, wait: bool, min_importance: float, prepare: bool,
-                     report: RunReport) -> bool:
-    """Encode without loading the store, when it is a file this version wrote (the search cache vouches for it):
-    candidates and known sources come from the cache, and index.json is rewritten line by line with only the
-    memories this run changed or made. False (nothing done) when the store is not such a file."""
-    with files.workspace_lock(ws, wait=wait):
-        if not cache.witnessed(ws):
-            return False
-        try:
-            meta, lines = indexfile.memory_lines(ws)
-            lines.close()
-        except (indexfile.NotLineFormat, OSError, UnicodeDecodeError):
-            return False
-        corpus = cache.cached_view(ws)
-        if corpus is None:
-            return False
-        part = Index(memories=[], meta=dict(meta))
-        part.reserve(corpus.highest_id)
-        ids.reserve_ids(ws, part)
-        made: list = []
-
-        def lookups():
-            found = encoding.lookups(corpus)
-            made.append(found[0])
-            return found
-
-        expired_ids, batch = _encode_batch(ws, part, now, min_importance, prepare, report, lookups)
-        changed = report.outcome.changed
-        if batch or changed:
-            loaded_from = cache.signature(ws)
-            loaded = made[0].loaded if made else {}
-            replaced = {i: loaded[i] for i in changed if i in loaded}
-
-            def edit(text: str) -> str:
-                found = _FIRST_KEY_ID.match(text)
-                memory_id = found.group(1) if found else json.loads(text).get("id")
-                memory = replaced.get(memory_id)
-                return text if memory is None else indexfile.ENCODE(memory.to_dict())
-
-            written = indexfile.rewrite_index(ws, now, edit, edit_meta=lambda m: m.update(part.meta),
-                                          append=part.memories)
-            ids.note_ids(ws, written)
-            cache.refresh_after_write(ws, Index(memories=[*replaced.values(), *part.memories], meta=written),
-                                            loaded_from, set(changed), now.date(), partial=True)
-        report.total = corpus.count + len(part.memories)
-        through = ledger.encoded_through(part.meta)
-        corpus.close()
-    _tidy(ws, now, wait, through, expired_ids, bool(report.outcome.changed), report)
-    return True
-
-
 def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> RunReport:
     """The second half of the LLM path: apply the agent's valid decisions, report the rest."""
     report = RunReport(mode="apply")
@@ -307,7 +258,7 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Run
                     report.outcome.attached.append(memory.id)
             report.applied += 1
         txn.dirty = txn.dirty or bool(report.outcome.changed)
-        _declare(txn, report.outcome.changed)
+        txn.changed(report.outcome.changed)
         report.total = len(index.memories)
         through = ledger.encoded_through(index.meta)
     _tidy(ws, now, wait, through, done, bool(report.outcome.changed), report)

@@ -225,14 +225,14 @@ def rebuild(ws: Workspace, index: Index, sig: str | None, today: date) -> None:
 
 
 class NotIncremental(Exception):
-    """The cache cannot be brought up to date from the few memories a line-by-line write holds."""
+    """The cache cannot be brought up to date from the few memories a streaming write holds."""
 
 
 def update(ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None, today: date,
            partial: bool = False) -> None:
     """After a writer saved the index: refresh the documents of `changed` ids (all when None) and record the new
     index.json. Incremental only when the cache matched the index.json the writer loaded (`loaded_from`): a hand
-    edit before the write means a rebuild. A `partial` index (only the memories a line-by-line write changed) can
+    edit before the write means a rebuild. A `partial` index (only the memories a streaming write held) can
     never rebuild it: NotIncremental instead. Called with the workspace lock held."""
     sig = signature(ws)
     db = _open(ws)
@@ -518,8 +518,9 @@ def view_of(ws: Workspace, loaded_from: str | None) -> CacheView | None:
 
 
 def witnessed(ws: Workspace) -> bool:
-    """Is index.json exactly the file our last write produced (and the cache current for it)? Then its lines are
-    our own validated output, one memory a line, and may be rewritten line by line without parsing them all."""
+    """Is index.json exactly the file our last write produced (and the cache current for it)? Then it is in our
+    line form, redacted under today's rules, and a transaction streams it as it is; any other file is normalised
+    first (transaction.normalise)."""
     db = _open(ws)
     if db is None:
         return False

@@ -1,5 +1,5 @@
-"""memory/index.json: its versions and migrations, loading (validated, secrets redacted) and saving, its
-one-memory-a-line form read and rewritten a line at a time, and the dated backups."""
+"""memory/index.json: its versions and migrations, loading (validated, secrets redacted), saving in our
+one-memory-a-line form, reading that form a memory at a time, and the dated backups."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import shutil
 import zlib
 from datetime import datetime
 from pathlib import Path
+from typing import Iterable, Iterator
 
 from .. import redaction
 from ..errors import HippocampusError
 from ..timeutil import iso
 from ..workspace import Workspace
-from .files import (atomic_write, check_index_link, fsync_dir, remember_checksum, replacing, temporary_file,
-                    through_links, write_error)
-from .model import SCHEMA_VERSION, Index
+from .files import check_index_link, remember_checksum, replacing
+from .model import SCHEMA_VERSION, Index, Memory
 
 BACKUPS_KEPT = 7
 
@@ -77,34 +77,68 @@ def read_raw(ws: Workspace) -> dict | None:
     return raw
 
 
-def load_index(ws: Workspace, ours: bool = False) -> Index:
-    """The index as it is on disk (no touches applied), secrets redacted: a store written before a kind of secret
-    was known (or by hand) shows none, and the next write saves it so (`Index.redacted`). `ours`: the file is
-    exactly our last write under the current rules (`cache.witnessed`), so there is nothing to redact. A
-    missing file is an empty index."""
+def load_index(ws: Workspace) -> Index:
+    """The index as it is on disk (no touches applied), loaded whole: validated, migrated, secrets redacted — a
+    store written before a kind of secret was known (or by hand) shows none, and the next write saves it so
+    (`Index.redacted`). A missing file is an empty index."""
     raw = read_raw(ws)
     if raw is None:
         return Index(memories=[], meta={})
     disk_version = raw.get("version", 1)
     index = Index.from_dict(migrate(raw, str(ws.index)), str(ws.index))
     index.disk_version = disk_version
-    if not ours:
-        index.redacted = {m.id for m in index.memories if redaction.redact_memory(m.raw)}
+    index.redacted = {m.id for m in index.memories if redaction.redact_memory(m.raw)}
     return index
 
 
-def save_index(ws: Workspace, index: Index, now: datetime) -> None:
-    """Write the index atomically. A v1 file is copied to memory/backups/ once before it is first rewritten."""
+_OPEN = ', "memories": [\n'
+_EMPTY = ', "memories": []}\n'
+_CLOSE = "]}\n"
+ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode  # one memory's line (a tree from JSON)
+_BATCH = 1 << 20  # characters written at a time
+
+
+def save_index(ws: Workspace, index: Index, now: datetime, lines: Iterable[str] | None = None) -> None:
+    """Write index.json atomically in our line form: the bookkeeping keys on the first line, then one memory a
+    line (readable, diffable, and streamed — memory stays small however large the store). The memories are
+    `index.memories`, or the JSON text of each given by `lines` (a transaction streaming the stored file into
+    its replacement). A v1 file is copied to memory/backups/ once before it is first rewritten."""
     disk_version = index.disk_version
     if disk_version < SCHEMA_VERSION and ws.index.exists():
         keep = ws.backups / f"index.v{disk_version}.original.json"
         if not keep.exists():
-            atomic_write(keep, ws.index.read_bytes())
+            _copy_atomically(ws.index, keep)
     index.version = SCHEMA_VERSION
     index.meta["lastUpdated"] = iso(now)
-    payload = dump_index(index).encode("utf-8")
-    atomic_write(ws.index, payload)
-    remember_checksum(ws.index, os.stat(ws.index), zlib.crc32(payload))
+    if lines is None:
+        lines = (ENCODE(memory.to_dict()) for memory in index.memories)
+    head = json.dumps({"version": SCHEMA_VERSION, **{k: v for k, v in index.meta.items()
+                                                      if k not in ("version", "memories")}},
+                      ensure_ascii=False)[:-1]
+    crc = 0
+    with replacing(ws.index) as out:
+
+        def put(text: str) -> None:
+            nonlocal crc
+            data = text.encode("utf-8")
+            out.write(data)
+            crc = zlib.crc32(data, crc)
+
+        batch: list[str] = []
+        size = written = 0
+        for text in lines:
+            batch.append(text)
+            size += len(text)
+            if size >= _BATCH:
+                put((",\n" if written else head + _OPEN) + ",\n".join(batch))
+                written += len(batch)
+                batch.clear()
+                size = 0
+        if batch:
+            put((",\n" if written else head + _OPEN) + ",\n".join(batch))
+            written += len(batch)
+        put("\n" + _CLOSE if written else head + _EMPTY)
+    remember_checksum(ws.index, os.stat(ws.index), crc)
     index.disk_version = SCHEMA_VERSION
 
 
@@ -114,124 +148,115 @@ def _copy_atomically(source: Path, target: Path) -> None:
         shutil.copyfileobj(src, out, 1 << 20)
 
 
-def dump_index(index: Index) -> str:
-    """The file's text: the bookkeeping keys, then one memory a line (readable, diffable and fast to write)."""
-    data = index.to_dict()
-    memories = data.pop("memories")
-    head = json.dumps(data, ensure_ascii=False)[:-1]
-    lines = ",\n".join(map(_ENCODE, memories))
-    return f'{head}, "memories": [\n{lines}\n]}}\n' if memories else f'{head}, "memories": []}}\n'
+# --- a stored memory at a time: files in our line form --------------------------------------------------------
 
-
-# --- line by line: large stores, files we wrote ourselves -----------------------------------------------------
-
-class NotLineFormat(Exception):
-    """index.json is not in the one-memory-a-line form that `dump_index` writes (a hand edit, an old file)."""
-
-
-_OPEN = ', "memories": [\n'
-_EMPTY = ', "memories": []}\n'
-_CLOSE = "]}\n"
-_ENCODE = ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # one memory's line
-
-
-def _head(line: str) -> tuple[dict, bool]:
-    """The bookkeeping keys of a first line, and whether memory lines follow."""
+def _head(line: str) -> tuple[dict, bool] | None:
+    """(the bookkeeping keys, whether memory lines follow) of the first line of a file in our line form."""
     for ending, more in ((_OPEN, True), (_EMPTY, False)):
         if line.endswith(ending):
             try:
                 meta = json.loads(line[: -len(ending)] + "}")
-            except json.JSONDecodeError:
-                break
+            except (json.JSONDecodeError, RecursionError):
+                return None
             if isinstance(meta, dict) and meta.get("version") == SCHEMA_VERSION:
+                meta.pop("version")
                 return meta, more
-    raise NotLineFormat(line[:80])
+    return None
 
 
-def memory_lines(ws: Workspace):
-    """(bookkeeping keys, an iterator over each memory's JSON text) of a line-format index.json, streamed."""
-    handle = open(ws.index, encoding="utf-8")
+def _not_ours(ws: Workspace, what: str) -> HippocampusError:
+    return HippocampusError(f"{ws.index} is not one memory a line as this version writes it ({what}); "
+                            f"nothing was changed — run again, or restore a copy from {ws.backups}/")
+
+
+def _open_stored(ws: Workspace):
+    """(an open handle past the first line, the bookkeeping keys, whether memory lines follow) of an index.json
+    in our line form; None when there is no file."""
     try:
-        meta, more = _head(handle.readline())
+        handle = open(ws.index, encoding="utf-8")
+    except FileNotFoundError:
+        check_index_link(ws)
+        return None
+    except OSError as exc:
+        raise HippocampusError(f"cannot read {ws.index}: {exc.strerror}") from None
+    try:
+        found = _head(handle.readline())
+    except UnicodeDecodeError:
+        found = None
     except BaseException:
         handle.close()
         raise
+    if found is None:
+        handle.close()
+        raise _not_ours(ws, "its first line")
+    return handle, *found
 
-    def lines():
+
+def stored_meta(ws: Workspace) -> dict:
+    """The bookkeeping keys of an index.json in our line form, from its first line ({} without a file)."""
+    opened = _open_stored(ws)
+    if opened is None:
+        return {}
+    opened[0].close()
+    return opened[1]
+
+
+def stored_memories(ws: Workspace) -> tuple[dict, Iterator[tuple[Memory, str]]]:
+    """(the bookkeeping keys, and streamed, each stored memory with its line's text) of an index.json in our
+    line form (every transaction first makes it so). Each line is parsed and validated as a whole load
+    validates it (`Memory.from_dict`, ids unique); anything else is an error naming the file. A missing file is
+    an empty store."""
+    opened = _open_stored(ws)
+    if opened is None:
+        return {}, iter(())
+    handle, meta, more = opened
+
+    def memories() -> Iterator[tuple[Memory, str]]:
+        seen: set[str] = set()
+        where = str(ws.index)
+        number = 1
         with handle:
             if not more:
                 return
-            for line in handle:
-                if line == _CLOSE:
-                    return
-                if line.endswith(",\n"):
-                    yield line[:-2]
-                elif line.endswith("\n"):
-                    yield line[:-1]
-                else:
-                    raise NotLineFormat("a memory line without its end")
-            raise NotLineFormat("no closing line")
+            try:
+                for line in handle:
+                    number += 1
+                    if line == _CLOSE:
+                        return
+                    text = line[:-2] if line.endswith(",\n") else line[:-1] if line.endswith("\n") else None
+                    try:
+                        raw = json.loads(text) if text is not None else None
+                    except (json.JSONDecodeError, RecursionError):
+                        raw = None
+                    if raw is None:
+                        raise _not_ours(ws, f"line {number}")
+                    memory = Memory.from_dict(raw, f"{where} line {number}")
+                    if memory.id in seen:
+                        raise HippocampusError(f"{ws.index}: the id {memory.id} appears twice; give one of them "
+                                               "a new id")
+                    seen.add(memory.id)
+                    yield memory, text
+            except UnicodeDecodeError:
+                raise HippocampusError(f"{ws.index} is not UTF-8 text; restore a copy from {ws.backups}/") from None
+            raise _not_ours(ws, "no closing line")
 
-    return meta, lines()
+    return meta, memories()
 
 
 def read_meta(ws: Workspace) -> dict | None:
     """The index's bookkeeping keys (None without an index): from the first line alone when the file is in line
     form, else from the whole file."""
     try:
-        meta, lines = memory_lines(ws)
-        lines.close()
-        return meta
+        with open(ws.index, encoding="utf-8") as handle:
+            found = _head(handle.readline())
     except FileNotFoundError:
         return None
-    except (NotLineFormat, OSError, UnicodeDecodeError, RecursionError):
-        raw = read_raw(ws)
-        return None if raw is None else {k: v for k, v in raw.items() if k != "memories"}
-
-
-def rewrite_index(ws: Workspace, now: datetime, edit_line, edit_meta=None, append=()) -> dict:
-    """Stream index.json into its replacement a line at a time: `edit_line(text)` returns each memory's new text,
-    `edit_meta(meta)` may change the bookkeeping keys, `append` adds memories at the end. Memory stays small
-    however large the store; the file is replaced atomically. Raises NotLineFormat (nothing replaced) for a file
-    not in line form. Use only on a file this version wrote (`cache.witnessed`): lines are not re-validated."""
-    meta, lines = memory_lines(ws)
-    if edit_meta is not None:
-        edit_meta(meta)
-    meta["version"] = SCHEMA_VERSION
-    meta["lastUpdated"] = iso(now)
-    head = json.dumps(meta, ensure_ascii=False)[:-1]
-    target = through_links(ws.index)
-    fd, tmp_name = temporary_file(target)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", buffering=1 << 20) as out:
-            out.write(head + _OPEN)
-            count = 0
-            for text in lines:
-                out.write((",\n" if count else "") + edit_line(text))
-                count += 1
-            for memory in append:
-                out.write((",\n" if count else "") + _ENCODE(memory.to_dict()))
-                count += 1
-            if count:
-                out.write("\n" + _CLOSE)
-            else:
-                out.seek(0)
-                out.truncate()
-                out.write(head + _EMPTY)
-            out.flush()
-            os.fsync(out.fileno())
-        shutil.copymode(target, tmp_name)
-        os.replace(tmp_name, target)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp_name)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise write_error(ws.index, exc) from None
-        raise
-    fsync_dir(target.parent)
-    return meta
+    except (OSError, UnicodeDecodeError):
+        found = None
+    if found is not None:
+        return found[0]
+    raw = read_raw(ws)
+    return None if raw is None else {k: v for k, v in raw.items() if k not in ("version", "memories")}
 
 
 def backup_index(ws: Workspace, now: datetime, keep: int = BACKUPS_KEPT, link: bool = False) -> Path | None:

@@ -9,9 +9,7 @@ A memory whose `importance` no longer equals `last` was edited by hand (or comes
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -142,114 +140,36 @@ def is_archive_candidate(memory: Memory) -> bool:
     return memory.importance < BACKGROUND_THRESHOLD and not (memory.archived or memory.superseded)
 
 
-def decay_index(index: Index, now: datetime) -> DecayReport:
-    """Bring every memory's importance to today's value and record the run. Deletes nothing."""
-    today = now.date()
-    report = DecayReport(day=today.isoformat(), total=len(index.memories))
-    already = index.meta.get("decayLastRun") == report.day
-    for memory in index.memories:
-        if decay_memory(memory, today, index.meta):
-            report.changed += 1
-        if is_archive_candidate(memory):
-            report.archive_candidates.append(memory)
-    report.already_ran = already and report.changed == 0
-    index.meta["decayLastRun"] = report.day
-    return report
+class Decay:
+    """One decay run, a memory at a time (`run(memory)`): brings it to today's importance along its anchor, and
+    counts it and its archive candidacy in `report`. The same step for a loaded index (`decay_index`) and for a
+    store streamed through a transaction. `meta` is the index's bookkeeping as loaded (it dates memories without
+    an anchor); `finish` gives the report once every memory has been through."""
 
-
-# --- the same, a stored line at a time (large stores: see store.rewrite_index) ---------------------------------
-
-# Our own lines end with the importance and its anchor (model.Memory.to_dict puts them last).
-_TAIL = re.compile(r', "importance": ([0-9.eE+-]+), "decay": \{"base": ([0-9.eE+-]+), "from": "(\d{4}-\d{2}-\d{2})", '
-                   r'"last": ([0-9.eE+-]+)\}\}$')
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
-
-
-class LineDecay:
-    """Decay over the stored text of memories: most lines are rewritten by their tail alone, without decoding;
-    the rest (pinned, touched, not yet anchored, or about to become archive candidates) go through `decay_memory`.
-    Gives exactly what `decay_index` gives."""
-
-    def __init__(self, now: datetime, meta: dict, touches: dict[str, list[datetime]]):
+    def __init__(self, now: datetime, meta: dict):
         self.today = now.date()
-        self.meta = meta
-        self.touches = touches
+        self.meta = dict(meta)
         self.report = DecayReport(day=self.today.isoformat())
-        self.touched: list[Memory] = []
-        self._factor: dict[str, float] = {}
-        self._candidates: list[str] = []  # stored lines of archive candidates, decoded when asked for
+        self.ran_today = meta.get("decayLastRun") == self.report.day
 
-    def __call__(self, text: str) -> str:
+    def __call__(self, memory: Memory) -> bool:
         self.report.total += 1
-        start = text.rfind(', "importance": ')
-        match = _TAIL.match(text, start) if start > 0 else None
-        if match and '"pinned": true' not in text and not self._touched(text):
-            importance, base, since, last = match.groups()
-            if float(importance) == float(last):
-                factor = self._factor.get(since)
-                if factor is None:
-                    factor = self._factor[since] = DECAY_RATE ** days_between(date.fromisoformat(since), self.today)
-                if float(base) > UNTRUSTED_CEILING and '"trust": "untrusted"' in text:
-                    return self._slow(text)  # a stranger's words anchored above the ceiling: held to it there
-                value = round(min(1.0, float(base) * factor), PRECISION)
-                if value != float(importance):
-                    self.report.changed += 1
-                    text = (f'{text[:start]}, "importance": {value!r}, "decay": {{"base": {base}, '
-                            f'"from": "{since}", "last": {value!r}}}}}')
-                # In our own lines these keys can only be keys: inside a string their quotes are escaped.
-                if value < BACKGROUND_THRESHOLD and '"supersededBy": "' not in text and '"archived": true' not in text:
-                    self._candidates.append(text)
-                return text
-        return self._slow(text)
-
-    def finish(self) -> DecayReport:
-        """The report, its archive candidates decoded only when someone reads them (a cron run only counts them)."""
-        self.report.archive_candidates = _Decoded(self.report.archive_candidates, self._candidates)
-        return self.report
-
-    def _touched(self, text: str) -> bool:
-        if not self.touches:
-            return False
-        found = _ID.match(text)
-        return found is None or found.group(1) in self.touches
-
-    def _slow(self, text: str) -> str:
-        memory = Memory.wrap(json.loads(text))
-        when = self.touches.get(memory.id)
-        touched = False
-        for moment in sorted(when or ()):
-            touched = touch(memory, moment, self.meta) or touched
-        if touched:
-            self.touched.append(memory)
         changed = decay_memory(memory, self.today, self.meta)
-        if changed or touched:
+        if changed:
             self.report.changed += 1
         if is_archive_candidate(memory):
             self.report.archive_candidates.append(memory)
-        return _ENCODE(memory.to_dict()) if changed or touched else text
+        return changed
+
+    def finish(self) -> DecayReport:
+        self.report.already_ran = self.ran_today and self.report.changed == 0
+        return self.report
 
 
-_ID = re.compile(r'\{"id": "([^"\\]*)"')
-
-
-class _Decoded(Sequence):
-    """Memories given as such or as stored lines, the lines decoded on first use."""
-
-    def __init__(self, memories: list[Memory], lines: list[str]):
-        self._memories = list(memories)
-        self._lines = lines
-
-    def _all(self) -> list[Memory]:
-        if self._lines:
-            self._memories += [Memory.wrap(json.loads(line)) for line in self._lines]
-            self._lines = []
-        return self._memories
-
-    def __len__(self) -> int:
-        return len(self._memories) + len(self._lines)
-
-    def __getitem__(self, position):
-        return self._all()[position]
-
-    def __iter__(self):
-        return iter(self._all())
+def decay_index(index: Index, now: datetime) -> DecayReport:
+    """Bring every memory's importance to today's value and record the run. Deletes nothing."""
+    run = Decay(now, index.meta)
+    for memory in index.memories:
+        run(memory)
+    index.meta["decayLastRun"] = run.report.day
+    return run.finish()

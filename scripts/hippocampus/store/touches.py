@@ -10,7 +10,7 @@ from ..timeutil import iso, parse_instant
 from ..workspace import Workspace
 from . import retention
 from .files import append_line
-from .model import Index
+from .model import Index, Memory
 
 
 # --- touches: recall marks memories accessed without rewriting the whole index ----------------------------------
@@ -37,17 +37,28 @@ def read_touches(ws: Workspace) -> list[tuple[datetime, list[str]]]:
     return out
 
 
-def apply_touches(index: Index, touches) -> set[str]:
-    """Apply recorded touches in time order; returns the ids of the memories they changed. Idempotent."""
-    if not touches:
-        return set()
-    by_id = index.by_id()
-    changed = set()
-    for when, ids in sorted(touches, key=lambda t: t[0]):
+def by_memory(touches) -> dict[str, list[datetime]]:
+    """{memory id: the moments it was accessed, oldest first} of recorded touches."""
+    out: dict[str, list[datetime]] = {}
+    for when, ids in touches:
         for memory_id in ids:
-            memory = by_id.get(memory_id)
-            if memory is not None and retention.touch(memory, when, index.meta):
-                changed.add(memory_id)
+            out.setdefault(memory_id, []).append(when)
+    for moments in out.values():
+        moments.sort()
+    return out
+
+
+def touch_memory(memory: Memory, moments, meta: dict) -> bool:
+    """Apply one memory's recorded accesses (oldest first); True if they changed it. Idempotent."""
+    changed = False
+    for when in moments or ():
+        changed = retention.touch(memory, when, meta) or changed
     return changed
 
 
+def apply_touches(index: Index, touches) -> set[str]:
+    """Apply recorded touches to every memory of the index; returns the ids of the memories they changed."""
+    if not touches:
+        return set()
+    moments = by_memory(touches)
+    return {m.id for m in index.memories if m.id in moments and touch_memory(m, moments[m.id], index.meta)}
