@@ -116,10 +116,16 @@ _ASKS_WHEN = re.compile(r"\A\W*(?:[A-Z][\w'’.-]*:\s+)?(?:when\b|what (?:date|d
 
 def text_terms(text: str) -> Counter:
     """Term counts of one text, with TIME_TERM once when it says when."""
-    counts = Counter(terms(text))
-    if _SAYS_WHEN.search(text):
-        counts[TIME_TERM] = 1
+    counts: Counter = Counter()
+    _add_text(counts, text)
     return counts
+
+
+def _add_text(counts: Counter, text: str) -> None:
+    """Add a text's term counts to `counts`, and TIME_TERM when it says when (once, however many texts do)."""
+    counts.update(terms(text))
+    if TIME_TERM not in counts and _SAYS_WHEN.search(text):
+        counts[TIME_TERM] = 1
 
 
 def document_terms(memory: Memory) -> Counter:
@@ -129,9 +135,7 @@ def document_terms(memory: Memory) -> Counter:
     when any of its own texts says when."""
     counts: Counter = Counter()
     for piece in pieces(memory):
-        counts.update(text_terms(piece.text))
-    if counts[TIME_TERM] > 1:
-        counts[TIME_TERM] = 1
+        _add_text(counts, piece.text)
     for term in terms(" ".join(memory.keywords)):
         counts[term] += KEYWORD_WEIGHT
     for name, weight in (("context", CONTEXT_WEIGHT), ("reply", REPLY_WEIGHT)):

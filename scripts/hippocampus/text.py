@@ -92,9 +92,10 @@ def _stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-cased words of any script, split at word boundaries (no stemming, stop words kept)."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    if not _CJK.search(text):
-        text = text.replace("’", "'")
+    plain = text.isascii()  # then NFKC changes nothing, casefold lowers, and there is no CJK nor curly apostrophe
+    text = text.lower() if plain else unicodedata.normalize("NFKC", text).casefold()
+    if plain or not _CJK.search(text):
+        text = text if plain else text.replace("’", "'")
         found = _WORD.findall(text)
         if "'s" not in text:
             return found  # most text: no possessive to take off

@@ -357,7 +357,7 @@ _ASIDES = re.compile(r"\b(?:by the way|btw|please|pls|again|anyway|always|usuall
 def topic_terms(text: str) -> set[str]:
     """The terms that say what a fact is about: its words minus numbers, stop words, change words and asides."""
     text = _ASIDES.sub(" ", without_label(_SAID.sub("", text)))  # nor is who speaks
-    return {t for t in terms(text) if t not in _IGNORED_TERMS and not _DIGIT.search(t)}
+    return {t for t in terms(text) if t not in _IGNORED_TERMS and (t.isalpha() or not _DIGIT.search(t))}
 
 
 # --- drafts ---------------------------------------------------------------------------------------------------
@@ -432,7 +432,7 @@ def signal_time(signal: Signal, now: datetime) -> datetime:
     return min(when, now)
 
 
-# The same text is redacted to be scored, to be drafted, and again as the next message's `context`: once will do.
+# The same text is redacted to be drafted or attached, and again as a neighbour's `context` or `reply`: once will do.
 _redacted = lru_cache(maxsize=64)(redaction.redact)
 
 
@@ -682,7 +682,7 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
                     timesReinforced=0, keywords=list(draft.keywords), sources=[draft.source], extra=extra)
     retention.restart(memory, draft.importance, draft.when.date())
     index.memories.append(memory)
-    lookup.add(memory)
+    lookup.add(memory, draft.topic)  # the draft's content is the memory's: its topic terms are read already
     return memory
 
 
@@ -760,7 +760,7 @@ def neighbour_text(text: str) -> str:
 def attach_turn(memory: Memory, signal: Signal) -> None:
     """Attach a message that is no memory of its own to a memory of its session: searchable, with its own source,
     never shown as the memory. A stranger's words stay marked as a stranger's."""
-    text = one_line(redaction.redact(signal.text), TURN_LIMIT)
+    text = one_line(_redacted(signal.text), TURN_LIMIT)
     turn: dict = {"text": text, "role": signal.role, "source": signal.source}
     if signal.trust == "untrusted":
         turn["text"] = f"{signal.sender or 'Someone'} said: {text}"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..text import without_label, words, STOP_WORDS
 
@@ -172,6 +173,7 @@ def is_question(text: str) -> bool:
     return not rest and all(_ASKING.match(s) for s in asked)
 
 
+@lru_cache(maxsize=256)  # a message's sentences are looked at to score it, and again to summarise it
 def small_talk_sentence(sentence: str) -> bool:
     """Whether a sentence is only small talk: greeting, thanks, praise, acknowledgement, laughter (one name aside)."""
     flat = _SMALL_PHRASES.sub(" ", normalized(sentence))
