@@ -47,3 +47,41 @@ def test_a_leading_speaker_label_can_be_set_aside():
     assert without_label("Dr Okafor: take two a day") == "take two a day"
     assert without_label("the plan: two steps") == "the plan: two steps"
     assert without_label("at 10:30 we meet") == "at 10:30 we meet"
+
+
+# --- the shortcuts taken for speed give what the plain rules give ------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from hippocampus import text as text_module  # noqa: E402
+from hippocampus.ingestion import encoding, scoring  # noqa: E402
+
+_PIECES = st.lists(st.sampled_from(["I", "my", "Remember", "REMEMBER THIS", "don't forget", "keep it in mind", "btw",
+                                    "By The Way", "FYI", "just so you know", "recap", "Summarize", "sum it up",
+                                    "remind me what", "what did we", "What Have We", "please", "ok", "okay", ".", "!",
+                                    "?", ",", " ", "  ", "\n", "\t", "。", "！", "é", "K", "ſ", "İ", "\u3000", "word",
+                                    "the", "can you", "give me a", "summary", "rundown"]), max_size=12).map("".join)
+
+
+@given(_PIECES | st.text(max_size=40))
+@settings(max_examples=400, deadline=None)
+def test_sentence_breaks_split_text_as_the_plain_rule_does(sample):
+    import re
+
+    assert text_module.SENTENCE_BREAK.split(sample) == re.split(r"(?<=[.!?。！？])\s+|\n+", sample)
+
+
+@given(_PIECES | st.text(max_size=40))
+@settings(max_examples=400, deadline=None)
+def test_a_text_the_quick_test_rules_out_never_matches_the_rule_it_guards(sample):
+    if not text_module.may_contain(sample, encoding._TRAIL_WORDS):
+        assert encoding._TRAIL.sub("", sample) == sample
+    if not text_module.may_contain(sample, scoring._RECAP_WORDS):
+        assert scoring._RECAP.search(sample) is None
+
+
+def test_may_contain_finds_words_in_any_letter_case_and_never_rules_out_other_scripts():
+    assert text_module.may_contain("Please REMEMBER that", ("remember",))
+    assert not text_module.may_contain("nothing to see here", ("remember",))
+    assert text_module.may_contain("nothing to see here, café", ("remember",))  # beyond ASCII: the regex decides

@@ -127,6 +127,22 @@ def terms(text: str) -> list[str]:
     return [cache.get(w) or stem(w) for w in words(text) if w not in STOP_WORDS]
 
 
+# Where a sentence ends: white space after a full stop, "!" or "?" (in any script), or line breaks. Written to start
+# with the white space it takes, so the regex engine passes over other characters quickly; it splits text exactly as
+# `(?<=[.!?。！？])\s+|\n+` does.
+SENTENCE_BREAK = re.compile(r"\s(?:(?<=[.!?。！？]\s)\s*|(?<=\n)\n*)")
+
+
+def may_contain(text: str, needles: tuple[str, ...]) -> bool:
+    """False only when `text` holds none of `needles` (lower-case ASCII) in any letter case: a cheap test before a
+    case-insensitive regex that cannot match without one of them. Text with characters beyond ASCII always may
+    (case-insensitive matching knows more than `lower`: the Kelvin sign is a "k")."""
+    if not text.isascii():
+        return True
+    lowered = text.lower()
+    return any(needle in lowered for needle in needles)
+
+
 # "Caroline: …", "Dr Okafor: …": who speaks, written before the words of a relayed or group message.
 _LABEL = re.compile(r"\A\s*[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}:\s+(?=\S)")
 

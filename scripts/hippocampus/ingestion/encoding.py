@@ -24,7 +24,8 @@ from ..store import retention
 from . import scoring
 from ..store.model import id_number, DOMAINS, Index, Memory, UNTRUSTED_CEILING
 from .scoring import Score
-from ..text import asks, label, one_line, split_label, terms, without_label, words, STOP_WORDS
+from ..text import asks, label, may_contain, one_line, split_label, terms, without_label, words, SENTENCE_BREAK, \
+    STOP_WORDS
 from ..timeutil import iso, parse_instant
 from .transcripts import Signal
 
@@ -57,7 +58,6 @@ _RELATIVE = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|a
 
 # --- summarising (pure) ---------------------------------------------------------------------------------------
 
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 _FILLERS = frozenset({"hi", "hey", "hello", "morning", "good morning", "evening", "good evening", "ok", "okay", "so",
                       "oh", "btw", "yo", "hmm", "well", "alright", "cool", "hiya", "great", "sure", "yes", "no",
                       "lol", "haha", "hey there", "hi there", "good afternoon", "afternoon"})
@@ -69,6 +69,7 @@ _LEAD = re.compile(
 _TRAIL = re.compile(r"[\s,;:.\-–—]*(?:(?:and |so )?(?:please )?(?:remember (?:that|this|it)|(?:don't|do not|dont) forget"
                     r"(?: (?:that|this|it))?|keep (?:that|this|it) in mind)(?: (?:please|ok|okay))?|by the way|btw|fyi"
                     r"|just so you know)[\s.!?]*\Z", re.IGNORECASE)
+_TRAIL_WORDS = ("remember", "forget", "in mind", "by the way", "btw", "fyi", "just so you know")  # in every match
 # A sentence that only says how to take the others: "It's important.", "Please keep that in mind."
 _FILLER_SENTENCE = re.compile(r"\A(?:(?:it's|it is|this is|that's|that is) (?:(?:really|very|super|so) )?(?:important"
                               r"|urgent)|(?:please )?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)|(?:don't"
@@ -194,7 +195,7 @@ def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = Tru
     if speaker:
         first_person = False
         limit -= len(speaker)
-    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    sentences = [s.strip() for s in SENTENCE_BREAK.split(text) if s and s.strip()]
     wanted = [f" {p} " for p in matched if p]
     meaningful = [s for s in sentences if s.lower().strip(" .!?,") not in _FILLERS and not _FILLER_SENTENCE.match(s)
                   and (not scoring.small_talk_sentence(s) or any(p in scoring.normalized(s) for p in wanted))]
@@ -203,7 +204,10 @@ def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = Tru
     out = []
     said = []  # each kept sentence as it was said: "remember this: …" matches the rule before the lead is cut off
     for sentence in sentences:
-        stripped = _TRAIL.sub("", _LEAD.sub("", _ASIDE.sub(",", sentence), count=1)).strip()
+        stripped = _LEAD.sub("", _ASIDE.sub(",", sentence), count=1)
+        if may_contain(stripped, _TRAIL_WORDS):
+            stripped = _TRAIL.sub("", stripped)
+        stripped = stripped.strip()
         if not stripped:
             continue
         if sentence[-1] in ".!?" and stripped[-1] not in ".!?" and stripped != sentence.rstrip(".!?"):
@@ -286,7 +290,7 @@ def _numbers(text: str) -> set[str]:
 
 def _values(text: str, numbers: set[str], found_words: list[str]) -> set[str]:
     found = set(numbers)
-    for sentence in _SENTENCE_END.split(text):
+    for sentence in SENTENCE_BREAK.split(text):
         for match in _CAPITAL.finditer(sentence.strip()):
             word = match.group(0).lower().replace("’", "'")
             if match.start() == 0 or word in ("i", "user", "user's") or word.startswith(("i'", "user")):

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..text import without_label, words, STOP_WORDS
+from ..text import may_contain, without_label, words, SENTENCE_BREAK, STOP_WORDS
 
 NOISE_REPLIES = frozenset({"no_reply", "heartbeat_ok"})
 
@@ -124,6 +124,7 @@ _RECAP = re.compile(r"\b(?:(?:give|send|get|make|write|do|need|want)(?: me| us)?
                     r"|today|this|that|our|the (?:conversation|chat|discussion))|remind me (?:what|of what|again)"
                     r"|what (?:did|have) we (?:talk(?:ed)?|discuss(?:ed)?|decide[d]?|say|said|cover(?:ed)?))\b",
                     re.IGNORECASE)
+_RECAP_WORDS = ("recap", "summar", "rundown", "sum ", "remind me", "what did we", "what have we")  # in every match
 _NAME = re.compile(r"\b[A-Z][a-z'’]+\b")
 _VALUE = re.compile(r"\d|(?<=\s)(?!I\b|I['’])[A-Z]")
 
@@ -132,7 +133,6 @@ _ASKING = re.compile(r"\A(?:(?:and|but|so|ok|okay|hey|hi|also|btw|oh|well|um)\W+
                      r"(?:what|when|where|who|whom|whose|why|how|which|can|could|would|will|won't|do|does|did|don't"
                      r"|doesn't|didn't|is|isn't|are|aren't|was|wasn't|were|should|shall|may|might|have|has|had"
                      r"|any|anything|remind)\b", re.IGNORECASE)
-_SENTENCES = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ def is_noise(text: str) -> bool:
 
 def is_question(text: str) -> bool:
     """Whether a message only asks: every sentence of it is a question (greetings and fillers aside)."""
-    sentences = [s.strip() for s in _SENTENCES.split(without_label(text).strip()) if s.strip()]
+    sentences = [s.strip() for s in SENTENCE_BREAK.split(without_label(text).strip()) if s.strip()]
     asked = [s for s in sentences if s.endswith(("?", "？"))]
     if not asked:
         return False
@@ -185,9 +185,10 @@ def small_talk_sentence(sentence: str) -> bool:
 def substance(text: str, role: str = "user") -> str:
     """The text without its small-talk sentences: what it says. Empty for small talk — and for the user's request
     for a recap, unless it names something (a name, a number)."""
-    sentences = [s.strip() for s in _SENTENCES.split(without_label(text).strip()) if s.strip()]
+    sentences = [s.strip() for s in SENTENCE_BREAK.split(without_label(text).strip()) if s.strip()]
     kept = [s for s in sentences if not small_talk_sentence(s)]
-    if role == "user" and any(_RECAP.search(s) for s in kept) and not any(_VALUE.search(" " + s[1:]) for s in kept):
+    if role == "user" and any(may_contain(s, _RECAP_WORDS) and _RECAP.search(s) for s in kept) and \
+            not any(_VALUE.search(" " + s[1:]) for s in kept):
         return ""
     return " ".join(kept)
 
@@ -201,7 +202,7 @@ def says_what_for(text: str) -> bool:
     """Whether gratitude or praise says what it is for, in its sentence or the next: "thanks for booking the table",
     "the checklist you wrote was really helpful", "Thanks! That was a great help with the migration" — not "thanks,
     that was helpful" nor "thanks, I'll book it myself"."""
-    sentences = [normalized(s) for s in _SENTENCES.split(without_label(text)) if s.strip()]
+    sentences = [normalized(s) for s in SENTENCE_BREAK.split(without_label(text)) if s.strip()]
     for position, flat in enumerate(sentences):
         found = _GRATITUDE.search(flat)
         if not found:
