@@ -85,3 +85,12 @@ def test_may_contain_finds_words_in_any_letter_case_and_never_rules_out_other_sc
     assert text_module.may_contain("Please REMEMBER that", ("remember",))
     assert not text_module.may_contain("nothing to see here", ("remember",))
     assert text_module.may_contain("nothing to see here, café", ("remember",))  # beyond ASCII: the regex decides
+
+
+@given(st.lists(st.sampled_from(["Today", "TONIGHT", "tomorrow", "yesterday", "this", "next", "last", "morning",
+                                 "afternoon", "Evening", "week", "weekend", "month", "year", "night", "Monday",
+                                 "sunday", " ", ",", "the", "K", "é"]), max_size=8).map(" ".join))
+@settings(max_examples=300, deadline=None)
+def test_a_text_the_quick_test_rules_out_never_says_a_relative_time(sample):
+    if not text_module.may_contain(sample, encoding._RELATIVE_WORDS):
+        assert encoding._RELATIVE.search(sample) is None

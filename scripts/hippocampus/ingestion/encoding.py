@@ -54,6 +54,8 @@ _RELATIVE = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|a
                        r"|next (?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
                        r"|last (?:week|weekend|month|night)|monday|tuesday|wednesday|thursday|friday|saturday"
                        r"|sunday)\b", re.IGNORECASE)
+_RELATIVE_WORDS = ("today", "tonight", "tomorrow", "yesterday", "morning", "afternoon", "evening", "week", "month",
+                   "year", "night", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 # --- summarising (pure) ---------------------------------------------------------------------------------------
@@ -450,7 +452,8 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
     text = _redacted(signal.text)
     when = signal_time(signal, now)
     untrusted = signal.trust == "untrusted"
-    said = f" (said {(signal.local or iso(when))[:10]})" if _RELATIVE.search(text) else ""
+    relative = may_contain(text, _RELATIVE_WORDS) and _RELATIVE.search(text)
+    said = f" (said {(signal.local or iso(when))[:10]})" if relative else ""
     content, detail = summarise(text, score.matched, first_person=signal.role == "user" and not untrusted,
                                 limit=CONTENT_LIMIT - len(said))
     if not content:

@@ -177,12 +177,13 @@ def read_signals(ws: Workspace) -> tuple[list[Signal], int]:
     except FileNotFoundError:
         return [], 0
     signals, bad = [], 0
+    name = str(ws.signals)
     # Lines end at "\n" only: a session or message id may hold any other line separator (U+2028, NEL, …).
     for number, line in enumerate(data.decode("utf-8", errors="replace").split("\n"), 1):
         if not line.strip():
             continue
         try:
-            signals.append(Signal.from_dict(json.loads(line), f"{ws.signals}:{number}"))
+            signals.append(Signal.from_dict(json.loads(line), f"{name}:{number}"))
         except (json.JSONDecodeError, RecursionError, HippocampusError):
             bad += 1
     return signals, bad

@@ -177,9 +177,8 @@ def is_question(text: str) -> bool:
 def small_talk_sentence(sentence: str) -> bool:
     """Whether a sentence is only small talk: greeting, thanks, praise, acknowledgement, laughter (one name aside)."""
     flat = _SMALL_PHRASES.sub(" ", normalized(sentence))
-    names = {w.lower() for w in _NAME.findall(sentence)}
     others = [w for w in flat.split() if w not in _SMALL_WORDS]
-    return not others or (len(others) == 1 and others[0] in names)
+    return not others or (len(others) == 1 and others[0] in {w.lower() for w in _NAME.findall(sentence)})
 
 
 def substance(text: str, role: str = "user") -> str:
