@@ -94,3 +94,13 @@ def test_may_contain_finds_words_in_any_letter_case_and_never_rules_out_other_sc
 def test_a_text_the_quick_test_rules_out_never_says_a_relative_time(sample):
     if not text_module.may_contain(sample, encoding._RELATIVE_WORDS):
         assert encoding._RELATIVE.search(sample) is None
+
+
+@given(st.text(alphabet=" \t\nab.\u00a0\u3000", max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_runs_of_spaces_are_found_as_the_plain_rule_finds_them(sample):
+    import re
+
+    from hippocampus.ingestion import transcripts
+
+    assert transcripts._SPACES.sub(" ", sample) == re.sub(r"(?<=\S)[ \t]{2,}", " ", sample)
