@@ -104,3 +104,12 @@ def test_runs_of_spaces_are_found_as_the_plain_rule_finds_them(sample):
     from hippocampus.ingestion import transcripts
 
     assert transcripts._SPACES.sub(" ", sample) == re.sub(r"(?<=\S)[ \t]{2,}", " ", sample)
+
+
+@given(st.lists(st.sampled_from(["I", "i", "my", "My", "me", "ME", "myself", "mine", "I'm", "I’ve", "i'll", "I'd",
+                                 "prefer", "went", "am", "the", "tea", "Kim", "İ", "it", ",", ".", "!", ")", "'", '"',
+                                 "(", "\t", "\n"]), max_size=8).map(" ".join))
+@settings(max_examples=400, deadline=None)
+def test_a_sentence_the_quick_test_rules_out_is_never_rewritten(sample):
+    if not encoding._FIRST_PERSON.search(sample):
+        assert encoding.rewrite_sentence(sample) == sample

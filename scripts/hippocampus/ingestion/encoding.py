@@ -120,6 +120,11 @@ def third_person(verb: str) -> str | None:
     return verb + "s"
 
 
+# A word `rewrite_sentence` tells in the third person ("I", "my", "me", "I'm", …, with punctuation after it): a
+# sentence without one stays as it is.
+_FIRST_PERSON = re.compile(r"(?:^| )(?:i|my|me|myself|mine|i['’](?:m|ve|ll|d))[,.;:!?)\"'’]*(?= |$)", re.IGNORECASE)
+
+
 def rewrite_sentence(sentence: str) -> str:
     """The user's words in the third person: "I prefer X" → "User prefers X", "My X" → "User's X", "… and I am
     bringing the rings" → "… and they are bringing the rings". The first mention is the user ("User" at the start,
@@ -215,7 +220,7 @@ def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = Tru
         if sentence[-1] in ".!?" and stripped[-1] not in ".!?" and stripped != sentence.rstrip(".!?"):
             stripped += sentence[-1]  # "…flat whites, by the way." keeps its full stop
         stripped = stripped[0].upper() + stripped[1:]
-        out.append(rewrite_sentence(stripped) if first_person else stripped)
+        out.append(rewrite_sentence(stripped) if first_person and _FIRST_PERSON.search(stripped) else stripped)
         said.append(sentence)
     if not out:
         return "", ""
@@ -237,18 +242,19 @@ def _fit(out: list[str], said: list[str], matched: tuple[str, ...], limit: int) 
 
     def rank(item: tuple[int, str]) -> tuple:
         position, sentence = item
-        flat = scoring.normalized(said[position])
+        flat = scoring.normalized(said[position]) if wanted else ""
         hit = any(f" {p} " in flat for p in wanted)
         return (not hit, not _NUMBER.search(sentence), not _CAPITAL.search(sentence[1:]), position)
 
+    ranked = sorted(enumerate(out), key=rank)
     chosen: list[tuple[int, str]] = []
     size = 0
-    for position, sentence in sorted(enumerate(out), key=rank):
+    for position, sentence in ranked:
         if size + len(sentence) + (1 if chosen else 0) <= limit:
             chosen.append((position, sentence))
             size += len(sentence) + (1 if len(chosen) > 1 else 0)
     if not chosen:
-        position, best = sorted(enumerate(out), key=rank)[0]
+        position, best = ranked[0]
         cut = best[: limit - 1]
         if " " in cut[limit // 2:]:
             cut = cut[: cut.rfind(" ")]
