@@ -148,6 +148,7 @@ class Score:
         return self.rule == "explicit"
 
 
+@lru_cache(maxsize=128)  # a message, and each of its sentences, is looked at by several rules
 def normalized(text: str) -> str:
     """The text's words, lower-cased, joined by single spaces and padded: what rule phrases are matched against."""
     return " " + " ".join(words(text)) + " "
