@@ -113,3 +113,15 @@ def test_runs_of_spaces_are_found_as_the_plain_rule_finds_them(sample):
 def test_a_sentence_the_quick_test_rules_out_is_never_rewritten(sample):
     if not encoding._FIRST_PERSON.search(sample):
         assert encoding.rewrite_sentence(sample) == sample
+
+
+@given(st.lists(st.sampled_from(["By The Way", "btw", "PLEASE", "pls", "again", "anyway", "Always", "usually", "often",
+                                 "sometimes", "really", "also", "just", "still", "generally", "normally", "typically",
+                                 "mostly", "actually", "definitely", "absolutely", "totally", "already", "strongly",
+                                 "I", "take", "the", "train", "K", "ſ", ",", "(said 2026-01-02)", " (said 2026-1-2)"]),
+                max_size=8).map(" ".join))
+@settings(max_examples=300, deadline=None)
+def test_a_text_the_quick_tests_rule_out_holds_no_aside_and_no_said_day(sample):
+    if not text_module.may_contain(sample, encoding._ASIDE_WORDS):
+        assert encoding._ASIDES.sub(" ", sample) == sample
+    assert encoding._unsaid(sample) == encoding._SAID.sub("", sample)

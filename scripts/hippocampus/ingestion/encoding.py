@@ -79,6 +79,13 @@ _FILLER_SENTENCE = re.compile(r"\A(?:(?:it's|it is|this is|that's|that is) (?:(?
                               re.IGNORECASE)
 _ASIDE = re.compile(r",\s*(?:by the way|btw|fyi)\s*,", re.IGNORECASE)
 _SAID = re.compile(r"\s*\(said \d{4}-\d{2}-\d{2}\)\Z")
+
+
+def _unsaid(text: str) -> str:
+    """The text without the "(said <day>)" a memory of a relative time ends with."""
+    return _SAID.sub("", text) if "(said " in text else text
+
+
 _ADVERBS = frozenset("always never usually often sometimes rarely really also just still generally normally "
                      "typically mostly actually definitely absolutely totally only even already strongly so kinda "
                      "sorta almost once first then too now ever".split())
@@ -271,7 +278,7 @@ def _detail(sentences: list[str]) -> str:
 
 def keywords_of(content: str, limit: int = KEYWORDS_KEPT) -> list[str]:
     """A few words to find the memory by: names first, then numbers, then the longest words."""
-    content = _SAID.sub("", content)
+    content = _unsaid(content)
     capitals = {w.lower().removesuffix("'s") for w in _CAPITAL.findall(content[1:])}
     ranked: dict[str, tuple] = {}
     for position, match in enumerate(_NUMBER.finditer(content)):
@@ -288,7 +295,7 @@ def keywords_of(content: str, limit: int = KEYWORDS_KEPT) -> list[str]:
 
 def values_of(text: str) -> set[str]:
     """What makes a fact this fact: its numbers, dates and times, names, and day or month names."""
-    text = _SAID.sub("", text)
+    text = _unsaid(text)
     return _values(text, _numbers(text), words(text))
 
 
@@ -315,7 +322,7 @@ _CLAUSE_END = re.compile(r"[.;!?]\s+|,\s+|\n+|\s+(?:and|but|while|whereas|plus)\
 def bindings(text: str) -> dict[str, set[str]]:
     """Each value of a text → the topic terms said with it (in the same clause): what the value is about."""
     out: dict[str, set[str]] = {}
-    for clause in _CLAUSE_END.split(_SAID.sub("", text)):
+    for clause in _CLAUSE_END.split(_unsaid(text)):
         found = _tokens(clause)
         if not found:
             continue
@@ -341,7 +348,7 @@ def misbound(new: dict[str, set[str]], old: dict[str, set[str]]) -> bool:
 
 def _tokens(text: str) -> set[str]:
     """Every word and number of a text, to test whether a value appears in it."""
-    text = _SAID.sub("", text)
+    text = _unsaid(text)
     return set(words(text)) | {m.group(0).strip(".,:/-") for m in _NUMBER.finditer(text)}
 
 
@@ -354,7 +361,7 @@ _REPLACED = re.compile(r"\b(?:instead of|rather than|no longer(?: in| at| with| 
 def replaced_values(text: str) -> set[str]:
     """Values a text says are being replaced ("we use Postgres instead of MySQL" → {"mysql"})."""
     out: set[str] = set()
-    for match in _REPLACED.finditer(_SAID.sub("", text)):
+    for match in _REPLACED.finditer(_unsaid(text)):
         out |= _tokens(match.group(1))
     return out
 
@@ -364,11 +371,16 @@ def replaced_values(text: str) -> set[str]:
 _ASIDES = re.compile(r"\b(?:by the way|btw|please|pls|again|anyway|always|usually|often|sometimes|really|also|just"
                      r"|still|generally|normally|typically|mostly|actually|definitely|absolutely|totally|already"
                      r"|strongly)\b", re.IGNORECASE)
+_ASIDE_WORDS = ("by the way", "btw", "please", "pls", "again", "anyway", "always", "usually", "often", "sometimes",
+                "really", "also", "just", "still", "generally", "normally", "typically", "mostly", "actually",
+                "definitely", "absolutely", "totally", "already", "strongly")  # one is in every match
 
 
 def topic_terms(text: str) -> set[str]:
     """The terms that say what a fact is about: its words minus numbers, stop words, change words and asides."""
-    text = _ASIDES.sub(" ", without_label(_SAID.sub("", text)))  # nor is who speaks
+    text = without_label(_unsaid(text))  # nor is who speaks
+    if may_contain(text, _ASIDE_WORDS):
+        text = _ASIDES.sub(" ", text)
     return {t for t in terms(text) if t not in _IGNORED_TERMS and (t.isalpha() or not _DIGIT.search(t))}
 
 
@@ -431,7 +443,7 @@ class Fact:
 
 def _read_fact(fact) -> None:
     """Fill in what the same-fact test reads of a draft's or a fact's content (its words read once)."""
-    text = _SAID.sub("", fact.content)
+    text = _unsaid(fact.content)
     found_words, numbers = words(text), _numbers(text)
     fact.topic = topic_terms(fact.content)
     fact.values = _values(text, numbers, found_words)
