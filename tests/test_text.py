@@ -125,3 +125,18 @@ def test_a_text_the_quick_tests_rule_out_holds_no_aside_and_no_said_day(sample):
     if not text_module.may_contain(sample, encoding._ASIDE_WORDS):
         assert encoding._ASIDES.sub(" ", sample) == sample
     assert encoding._unsaid(sample) == encoding._SAID.sub("", sample)
+
+
+@given(st.lists(st.sampled_from(["i", "feel", "love", "really", "prefer", "like", "do", "you", "remember", "this",
+                                 "deadline", "tomorrow", "thanks", "for", "the", "help", "with", "decided", "we",
+                                 "project", "my", "name", "is", "an", "a", "bit", "don't", "forget", "perfect"]),
+                max_size=10).map(lambda words: " " + " ".join(words) + " "))
+@settings(max_examples=400, deadline=None)
+def test_rule_phrases_are_found_where_and_as_the_plain_rule_finds_them(flat):
+    import re
+
+    for pattern in [rule.pattern for rule in scoring.RULES] + [scoring._CONTEXT, scoring._GRATITUDE,
+                                                                 scoring._FOR_WHAT]:
+        plain = re.compile(r"(?<=\s)(?:" + pattern.pattern[len(r"\s("):-len(r")(?=\s)")] + r")(?=\s)")
+        found, expected = pattern.search(flat), plain.search(flat)
+        assert (found.group(1), found.end()) == (expected.group(0), expected.end()) if expected else found is None

@@ -40,8 +40,9 @@ class Rule:
 
 
 def _phrases(*alternatives: str) -> re.Pattern:
-    """Whole-word phrases over the text's words joined by single spaces (see `normalized`)."""
-    return re.compile(r"(?<=\s)(?:" + "|".join(alternatives) + r")(?=\s)")
+    """Whole-word phrases over the text's words joined by single spaces (see `normalized`); group 1 is the phrase.
+    The match starts with the space before it, which lets the regex engine pass over other characters quickly."""
+    return re.compile(r"\s(" + "|".join(alternatives) + r")(?=\s)")
 
 
 _NOT_ASKING = r"(?<!\sdo\syou\s)(?<!\sdid\syou\s)(?<!\si\s)(?<!\swe\s)"
@@ -241,9 +242,9 @@ def score(text: str, role: str = "user") -> Score:
             second = rule.also.search(flat)
             if not second:
                 continue
-            matches.append((rule, (found.group(0), second.group(0))))
+            matches.append((rule, (found.group(1), second.group(1))))
         else:
-            matches.append((rule, (found.group(0),)))
+            matches.append((rule, (found.group(1),)))
     if matches:
         # The highest value wins; among equals the earlier rule (the documented order).
         best, matched = max(matches, key=lambda m: m[0].value)
