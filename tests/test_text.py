@@ -140,3 +140,14 @@ def test_rule_phrases_are_found_where_and_as_the_plain_rule_finds_them(flat):
         plain = re.compile(r"(?<=\s)(?:" + pattern.pattern[len(r"\s("):-len(r")(?=\s)")] + r")(?=\s)")
         found, expected = pattern.search(flat), plain.search(flat)
         assert (found.group(1), found.end()) == (expected.group(0), expected.end()) if expected else found is None
+
+
+@given(st.lists(st.sampled_from(["that", "matches", "my", "experience", "you're", "right", "good", "job", "morning",
+                                 "see", "you", "later", "how", "are", "i", "agree", "me", "too", "keep", "it", "up",
+                                 "fair", "enough", "the", "plan"]), max_size=10).map(lambda w: " " + " ".join(w) + " "))
+@settings(max_examples=400, deadline=None)
+def test_small_talk_phrases_leave_the_words_the_plain_rule_leaves(flat):
+    import re
+
+    plain = re.compile(r"(?<=\s)(?:" + scoring._SMALL_PHRASES.pattern[len(r"\s(?:"):])
+    assert scoring._SMALL_PHRASES.sub(" ", flat).split() == plain.sub(" ", flat).split()

@@ -110,8 +110,9 @@ please pls point problem quite really right rofl same see sense so sorry sounds 
 thanks that that's the thing things this thx to too totally true ty uh um understood up us very was we we'll welcome
 well what what's will with wonderful worries wow ya yay yeah yep yes you you're your yup
 """.split())
-# Acknowledgements whose words could say something elsewhere: taken out of a sentence before its words are looked at.
-_SMALL_PHRASES = re.compile(r"(?<=\s)(?:that (?:matches|fits) (?:my|our) experience|(?:you're|you are|that's|that is) "
+# Acknowledgements whose words could say something elsewhere: taken out of a sentence before its words are looked at
+# (each with the space before it, which lets the regex engine pass over other characters quickly).
+_SMALL_PHRASES = re.compile(r"\s(?:that (?:matches|fits) (?:my|our) experience|(?:you're|you are|that's|that is) "
                             r"(?:so )?right|i agree|me too|same here|fair enough|good (?:point|call|idea)|no worries"
                             r"|all good|take care|(?:talk|see you|speak)(?: to you)? (?:soon|later|tomorrow)|(?:great|good|nice) (?:job|work)"
                             r"|well done|keep up the good work|have a (?:good|nice|great) (?:one|day"
