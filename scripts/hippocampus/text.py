@@ -139,8 +139,7 @@ def may_contain(text: str, needles: tuple[str, ...]) -> bool:
     (case-insensitive matching knows more than `lower`: the Kelvin sign is a "k")."""
     if not text.isascii():
         return True
-    lowered = text.lower()
-    return any(needle in lowered for needle in needles)
+    return any(map(text.lower().__contains__, needles))
 
 
 # "Caroline: …", "Dr Okafor: …": who speaks, written before the words of a relayed or group message.
