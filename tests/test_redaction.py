@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hippocampus import redaction
 from hippocampus.redaction import found, redact, redact_memory, Conversations
 
 SECRETS = [
@@ -378,3 +379,25 @@ def test_a_generated_secret_in_an_ordinary_sentence_is_gone_and_the_words_around
     out = redact(text)
     assert secret not in out
     assert out == f"{before} {phrase.format(f'[REDACTED:{kind}]')}. {after}"
+
+
+def _runs_by_definition(text: str) -> int:
+    """The pre-check as defined: every place of the text, the longest trigger word starting there."""
+    lowered = text.lower() + " "
+    mask = 0
+    for start in range(len(lowered)):
+        found = redaction._TRIGGER.match(lowered, start)
+        if found:
+            mask |= redaction._MASKS[found.group()]
+    for shape, bits in redaction._SHAPES:
+        if shape.search(text):
+            mask |= bits
+    return mask
+
+
+@given(st.lists(st.sampled_from(sorted(redaction._MASKS) +
+                                ["a", "x", " ", "\n", "-", "P", "K", "İ", "4111 1111 1111 1111"]), max_size=10)
+       .map("".join))
+@settings(max_examples=300, deadline=None)
+def test_the_pre_check_finds_every_trigger_word_however_they_overlap(text):
+    assert redaction._runs(text) == _runs_by_definition(text)

@@ -477,7 +477,7 @@ def _triggers(patterns: tuple[Pattern, ...]) -> tuple[re.Pattern, dict[str, int]
             if inner in word:
                 found[word] |= bits
     shapes = tuple((p.shape, 1 << n) for n, p in enumerate(patterns) if p.shape is not None)
-    return re.compile(f"(?=({_trie(sorted(masks))}))"), found, shapes
+    return re.compile(_trie(sorted(masks))), found, shapes
 
 
 _TRIGGER, _MASKS, _SHAPES = _triggers(PATTERNS)
@@ -486,8 +486,13 @@ _TRIGGER, _MASKS, _SHAPES = _triggers(PATTERNS)
 def _runs(text: str) -> int:
     """The patterns (a bit mask over PATTERNS) whose trigger words or shapes the text holds; 0 for most text."""
     mask = 0
-    for word in set(_TRIGGER.findall(text.lower() + " ")):  # the space: a word at the very end is followed, too
-        mask |= _MASKS[word]
+    lowered = text.lower() + " "  # the space: a word at the very end is followed, too
+    # Found one by one, each search starting a character after the last word found began (words overlap); a regex
+    # that starts with the word's first letter lets the engine pass over the other characters quickly.
+    found = _TRIGGER.search(lowered)
+    while found is not None:
+        mask |= _MASKS[found.group()]
+        found = _TRIGGER.search(lowered, found.start() + 1)
     for shape, bits in _SHAPES:
         if shape.search(text):
             mask |= bits

@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .store.model import Memory
-from .text import terms, without_label
+from .text import may_contain, terms, without_label
 from .timeutil import parse_day
 
 KEYWORD_WEIGHT = 0.5
@@ -60,11 +60,17 @@ _SAYS_WHEN = re.compile(
     r"|in may|\d{1,2}(?::\d\d)? ?(?:am|pm)|\d{1,2}:\d\d|\d{4}-\d\d-\d\d)\b", re.IGNORECASE)
 
 
-def text_terms(text: str) -> Counter:
-    """Term counts of one text, with TIME_TERM once when it says when."""
-    counts = Counter(terms(text))
-    if _SAYS_WHEN.search(text):
+def _add_text(counts: Counter[str], text: str) -> None:
+    """Add a text's term counts to `counts`, and TIME_TERM when it says when (once, however many texts do)."""
+    counts.update(terms(text))
+    if TIME_TERM not in counts and _SAYS_WHEN.search(text):
         counts[TIME_TERM] = 1
+
+
+def text_terms(text: str) -> Counter[str]:
+    """Term counts of one text, with TIME_TERM once when it says when."""
+    counts: Counter[str] = Counter()
+    _add_text(counts, text)
     return counts
 
 
@@ -73,17 +79,15 @@ def document_terms(memory: Memory) -> dict[str, float]:
     it, its keywords at KEYWORD_WEIGHT, the `context` (the message it answered) at CONTEXT_WEIGHT, the `reply` (the
     message that followed it) at REPLY_WEIGHT, the month and year it was made at DATE_WEIGHT, and TIME_TERM once
     when any of its own texts says when."""
-    counts: dict[str, float] = {}
+    said: Counter[str] = Counter()
+    for piece in pieces(memory):
+        _add_text(said, piece.text)
+    counts: dict[str, float] = dict(said)
 
-    def add(words, weight: float) -> None:
-        for term in words:
+    def add(found: list[str], weight: float) -> None:
+        for term in found:
             counts[term] = counts.get(term, 0.0) + weight
 
-    for piece in pieces(memory):
-        for term, count in text_terms(piece.text).items():
-            counts[term] = counts.get(term, 0) + count
-    if counts.get(TIME_TERM, 0) > 1:
-        counts[TIME_TERM] = 1
     add(terms(" ".join(memory.keywords)), KEYWORD_WEIGHT)
     for name, weight in (("context", CONTEXT_WEIGHT), ("reply", REPLY_WEIGHT)):
         add(terms(_text(memory.raw.get(name))), weight)
@@ -100,7 +104,19 @@ _ASIDES = re.compile(r"\b(?:by the way|btw|please|pls|again|anyway|always|usuall
                      r"|strongly)\b", re.IGNORECASE)
 
 
+_ASIDE_WORDS = ("by the way", "btw", "please", "pls", "again", "anyway", "always", "usually", "often", "sometimes",
+                "really", "also", "just", "still", "generally", "normally", "typically", "mostly", "actually",
+                "definitely", "absolutely", "totally", "already", "strongly")  # one is in every match
+
+
+def without_said(text: str) -> str:
+    """The text without the "(said <day>)" a memory of a relative time ends with."""
+    return SAID.sub("", text) if "(said " in text else text
+
+
 def topic_terms(text: str) -> set[str]:
     """The terms that say what a fact is about: its words minus numbers, stop words, change words and asides."""
-    text = _ASIDES.sub(" ", without_label(SAID.sub("", text)))  # nor is who speaks
-    return {t for t in terms(text) if t not in IGNORED_TERMS and not DIGIT.search(t)}
+    text = without_label(without_said(text))  # nor is who speaks
+    if may_contain(text, _ASIDE_WORDS):
+        text = _ASIDES.sub(" ", text)
+    return {t for t in terms(text) if t not in IGNORED_TERMS and (t.isalpha() or not DIGIT.search(t))}

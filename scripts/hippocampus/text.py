@@ -92,9 +92,10 @@ def _stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-cased words of any script, split at word boundaries (no stemming, stop words kept)."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    if not _CJK.search(text):
-        text = text.replace("’", "'")
+    plain = text.isascii()  # then NFKC changes nothing, casefold lowers, and there is no CJK nor curly apostrophe
+    text = text.lower() if plain else unicodedata.normalize("NFKC", text).casefold()
+    if plain or not _CJK.search(text):
+        text = text if plain else text.replace("’", "'")
         found = _WORD.findall(text)
         if "'s" not in text:
             return found  # most text: no possessive to take off
@@ -124,6 +125,21 @@ def terms(text: str) -> list[str]:
     """Index terms: words minus stop words, stemmed."""
     cache = _STEMS
     return [cache.get(w) or stem(w) for w in words(text) if w not in STOP_WORDS]
+
+
+# Where a sentence ends: white space after a full stop, "!" or "?" (in any script), or line breaks. Written to start
+# with the white space it takes, so the regex engine passes over other characters quickly; it splits text exactly as
+# `(?<=[.!?。！？])\s+|\n+` does.
+SENTENCE_BREAK = re.compile(r"\s(?:(?<=[.!?。！？]\s)\s*|(?<=\n)\n*)")
+
+
+def may_contain(text: str, needles: tuple[str, ...]) -> bool:
+    """False only when `text` holds none of `needles` (lower-case ASCII) in any letter case: a cheap test before a
+    case-insensitive regex that cannot match without one of them. Text with characters beyond ASCII always may
+    (case-insensitive matching knows more than `lower`: the Kelvin sign is a "k")."""
+    if not text.isascii():
+        return True
+    return any(map(text.lower().__contains__, needles))
 
 
 # "Caroline: …", "Dr Okafor: …": who speaks, written before the words of a relayed or group message.

@@ -26,10 +26,10 @@ from . import scoring
 from ..store.model import id_number, DOMAINS, Index, Memory
 from ..store.views import IndexView, View
 from .scoring import Score
-from ..text import asks, label, one_line, split_label, words, STOP_WORDS
+from ..text import asks, label, may_contain, one_line, split_label, words, SENTENCE_BREAK, STOP_WORDS
 from ..timeutil import iso, parse_instant
 from .transcripts import Signal
-from ..terms import CHANGE_WORDS, DIGIT as _DIGIT, IGNORED_TERMS as _IGNORED_TERMS, SAID as _SAID
+from ..terms import CHANGE_WORDS, DIGIT as _DIGIT, IGNORED_TERMS as _IGNORED_TERMS, without_said
 from ..terms import topic_terms
 
 SAME_TOPIC = 0.7
@@ -53,11 +53,12 @@ _RELATIVE = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|a
                        r"|next (?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
                        r"|last (?:week|weekend|month|night)|monday|tuesday|wednesday|thursday|friday|saturday"
                        r"|sunday)\b", re.IGNORECASE)
+_RELATIVE_WORDS = ("today", "tonight", "tomorrow", "yesterday", "morning", "afternoon", "evening", "week", "month",
+                   "year", "night", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 # --- summarising (pure) ---------------------------------------------------------------------------------------
 
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 _FILLERS = frozenset({"hi", "hey", "hello", "morning", "good morning", "evening", "good evening", "ok", "okay", "so",
                       "oh", "btw", "yo", "hmm", "well", "alright", "cool", "hiya", "great", "sure", "yes", "no",
                       "lol", "haha", "hey there", "hi there", "good afternoon", "afternoon"})
@@ -69,6 +70,7 @@ _LEAD = re.compile(
 _TRAIL = re.compile(r"[\s,;:.\-–—]*(?:(?:and |so )?(?:please )?(?:remember (?:that|this|it)|(?:don't|do not|dont) forget"
                     r"(?: (?:that|this|it))?|keep (?:that|this|it) in mind)(?: (?:please|ok|okay))?|by the way|btw|fyi"
                     r"|just so you know)[\s.!?]*\Z", re.IGNORECASE)
+_TRAIL_WORDS = ("remember", "forget", "in mind", "by the way", "btw", "fyi", "just so you know")  # in every match
 # A sentence that only says how to take the others: "It's important.", "Please keep that in mind."
 _FILLER_SENTENCE = re.compile(r"\A(?:(?:it's|it is|this is|that's|that is) (?:(?:really|very|super|so) )?(?:important"
                               r"|urgent)|(?:please )?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)|(?:don't"
@@ -114,6 +116,11 @@ def third_person(verb: str) -> str | None:
     if verb.endswith("y") and verb[-2:-1] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
+
+
+# A word `rewrite_sentence` tells in the third person ("I", "my", "me", "I'm", …, with punctuation after it): a
+# sentence without one stays as it is.
+_FIRST_PERSON = re.compile(r"(?:^| )(?:i|my|me|myself|mine|i['’](?:m|ve|ll|d))[,.;:!?)\"'’]*(?= |$)", re.IGNORECASE)
 
 
 def rewrite_sentence(sentence: str) -> str:
@@ -193,7 +200,7 @@ def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = Tru
     if speaker:
         first_person = False
         limit -= len(speaker)
-    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    sentences = [s.strip() for s in SENTENCE_BREAK.split(text) if s and s.strip()]
     wanted = [f" {p} " for p in matched if p]
     meaningful = [s for s in sentences if s.lower().strip(" .!?,") not in _FILLERS and not _FILLER_SENTENCE.match(s)
                   and (not scoring.small_talk_sentence(s) or any(p in scoring.normalized(s) for p in wanted))]
@@ -202,13 +209,16 @@ def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = Tru
     out = []
     said = []  # each kept sentence as it was said: "remember this: …" matches the rule before the lead is cut off
     for sentence in sentences:
-        stripped = _TRAIL.sub("", _LEAD.sub("", _ASIDE.sub(",", sentence), count=1)).strip()
+        stripped = _LEAD.sub("", _ASIDE.sub(",", sentence), count=1)
+        if may_contain(stripped, _TRAIL_WORDS):
+            stripped = _TRAIL.sub("", stripped)
+        stripped = stripped.strip()
         if not stripped:
             continue
         if sentence[-1] in ".!?" and stripped[-1] not in ".!?" and stripped != sentence.rstrip(".!?"):
             stripped += sentence[-1]  # "…flat whites, by the way." keeps its full stop
         stripped = stripped[0].upper() + stripped[1:]
-        out.append(rewrite_sentence(stripped) if first_person else stripped)
+        out.append(rewrite_sentence(stripped) if first_person and _FIRST_PERSON.search(stripped) else stripped)
         said.append(sentence)
     if not out:
         return "", ""
@@ -230,18 +240,19 @@ def _fit(out: list[str], said: list[str], matched: tuple[str, ...], limit: int) 
 
     def rank(item: tuple[int, str]) -> tuple:
         position, sentence = item
-        flat = scoring.normalized(said[position])
+        flat = scoring.normalized(said[position]) if wanted else ""
         hit = any(f" {p} " in flat for p in wanted)
         return (not hit, not _NUMBER.search(sentence), not _CAPITAL.search(sentence[1:]), position)
 
+    ranked = sorted(enumerate(out), key=rank)
     chosen: list[tuple[int, str]] = []
     size = 0
-    for position, sentence in sorted(enumerate(out), key=rank):
+    for position, sentence in ranked:
         if size + len(sentence) + (1 if chosen else 0) <= limit:
             chosen.append((position, sentence))
             size += len(sentence) + (1 if len(chosen) > 1 else 0)
     if not chosen:
-        position, best = sorted(enumerate(out), key=rank)[0]
+        position, best = ranked[0]
         cut = best[: limit - 1]
         if " " in cut[limit // 2:]:
             cut = cut[: cut.rfind(" ")]
@@ -256,14 +267,9 @@ def _detail(sentences: list[str]) -> str:
     return one_line(" ".join(s for s in sentences if s), DETAIL_LIMIT)
 
 
-def without_said(text: str) -> str:
-    """The text without the "(said YYYY-MM-DD)" at its end that dates a relative time ("tomorrow") in it."""
-    return _SAID.sub("", text)
-
-
 def keywords_of(content: str, limit: int = KEYWORDS_KEPT) -> list[str]:
     """A few words to find the memory by: names first, then numbers, then the longest words."""
-    content = _SAID.sub("", content)
+    content = without_said(content)
     capitals = {w.lower().removesuffix("'s") for w in _CAPITAL.findall(content[1:])}
     ranked: dict[str, tuple] = {}
     for position, match in enumerate(_NUMBER.finditer(content)):
@@ -280,7 +286,7 @@ def keywords_of(content: str, limit: int = KEYWORDS_KEPT) -> list[str]:
 
 def values_of(text: str) -> set[str]:
     """What makes a fact this fact: its numbers, dates and times, names, and day or month names."""
-    text = _SAID.sub("", text)
+    text = without_said(text)
     return _values(text, _numbers(text), words(text))
 
 
@@ -290,7 +296,7 @@ def _numbers(text: str) -> set[str]:
 
 def _values(text: str, numbers: set[str], found_words: list[str]) -> set[str]:
     found = set(numbers)
-    for sentence in _SENTENCE_END.split(text):
+    for sentence in SENTENCE_BREAK.split(text):
         for match in _CAPITAL.finditer(sentence.strip()):
             word = match.group(0).lower().replace("’", "'")
             if match.start() == 0 or word in ("i", "user", "user's") or word.startswith(("i'", "user")):
@@ -307,7 +313,7 @@ _CLAUSE_END = re.compile(r"[.;!?]\s+|,\s+|\n+|\s+(?:and|but|while|whereas|plus)\
 def bindings(text: str) -> dict[str, set[str]]:
     """Each value of a text → the topic terms said with it (in the same clause): what the value is about."""
     out: dict[str, set[str]] = {}
-    for clause in _CLAUSE_END.split(_SAID.sub("", text)):
+    for clause in _CLAUSE_END.split(without_said(text)):
         found = _tokens(clause)
         if not found:
             continue
@@ -333,7 +339,7 @@ def misbound(new: dict[str, set[str]], old: dict[str, set[str]]) -> bool:
 
 def _tokens(text: str) -> set[str]:
     """Every word and number of a text, to test whether a value appears in it."""
-    text = _SAID.sub("", text)
+    text = without_said(text)
     return set(words(text)) | {m.group(0).strip(".,:/-") for m in _NUMBER.finditer(text)}
 
 
@@ -346,7 +352,7 @@ _REPLACED = re.compile(r"\b(?:instead of|rather than|no longer(?: in| at| with| 
 def replaced_values(text: str) -> set[str]:
     """Values a text says are being replaced ("we use Postgres instead of MySQL" → {"mysql"})."""
     out: set[str] = set()
-    for match in _REPLACED.finditer(_SAID.sub("", text)):
+    for match in _REPLACED.finditer(without_said(text)):
         out |= _tokens(match.group(1))
     return out
 
@@ -366,7 +372,7 @@ class Fact:
     replaced: set[str] = field(init=False)
 
     def __post_init__(self):
-        text = _SAID.sub("", self.content)
+        text = without_said(self.content)
         found_words, numbers = words(text), _numbers(text)
         self.topic = topic_terms(self.content)
         self.values = _values(text, numbers, found_words)
@@ -408,7 +414,7 @@ def signal_time(signal: Signal, now: datetime) -> datetime:
     return min(when, now)
 
 
-# The same text is redacted to be scored, to be drafted, and again as the next message's `context`: once will do.
+# The same text is redacted to be drafted or attached, and again as a neighbour's `context` or `reply`: once will do.
 _redacted = lru_cache(maxsize=64)(redaction.redact)
 
 
@@ -422,7 +428,8 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
     text = _redacted(signal.text)
     when = signal_time(signal, now)
     untrusted = signal.trust == "untrusted"
-    said = f" (said {(signal.local or iso(when))[:10]})" if _RELATIVE.search(text) else ""
+    relative = may_contain(text, _RELATIVE_WORDS) and _RELATIVE.search(text)
+    said = f" (said {(signal.local or iso(when))[:10]})" if relative else ""
     content, detail = summarise(text, score.matched, first_person=signal.role == "user" and not untrusted,
                                 limit=CONTENT_LIMIT - len(said))
     if not content:
@@ -749,7 +756,7 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
                     timesReinforced=0, keywords=list(draft.keywords), sources=[draft.source], extra=extra)
     retention.restart(memory, draft.importance, draft.when.date())
     index.memories.append(memory)
-    lookup.add(memory)
+    lookup.add(memory, draft.topic)  # the draft's content is the memory's: its topic terms are read already
     return memory
 
 
@@ -827,7 +834,7 @@ def neighbour_text(text: str) -> str:
 def attach_turn(memory: Memory, signal: Signal) -> None:
     """Attach a message that is no memory of its own to a memory of its session: searchable, with its own source,
     never shown as the memory. A stranger's words stay marked as a stranger's."""
-    text = one_line(redaction.redact(signal.text), TURN_LIMIT)
+    text = one_line(_redacted(signal.text), TURN_LIMIT)
     turn: dict = {"text": text, "role": signal.role, "source": signal.source}
     if signal.trust == "untrusted":
         turn["text"] = f"{signal.sender or 'Someone'} said: {text}"

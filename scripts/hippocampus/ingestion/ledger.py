@@ -179,11 +179,12 @@ def read_signals(ws: Workspace) -> tuple[list[Signal], int]:
     except FileNotFoundError:
         return [], 0
     signals, bad = [], 0
+    name = str(ws.signals)
     # Lines end at "\n" only: a session or message id may hold any other line separator (U+2028, NEL, …).
     lines = jsonl.Lines(data.decode("utf-8", errors="replace").split("\n"))
     for number, value in lines:
         try:
-            signals.append(Signal.from_dict(value, f"{ws.signals}:{number}"))
+            signals.append(Signal.from_dict(value, f"{name}:{number}"))
         except HippocampusError:
             bad += 1
     return signals, bad + lines.invalid

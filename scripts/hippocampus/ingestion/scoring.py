@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from ..text import without_label, words, STOP_WORDS
+from ..text import may_contain, without_label, words, SENTENCE_BREAK, STOP_WORDS
 
 NOISE_REPLIES = frozenset({"no_reply", "heartbeat_ok"})
 
@@ -39,8 +40,9 @@ class Rule:
 
 
 def _phrases(*alternatives: str) -> re.Pattern:
-    """Whole-word phrases over the text's words joined by single spaces (see `normalized`)."""
-    return re.compile(r"(?<=\s)(?:" + "|".join(alternatives) + r")(?=\s)")
+    """Whole-word phrases over the text's words joined by single spaces (see `normalized`); group 1 is the phrase.
+    The match starts with the space before it, which lets the regex engine pass over other characters quickly."""
+    return re.compile(r"\s(" + "|".join(alternatives) + r")(?=\s)")
 
 
 _NOT_ASKING = r"(?<!\sdo\syou\s)(?<!\sdid\syou\s)(?<!\si\s)(?<!\swe\s)"
@@ -108,8 +110,9 @@ please pls point problem quite really right rofl same see sense so sorry sounds 
 thanks that that's the thing things this thx to too totally true ty uh um understood up us very was we we'll welcome
 well what what's will with wonderful worries wow ya yay yeah yep yes you you're your yup
 """.split())
-# Acknowledgements whose words could say something elsewhere: taken out of a sentence before its words are looked at.
-_SMALL_PHRASES = re.compile(r"(?<=\s)(?:that (?:matches|fits) (?:my|our) experience|(?:you're|you are|that's|that is) "
+# Acknowledgements whose words could say something elsewhere: taken out of a sentence before its words are looked at
+# (each with the space before it, which lets the regex engine pass over other characters quickly).
+_SMALL_PHRASES = re.compile(r"\s(?:that (?:matches|fits) (?:my|our) experience|(?:you're|you are|that's|that is) "
                             r"(?:so )?right|i agree|me too|same here|fair enough|good (?:point|call|idea)|no worries"
                             r"|all good|take care|(?:talk|see you|speak)(?: to you)? (?:soon|later|tomorrow)|(?:great|good|nice) (?:job|work)"
                             r"|well done|keep up the good work|have a (?:good|nice|great) (?:one|day"
@@ -123,6 +126,7 @@ _RECAP = re.compile(r"\b(?:(?:give|send|get|make|write|do|need|want)(?: me| us)?
                     r"|today|this|that|our|the (?:conversation|chat|discussion))|remind me (?:what|of what|again)"
                     r"|what (?:did|have) we (?:talk(?:ed)?|discuss(?:ed)?|decide[d]?|say|said|cover(?:ed)?))\b",
                     re.IGNORECASE)
+_RECAP_WORDS = ("recap", "summar", "rundown", "sum ", "remind me", "what did we", "what have we")  # in every match
 _NAME = re.compile(r"\b[A-Z][a-z'’]+\b")
 _VALUE = re.compile(r"\d|(?<=\s)(?!I\b|I['’])[A-Z]")
 
@@ -131,7 +135,6 @@ _ASKING = re.compile(r"\A(?:(?:and|but|so|ok|okay|hey|hi|also|btw|oh|well|um)\W+
                      r"(?:what|when|where|who|whom|whose|why|how|which|can|could|would|will|won't|do|does|did|don't"
                      r"|doesn't|didn't|is|isn't|are|aren't|was|wasn't|were|should|shall|may|might|have|has|had"
                      r"|any|anything|remind)\b", re.IGNORECASE)
-_SENTENCES = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,7 @@ class Score:
         return self.rule == "explicit"
 
 
+@lru_cache(maxsize=128)  # a message, and each of its sentences, is looked at by several rules
 def normalized(text: str) -> str:
     """The text's words, lower-cased, joined by single spaces and padded: what rule phrases are matched against."""
     return " " + " ".join(words(text)) + " "
@@ -164,7 +168,7 @@ def is_noise(text: str) -> bool:
 
 def is_question(text: str) -> bool:
     """Whether a message only asks: every sentence of it is a question (greetings and fillers aside)."""
-    sentences = [s.strip() for s in _SENTENCES.split(without_label(text).strip()) if s.strip()]
+    sentences = [s.strip() for s in SENTENCE_BREAK.split(without_label(text).strip()) if s.strip()]
     asked = [s for s in sentences if s.endswith(("?", "？"))]
     if not asked:
         return False
@@ -172,20 +176,21 @@ def is_question(text: str) -> bool:
     return not rest and all(_ASKING.match(s) for s in asked)
 
 
+@lru_cache(maxsize=256)  # a message's sentences are looked at to score it, and again to summarise it
 def small_talk_sentence(sentence: str) -> bool:
     """Whether a sentence is only small talk: greeting, thanks, praise, acknowledgement, laughter (one name aside)."""
     flat = _SMALL_PHRASES.sub(" ", normalized(sentence))
-    names = {w.lower() for w in _NAME.findall(sentence)}
     others = [w for w in flat.split() if w not in _SMALL_WORDS]
-    return not others or (len(others) == 1 and others[0] in names)
+    return not others or (len(others) == 1 and others[0] in {w.lower() for w in _NAME.findall(sentence)})
 
 
 def substance(text: str, role: str = "user") -> str:
     """The text without its small-talk sentences: what it says. Empty for small talk — and for the user's request
     for a recap, unless it names something (a name, a number)."""
-    sentences = [s.strip() for s in _SENTENCES.split(without_label(text).strip()) if s.strip()]
+    sentences = [s.strip() for s in SENTENCE_BREAK.split(without_label(text).strip()) if s.strip()]
     kept = [s for s in sentences if not small_talk_sentence(s)]
-    if role == "user" and any(_RECAP.search(s) for s in kept) and not any(_VALUE.search(" " + s[1:]) for s in kept):
+    if role == "user" and any(may_contain(s, _RECAP_WORDS) and _RECAP.search(s) for s in kept) and \
+            not any(_VALUE.search(" " + s[1:]) for s in kept):
         return ""
     return " ".join(kept)
 
@@ -199,7 +204,7 @@ def says_what_for(text: str) -> bool:
     """Whether gratitude or praise says what it is for, in its sentence or the next: "thanks for booking the table",
     "the checklist you wrote was really helpful", "Thanks! That was a great help with the migration" — not "thanks,
     that was helpful" nor "thanks, I'll book it myself"."""
-    sentences = [normalized(s) for s in _SENTENCES.split(without_label(text)) if s.strip()]
+    sentences = [normalized(s) for s in SENTENCE_BREAK.split(without_label(text)) if s.strip()]
     for position, flat in enumerate(sentences):
         found = _GRATITUDE.search(flat)
         if not found:
@@ -238,9 +243,9 @@ def score(text: str, role: str = "user") -> Score:
             second = rule.also.search(flat)
             if not second:
                 continue
-            matches.append((rule, (found.group(0), second.group(0))))
+            matches.append((rule, (found.group(1), second.group(1))))
         else:
-            matches.append((rule, (found.group(0),)))
+            matches.append((rule, (found.group(1),)))
     if matches:
         # The highest value wins; among equals the earlier rule (the documented order).
         best, matched = max(matches, key=lambda m: m[0].value)

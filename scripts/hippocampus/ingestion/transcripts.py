@@ -152,7 +152,9 @@ _REPLYING = re.compile(r"\[Replying to[^\]\n]*\].*?\[/Replying\]", re.DOTALL)
 _SYSTEM_LINE = re.compile(r"\ASystem: \[[^\n]*(?:\n|\Z)")
 _HEARTBEAT = re.compile(r"\ARead HEARTBEAT\.md\b|\breply HEARTBEAT_OK\b")
 _CRON_PROMPT = re.compile(r"\A\s*\[cron:[^\]\n]*\]")
-_SPACES = re.compile(r"(?<=\S)[ \t]{2,}")
+# Two or more spaces or tabs after a visible character: `(?<=\S)[ \t]{2,}`, written to start with the space it takes
+# so the regex engine passes over other characters quickly.
+_SPACES = re.compile(r"[ \t](?<=\S[ \t])[ \t]+")
 _BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 _NOISE_REPLIES = frozenset({"NO_REPLY", "HEARTBEAT_OK"})
 _GROUP_TYPES = frozenset({"group", "supergroup", "channel", "room", "guild"})
@@ -213,7 +215,8 @@ def _tidy(text: str) -> str:
     text = _REPLYING.sub("", text)
     text = _FILE.sub("", text)
     text = _MEDIA.sub("", text)
-    text = _MESSAGE_ID.sub("", text)
+    if "[message_id:" in text:
+        text = _MESSAGE_ID.sub("", text)
     text = _REPLY_TAG.sub("", text)
     text = _BLANK_LINES.sub("\n\n", text)
     return "\n".join(_SPACES.sub(" ", line).rstrip() for line in text.strip().splitlines()).strip()
@@ -383,7 +386,7 @@ class _SessionParser:
                                              _sender_is_owner(message))
             text = self._bounded(cleaned.text, line)
             noise = _system_noise(message)
-            if noise is None and _HEARTBEAT.search(text):
+            if noise is None and "HEARTBEAT" in text and _HEARTBEAT.search(text):
                 noise = "heartbeat"
             elif noise is None and (_CRON_PROMPT.match(raw) or _CRON_PROMPT.match(text)):
                 noise = "cron"
