@@ -218,37 +218,73 @@ def stored_memories(ws: Workspace) -> tuple[dict, Iterator[tuple[Memory, str]]]:
         return {}, iter(())
     handle, meta, more = opened
 
+    seen: set[str] = set()
+    where = str(ws.index)
+
     def memories() -> Iterator[tuple[Memory, str]]:
-        seen: set[str] = set()
-        where = str(ws.index)
-        number = 1
+        number = 1  # of the line last read
         with handle:
             if not more:
                 return
             try:
+                texts: list[str] = []
+                closed = False
                 for line in handle:
-                    number += 1
                     if line == _CLOSE:
-                        return
-                    text = line[:-2] if line.endswith(",\n") else line[:-1] if line.endswith("\n") else None
-                    try:
-                        raw = json.loads(text) if text is not None else None
-                    except (json.JSONDecodeError, RecursionError):
-                        raw = None
-                    if raw is None or text is None:
-                        raise _not_ours(ws, f"line {number}")
-                    memory = Memory.from_dict(raw, f"{where} line {number}")
-                    if memory.id in seen:
-                        raise HippocampusError(
-                            f"{ws.index}: the id {memory.id} appears twice; give one of them a new id"
-                        )
-                    seen.add(memory.id)
-                    yield memory, text
+                        closed = True
+                        break
+                    texts.append(line[:-2] if line.endswith(",\n") else line[:-1] if line.endswith("\n") else "")
+                    if len(texts) == _PARSED_TOGETHER:
+                        yield from take(texts, number + 1)
+                        number += len(texts)
+                        texts = []
+                yield from take(texts, number + 1)
+                number += len(texts) + 1
+                if closed:
+                    return
             except UnicodeDecodeError:
                 raise HippocampusError(f"{ws.index} is not UTF-8 text; restore a copy from {ws.backups}/") from None
             raise _not_ours(ws, "no closing line")
 
+    def take(texts: list[str], first: int) -> Iterator[tuple[Memory, str]]:
+        """The memories of consecutive lines, numbered from `first`: parsed together (one parse of many lines is
+        several times faster than one per line), or one by one to name the line when that fails."""
+        values = _parse_together(texts)
+        for number, (text, raw) in enumerate(zip(texts, values or [_parse_one(t) for t in texts], strict=True), first):
+            if raw is None:
+                raise _not_ours(ws, f"line {number}")
+            memory = Memory.from_dict(raw, f"{where} line {number}")
+            if memory.id in seen:
+                raise HippocampusError(f"{where}: the id {memory.id} appears twice; give one of them a new id")
+            seen.add(memory.id)
+            yield memory, text
+
     return meta, memories()
+
+
+_PARSED_TOGETHER = 500  # memory lines parsed in one call
+
+
+def _parse_one(text: str) -> object:
+    """One memory line's value; None when it is not one JSON object."""
+    if not (text.startswith("{") and text.endswith("}")):
+        return None
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+
+
+def _parse_together(texts: list[str]) -> list | None:
+    """The values of many memory lines in one parse, when each line is one JSON object (as we write them: an
+    object from its first character to its last) and together they make exactly one value each; else None."""
+    if not all(t.startswith("{") and t.endswith("}") for t in texts):
+        return None
+    try:
+        values = json.loads("[" + ",".join(texts) + "]")
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return values if len(values) == len(texts) else None
 
 
 def read_meta(ws: Workspace) -> dict | None:
