@@ -330,10 +330,11 @@ def _said_check(kind: str):
     return span
 
 
+# "cle w": "cle wifi" and "cle wpa" need no more ("uncle", "article" and "vehicle" start nothing).
 _PASSWORD_TRIGGERS = ("password", "passwd", "passphrase", "passwort", "passord", "pw", "p/w", "kennwort",
                       "wachtwoord", "de passe", "mdp", "contrase", "senha", "palavra", "parola d", "lösenord",
                       "losenord", "adgangskode", "hasło", "haslo", "heslo", "salasana", "пароль", "şifre", "sifre",
-                      "wifi", "wi-fi", "wlan", "network key", "clé", "cle ", "clave", "パスワード", "密码", "密碼",
+                      "wifi", "wi-fi", "wlan", "network key", "clé", "cle w", "clave", "パスワード", "密码", "密碼",
                       "비밀번호")
 _PIN_TRIGGERS = ("pin ", "pin:", "pin=", "pin-", "pin.", "pin,", "pin)", "pin\n", "pin\t", "pin'", 'pin"', "pin_",
                  "pins ", "pincode", "puk", "cvv", "cvc", "geheimzahl", "card code", "card security code",
