@@ -16,6 +16,7 @@ is idempotent. `Conversations` carries a private key whose body comes in the mes
 from __future__ import annotations
 
 import re
+from functools import partial
 from dataclasses import dataclass
 from typing import Callable
 
@@ -507,7 +508,7 @@ def _apply(text: str, kinds: list[str] | None = None, removed: dict[str, str] | 
     while mask:
         if mask & 1:
             pattern = PATTERNS[number]
-            redacted = pattern.regex.sub(lambda m, p=pattern: _replace(m, p, removed), text)
+            redacted = pattern.regex.sub(partial(_replace, pattern=pattern, removed=removed), text)
             if redacted != text:
                 text = redacted
                 if kinds is not None and pattern.name not in kinds:

@@ -154,9 +154,10 @@ def rewrite_sentence(sentence: str) -> str:
             elif verb.lower() == "do" and after + 1 < len(parts) and parts[after + 1].lower() == "not":
                 conjugated = "does"
             else:
-                conjugated = third_person(verb.lower())
-                if conjugated is None:
+                found = third_person(verb.lower())
+                if found is None:
                     return sentence
+                conjugated = found
             out += [who, *parts[position + 1:after], conjugated + verb_word[len(verb):]]
             named = True
             position = after + 1
@@ -865,7 +866,7 @@ class Episodes:
     EPISODE_HEAD, holding the question; so does what is left waiting when a run ends in a session with no memory.
     Small talk alone is skipped."""
 
-    def __init__(self, index: Index, lookup: Candidates, now: datetime, outcome: Outcome):
+    def __init__(self, index: Index, lookup: ViewCandidates, now: datetime, outcome: Outcome):
         self.index, self.lookup, self.now, self.outcome = index, lookup, now, outcome
         self.last: dict[str, Memory | None] = {}
         self.waiting: dict[str, list[tuple[Signal, Score, str | None]]] = {}
@@ -952,7 +953,7 @@ def _informative(turn: tuple[Signal, Score, str | None]) -> tuple:
 
 
 def encode(index: Index, signals: list[Signal], now: datetime, min_importance: float = MIN_IMPORTANCE,
-           lookup: Candidates | None = None, seen: Seen | None = None,
+           lookup: ViewCandidates | None = None, seen: Seen | None = None,
            previous: dict[str, str] | None = None) -> Outcome:
     """Encode signals into the index in order; a signal whose message is already a source is skipped.
 

@@ -10,6 +10,7 @@ message is already a memory's source is treated as applied.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 from datetime import datetime
 from pathlib import Path
 
@@ -142,7 +143,7 @@ def _encode_batch(ws: Workspace, index, now: datetime, min_importance: float, pr
     old = pending.expired(items, now)
     expired_ids = {item["id"] for item in old}
     if not batch and not old:
-        lookup, seen = None, set()  # nothing to encode: no need to index the whole store
+        lookup = seen = None  # nothing to encode: no need to index the whole store
     else:
         lookup, seen = make_lookups()
     _fallback(index, lookup, seen, old, now, min_importance, report.outcome, str(ws.pending))
@@ -274,9 +275,11 @@ def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where
     score = float(item.get("score", 0.5)) if isinstance(item.get("score"), (int, float)) else 0.5
     if decision.action == "create":
         importance = decision.importance if decision.importance is not None else score
-        said = {"content": decision.content, "keywords": list(decision.keywords or [])}
+        # `pending.validate` gives a decision to create all of these.
+        assert decision.content is not None and decision.domain is not None and decision.category is not None
+        said: dict[str, Any] = {"content": decision.content, "keywords": list(decision.keywords or [])}
         redact_memory(said)  # the agent may have written a secret down
-        content, keywords = said["content"], said["keywords"]
+        content, keywords = str(said["content"]), list(said["keywords"])
         domain, category = decision.domain, decision.category
         explicit = (decision.explicit or item.get("rule") == "explicit") and not untrusted
     else:

@@ -229,7 +229,7 @@ def score(text: str, role: str = "user") -> Score:
     flat = normalized(said)
     if role == "user" and is_question(said) and not RULES[0].pattern.search(flat):
         return Score(QUESTION, "question", "user", "questions")
-    matches = []
+    matches: list[tuple[Rule, tuple[str, ...]]] = []
     for rule in RULES:
         if role not in rule.roles:
             continue

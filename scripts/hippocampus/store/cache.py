@@ -318,6 +318,7 @@ class CacheView:
         self.average_length = total / self.count if self.count else 1.0
         self.highest_id = int(values.get("highest_id", 0))
         self._rows: dict[int, tuple] = {}
+        self._day: date | None = None  # the day temp.today was made for
         self._touches: dict[str, list[datetime]] = {}
         for when, ids in touched:
             for memory_id in ids:
@@ -365,6 +366,16 @@ class CacheView:
         return {doc: self._memory(body) for doc, body in self._bodies(docs)}
 
     # --- published views ---
+    def _today(self, today: date) -> str:
+        """temp.today: every document's listing columns with its importance on `today` (`value`), made once per
+        view and day for the queries of the published views."""
+        if self._day != today:
+            self.db.execute("DROP TABLE IF EXISTS temp.today")
+            self.db.execute("CREATE TEMP TABLE today AS SELECT doc, id, domain, category, hidden, pinned, created, "
+                            f"reinforced, {_TODAY} AS value FROM docs", {"day": today.toordinal()})
+            self._day = today
+        return "temp.today"
+
     def core(self, today: date, threshold: float) -> tuple[int, Iterator[tuple[Memory, float]]]:
         bound = math.log(threshold) - today.toordinal() * _LOG_RATE if threshold > 0 else -math.inf
         fading = "hidden = 0 AND pinned = 0 AND explicit = ? AND strength >= ?"
@@ -391,9 +402,8 @@ class CacheView:
         # One pass over a covering index: each (domain, category)'s `limit` most important, by a window function.
         rows = self.db.execute(
             "SELECT doc, domain, category, value FROM (SELECT doc, domain, category, value, row_number() OVER "
-            "(PARTITION BY domain, category ORDER BY value DESC, id) AS place FROM (SELECT doc, domain, category, "
-            f"id, {_TODAY} AS value FROM docs WHERE hidden = 0)) WHERE place <= :limit",
-            {"day": today.toordinal(), "limit": limit}).fetchall()
+            f"(PARTITION BY domain, category ORDER BY value DESC, id) AS place FROM {self._today(today)} "
+            "WHERE hidden = 0) WHERE place <= ?", (limit,)).fetchall()
         bodies = self.fetch([row[0] for row in rows])
         out: dict[tuple[str, str], list] = {}
         for doc, domain, category, value in rows:
@@ -413,9 +423,8 @@ class CacheView:
 
     def ranked(self, today: date, limit: int) -> list[Scored]:
         rows = self.db.execute(
-            f"SELECT doc, domain, pinned, created, reinforced, {_TODAY} AS value FROM docs "
-            "ORDER BY value DESC, reinforced DESC, id LIMIT :limit",
-            {"day": today.toordinal(), "limit": max(0, limit)}).fetchall()
+            f"SELECT doc, domain, pinned, created, reinforced, value FROM {self._today(today)} "
+            "ORDER BY value DESC, reinforced DESC, id LIMIT ?", (max(0, limit),)).fetchall()
         bodies = self.fetch([row[0] for row in rows])
         return [Scored(bodies[doc], value, tier(value), domain or "user", bool(pinned),
                        date.fromordinal(created) if created else None, reinforced)
@@ -423,28 +432,23 @@ class CacheView:
 
     def census(self, today: date, bins: int) -> Census:
         """Counted by SQLite in a few passes over small columns: a 100k-memory store makes no 100k Python objects."""
-        db = self.db
-        db.execute("CREATE TEMP TABLE today AS SELECT domain, pinned, created, reinforced, "
-                   f"{_TODAY} AS value FROM docs", {"day": today.toordinal()})
-        try:
-            out = Census(bins=[0] * bins)
-            for domain, name, count in db.execute(
-                    "SELECT coalesce(nullif(domain, ''), 'user'), tier(value), COUNT(*) FROM today GROUP BY 1, 2"):
-                out.per_domain.setdefault(domain, Counter())[name] = count
-                out.total += count
-            for number, count in db.execute("SELECT histogram_bin(value, ?), COUNT(*) FROM today GROUP BY 1",
-                                            (bins,)):
-                out.bins[number] = count
-            out.fading = [v for (v,) in db.execute("SELECT value FROM today WHERE pinned = 0 ORDER BY value")]
-            out.pinned = [v for (v,) in db.execute("SELECT value FROM today WHERE pinned = 1 ORDER BY value")]
-            for created, count in db.execute("SELECT created, COUNT(*) FROM today GROUP BY created"):
-                if created:
-                    out.days[date.fromordinal(created)] += count
-                else:
-                    out.undated += count
-            out.reinforced = db.execute("SELECT coalesce(sum(reinforced), 0) FROM today").fetchone()[0]
-        finally:
-            db.execute("DROP TABLE temp.today")
+        db, table = self.db, self._today(today)
+        out = Census(bins=[0] * bins)
+        for domain, name, count in db.execute(
+                f"SELECT coalesce(nullif(domain, ''), 'user'), tier(value), COUNT(*) FROM {table} GROUP BY 1, 2"):
+            out.per_domain.setdefault(domain, Counter())[name] = count
+            out.total += count
+        for number, count in db.execute(f"SELECT histogram_bin(value, ?), COUNT(*) FROM {table} GROUP BY 1",
+                                        (bins,)):
+            out.bins[number] = count
+        out.fading = [v for (v,) in db.execute(f"SELECT value FROM {table} WHERE pinned = 0 ORDER BY value")]
+        out.pinned = [v for (v,) in db.execute(f"SELECT value FROM {table} WHERE pinned = 1 ORDER BY value")]
+        for created, count in db.execute(f"SELECT created, COUNT(*) FROM {table} GROUP BY created"):
+            if created:
+                out.days[date.fromordinal(created)] += count
+            else:
+                out.undated += count
+        out.reinforced = db.execute(f"SELECT coalesce(sum(reinforced), 0) FROM {table}").fetchone()[0]
         return out
 
     # --- the same-fact lookup ---

@@ -228,7 +228,7 @@ def stored_memories(ws: Workspace) -> tuple[dict, Iterator[tuple[Memory, str]]]:
                         raw = json.loads(text) if text is not None else None
                     except (json.JSONDecodeError, RecursionError):
                         raw = None
-                    if raw is None:
+                    if raw is None or text is None:
                         raise _not_ours(ws, f"line {number}")
                     memory = Memory.from_dict(raw, f"{where} line {number}")
                     if memory.id in seen:
