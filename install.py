@@ -30,23 +30,37 @@ RESTARTED = "HIPPOCAMPUS_INSTALL_RESTARTED"
 
 def arguments(argv=None) -> argparse.Namespace:
     summary, _, rest = __doc__.strip().partition("\n")
-    p = argparse.ArgumentParser(prog="install.py", description=summary, epilog=rest.strip(),
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--workspace", metavar="DIR", help="the OpenClaw workspace (default: $WORKSPACE, "
-                   "$OPENCLAW_WORKSPACE_DIR, then ~/.openclaw/workspace)")
-    p.add_argument("--state-dir", metavar="DIR", help="OpenClaw's state folder holding openclaw.json "
-                   "(default: $OPENCLAW_STATE_DIR, then ~/.openclaw)")
+    p = argparse.ArgumentParser(
+        prog="install.py",
+        description=summary,
+        epilog=rest.strip(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help="the OpenClaw workspace (default: $WORKSPACE, $OPENCLAW_WORKSPACE_DIR, then ~/.openclaw/workspace)",
+    )
+    p.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        help="OpenClaw's state folder holding openclaw.json (default: $OPENCLAW_STATE_DIR, then ~/.openclaw)",
+    )
     p.add_argument("--agent", metavar="ID", help="the OpenClaw agent whose conversations are encoded (default main)")
     p.add_argument("--with-cron", action="store_true", help="schedule encoding and decay")
     first = p.add_mutually_exclusive_group()
-    first.add_argument("--signals", type=int, metavar="N",
-                       help="the first encoding takes the last N messages (default 200)")
+    first.add_argument(
+        "--signals", type=int, metavar="N", help="the first encoding takes the last N messages (default 200)"
+    )
     first.add_argument("--whole", action="store_true", help="the first encoding takes the whole history")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--demo", action="store_true", help="install, then run the demo in its own workspace")
     mode.add_argument("--uninstall", action="store_true", help="remove cron jobs, AGENTS.md block, config entries")
-    p.add_argument("--demo-dir", metavar="DIR", help="where --demo builds its workspace (default: demo/ in the skill "
-                   "folder; rebuilt on every --demo)")
+    p.add_argument(
+        "--demo-dir",
+        metavar="DIR",
+        help="where --demo builds its workspace (default: demo/ in the skill folder; rebuilt on every --demo)",
+    )
     p.add_argument("--dry-run", action="store_true", help="print what would change and change nothing")
     p.add_argument("--now", metavar="ISO", help="run as if it were this time (default: $HIPPOCAMPUS_NOW, then now)")
     args = p.parse_args(argv)
@@ -74,8 +88,10 @@ def main() -> int:
         if args.dry_run:
             print("(the remaining steps need those packages; run without --dry-run to see them)")
             return 0
-        print(f"error: the Python packages {', '.join(missing)} are missing; run install.py without --uninstall "
-              "first", file=sys.stderr)
+        print(
+            f"error: the Python packages {', '.join(missing)} are missing; run install.py without --uninstall first",
+            file=sys.stderr,
+        )
         return 1
 
     from hippocampus import cli  # noqa: E402  (needs the packages)

@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from scale import VOCABULARY, zipf_words  # noqa: E402  the same long-tailed vocabulary as the store benchmark
+
 SCRIPTS = ROOT / "scripts"
 START = datetime(2025, 11, 1, 7, 0, tzinfo=timezone.utc)
 NOW = START + timedelta(days=366)
@@ -57,8 +58,23 @@ RECURRING = [
     "My gym locker code is {k}, remember it",
     "I always take the 8:10 train to {p} on Mondays",
 ]
-OPENERS = ["I prefer", "Remember that", "We decided to", "I am worried about", "I'm working on", "Thanks for",
-           "My sister", "Tomorrow the", "I think", "Can you", "Please", "The", "Our", "I need to", "I love"]
+OPENERS = [
+    "I prefer",
+    "Remember that",
+    "We decided to",
+    "I am worried about",
+    "I'm working on",
+    "Thanks for",
+    "My sister",
+    "Tomorrow the",
+    "I think",
+    "Can you",
+    "Please",
+    "The",
+    "Our",
+    "I need to",
+    "I love",
+]
 
 
 class Chat:
@@ -75,17 +91,33 @@ class Chat:
         rng = self.rng
         out = template
         while "{" in out:
-            out = (out.replace("{w}", rng.choice(VOCABULARY), 1).replace("{n}", rng.choice(NAMES), 1)
-                   .replace("{p}", rng.choice(PLACES), 1).replace("{k}", str(rng.randint(1000, 9999)), 1)
-                   .replace("{m}", rng.choice(["spring", "summer", "autumn", "winter"]), 1))
+            out = (
+                out.replace("{w}", rng.choice(VOCABULARY), 1)
+                .replace("{n}", rng.choice(NAMES), 1)
+                .replace("{p}", rng.choice(PLACES), 1)
+                .replace("{k}", str(rng.randint(1000, 9999)), 1)
+                .replace("{m}", rng.choice(["spring", "summer", "autumn", "winter"]), 1)
+            )
         return out
 
     def owner_text(self) -> str:
         rng = self.rng
         kind = rng.random()
         if kind < 0.20:
-            return rng.choice(["ok", "thanks!", "yes please", "no", "sounds good", "hmm", "lol", "great, thanks",
-                               "not now", "later maybe"])
+            return rng.choice(
+                [
+                    "ok",
+                    "thanks!",
+                    "yes please",
+                    "no",
+                    "sounds good",
+                    "hmm",
+                    "lol",
+                    "great, thanks",
+                    "not now",
+                    "later maybe",
+                ]
+            )
         if kind < 0.30:
             return self.fill(rng.choice(RECURRING))
         if kind < 0.45:
@@ -97,8 +129,10 @@ class Chat:
             return text + "."
         if kind < 0.97:
             return " ".join(f"{rng.choice(OPENERS)} {self.words(8, 30)}." for _ in range(rng.randint(3, 12)))
-        lines = [f"2026-01-{rng.randint(1, 28):02d} 12:{rng.randint(0, 59):02d}:01 ERROR {self.words(3, 9)}"
-                 for _ in range(rng.randint(20, 120))]
+        lines = [
+            f"2026-01-{rng.randint(1, 28):02d} 12:{rng.randint(0, 59):02d}:01 ERROR {self.words(3, 9)}"
+            for _ in range(rng.randint(20, 120))
+        ]
         return "Here is the log:\n" + "\n".join(lines)
 
     def agent_text(self) -> str:
@@ -111,11 +145,19 @@ class Chat:
 def envelope(sender: dict, when: datetime, group: bool) -> str:
     out = ""
     if group:
-        out += ("Conversation info (untrusted metadata):\n```json\n" +
-                json.dumps({"chat_type": "group", "group_subject": "Climbing crew"}, indent=2) + "\n```\n\n")
+        out += (
+            "Conversation info (untrusted metadata):\n```json\n"
+            + json.dumps({"chat_type": "group", "group_subject": "Climbing crew"}, indent=2)
+            + "\n```\n\n"
+        )
     local = when + timedelta(hours=1)
-    return (out + "Sender (untrusted metadata):\n```json\n" + json.dumps(sender, indent=2) + "\n```\n\n"
-            + f"[{local.strftime('%a %Y-%m-%d %H:%M')} GMT+1] ")
+    return (
+        out
+        + "Sender (untrusted metadata):\n```json\n"
+        + json.dumps(sender, indent=2)
+        + "\n```\n\n"
+        + f"[{local.strftime('%a %Y-%m-%d %H:%M')} GMT+1] "
+    )
 
 
 def uuid(rng: random.Random) -> str:
@@ -140,19 +182,45 @@ def sessions(total: int, seed: int = 5):
         group = rng.random() < 0.08
         cron = not group and rng.random() < 0.04
         session_id = uuid(rng)
-        key = (f"agent:main:telegram:group:-100{number}" if group else
-               f"agent:main:cron:{number:x}" if cron else f"agent:main:telegram:direct:81234:{number}")
+        key = (
+            f"agent:main:telegram:group:-100{number}"
+            if group
+            else f"agent:main:cron:{number:x}"
+            if cron
+            else f"agent:main:telegram:direct:81234:{number}"
+        )
         first, second, third = uuid(rng), uuid(rng), uuid(rng)
         model = {"provider": "anthropic", "modelId": "claude-sonnet-4-6"}
-        lines = [{"type": "session", "version": 4, "id": session_id, "timestamp": stamp(when),
-                  "cwd": "/home/dana/.openclaw/workspace"},
-                 {"type": "model_change", **model, "id": first, "parentId": None, "timestamp": stamp(when)},
-                 {"type": "thinking_level_change", "thinkingLevel": "off", "id": second, "parentId": first,
-                  "timestamp": stamp(when)},
-                 {"type": "custom", "customType": "model-snapshot",
-                  "data": {"timestamp": int(when.timestamp() * 1000), "provider": "anthropic",
-                           "modelApi": "anthropic-messages", "modelId": "claude-sonnet-4-6"},
-                  "id": third, "parentId": second, "timestamp": stamp(when)}]
+        lines = [
+            {
+                "type": "session",
+                "version": 4,
+                "id": session_id,
+                "timestamp": stamp(when),
+                "cwd": "/home/dana/.openclaw/workspace",
+            },
+            {"type": "model_change", **model, "id": first, "parentId": None, "timestamp": stamp(when)},
+            {
+                "type": "thinking_level_change",
+                "thinkingLevel": "off",
+                "id": second,
+                "parentId": first,
+                "timestamp": stamp(when),
+            },
+            {
+                "type": "custom",
+                "customType": "model-snapshot",
+                "data": {
+                    "timestamp": int(when.timestamp() * 1000),
+                    "provider": "anthropic",
+                    "modelApi": "anthropic-messages",
+                    "modelId": "claude-sonnet-4-6",
+                },
+                "id": third,
+                "parentId": second,
+                "timestamp": stamp(when),
+            },
+        ]
         parent = third
         run = uuid(rng)
         count = min(total - made, rng.randint(10, 100))
@@ -166,41 +234,80 @@ def sessions(total: int, seed: int = 5):
                     content = f"[cron:{number:x} hippocampus-encoding] Run the encoding and report problems only."
                     message = {"role": "user", "content": content, "__openclaw": {"senderIsOwner": False}}
                 elif rng.random() < 0.03:
-                    message = {"role": "user", "content": "[OpenClaw heartbeat poll]",
-                               "provenance": {"kind": "internal_system", "sourceTool": "heartbeat"},
-                               "__openclaw": {"senderIsOwner": False}}
+                    message = {
+                        "role": "user",
+                        "content": "[OpenClaw heartbeat poll]",
+                        "provenance": {"kind": "internal_system", "sourceTool": "heartbeat"},
+                        "__openclaw": {"senderIsOwner": False},
+                    }
                 else:
                     sender = rng.choice(STRANGERS) if group else OWNER
                     text = envelope(sender, when, group) + chat.owner_text()
-                    message = {"role": "user", "content": text if rng.random() < 0.5 else
-                               [{"type": "text", "text": text}], "__openclaw": {"senderIsOwner": not group}}
+                    message = {
+                        "role": "user",
+                        "content": text if rng.random() < 0.5 else [{"type": "text", "text": text}],
+                        "__openclaw": {"senderIsOwner": not group},
+                    }
                 message["idempotencyKey"] = f"{run}:user"
             else:
                 content = [{"type": "text", "text": chat.agent_text()}]
                 if rng.random() < 0.1:
-                    content.append({"type": "toolCall", "id": f"call_{entry[:8]}", "name": "read",
-                                    "arguments": {"file_path": "/home/dana/notes.md"}})
+                    content.append(
+                        {
+                            "type": "toolCall",
+                            "id": f"call_{entry[:8]}",
+                            "name": "read",
+                            "arguments": {"file_path": "/home/dana/notes.md"},
+                        }
+                    )
                 tokens = rng.randint(200, 9000), rng.randint(5, 900)
-                message = {"role": "assistant", "content": content, "api": "anthropic-messages",
-                           "provider": "anthropic", "model": "claude-sonnet-4-6",
-                           "usage": {"input": tokens[0], "output": tokens[1], "cacheRead": 0, "cacheWrite": 0,
-                                     "totalTokens": sum(tokens),
-                                     "cost": {"input": round(tokens[0] * 3e-6, 6), "output": round(tokens[1] * 15e-6,
-                                                                                                   6),
-                                              "cacheRead": 0, "cacheWrite": 0,
-                                              "total": round(tokens[0] * 3e-6 + tokens[1] * 15e-6, 6)}},
-                           "stopReason": "toolUse" if len(content) > 1 else "stop",
-                           "responseId": f"msg_{rng.getrandbits(96):024x}", "__openclaw": {"runId": run}}
+                message = {
+                    "role": "assistant",
+                    "content": content,
+                    "api": "anthropic-messages",
+                    "provider": "anthropic",
+                    "model": "claude-sonnet-4-6",
+                    "usage": {
+                        "input": tokens[0],
+                        "output": tokens[1],
+                        "cacheRead": 0,
+                        "cacheWrite": 0,
+                        "totalTokens": sum(tokens),
+                        "cost": {
+                            "input": round(tokens[0] * 3e-6, 6),
+                            "output": round(tokens[1] * 15e-6, 6),
+                            "cacheRead": 0,
+                            "cacheWrite": 0,
+                            "total": round(tokens[0] * 3e-6 + tokens[1] * 15e-6, 6),
+                        },
+                    },
+                    "stopReason": "toolUse" if len(content) > 1 else "stop",
+                    "responseId": f"msg_{rng.getrandbits(96):024x}",
+                    "__openclaw": {"runId": run},
+                }
             message["timestamp"] = int(when.timestamp() * 1000)
-            lines.append({"type": "message", "id": entry, "parentId": parent, "timestamp": stamp(when),
-                          "message": message})
+            lines.append(
+                {"type": "message", "id": entry, "parentId": parent, "timestamp": stamp(when), "message": message}
+            )
             parent = entry
             if role == "assistant" and len(message["content"]) > 1:
                 result = uuid(rng)
-                lines.append({"type": "message", "id": result, "parentId": parent, "timestamp": stamp(when),
-                              "message": {"role": "toolResult", "toolCallId": f"call_{entry[:8]}", "toolName": "read",
-                                          "content": [{"type": "text", "text": chat.words(20, 200)}],
-                                          "isError": False, "timestamp": int(when.timestamp() * 1000)}})
+                lines.append(
+                    {
+                        "type": "message",
+                        "id": result,
+                        "parentId": parent,
+                        "timestamp": stamp(when),
+                        "message": {
+                            "role": "toolResult",
+                            "toolCallId": f"call_{entry[:8]}",
+                            "toolName": "read",
+                            "content": [{"type": "text", "text": chat.words(20, 200)}],
+                            "isError": False,
+                            "timestamp": int(when.timestamp() * 1000),
+                        },
+                    }
+                )
                 parent = result
         made += count
         yield session_id, key, lines
@@ -222,15 +329,17 @@ def write_history(state: Path, total: int, shape: str) -> list[Path]:
         path.parent.mkdir(parents=True)
         database = sqlite3.connect(path)
         database.execute("PRAGMA journal_mode=WAL")
-        database.execute("CREATE TABLE transcript_events (session_id TEXT, seq INTEGER, event_json TEXT, "
-                         "created_at TEXT)")
+        database.execute(
+            "CREATE TABLE transcript_events (session_id TEXT, seq INTEGER, event_json TEXT, created_at TEXT)"
+        )
         files.append(path)
     for session_id, key, lines in sessions(total):
         index[key] = {"sessionId": session_id, "updatedAt": 1770000000000, "sessionFile": f"{session_id}.jsonl"}
         if database is not None:
-            database.executemany("INSERT INTO transcript_events VALUES (?, ?, ?, ?)",
-                                 [(session_id, seq, json.dumps(line), line["timestamp"])
-                                  for seq, line in enumerate(lines, 1)])
+            database.executemany(
+                "INSERT INTO transcript_events VALUES (?, ?, ?, ?)",
+                [(session_id, seq, json.dumps(line), line["timestamp"]) for seq, line in enumerate(lines, 1)],
+            )
         else:
             path = folder / f"{session_id}.jsonl"
             path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
@@ -242,7 +351,7 @@ def write_history(state: Path, total: int, shape: str) -> list[Path]:
     return files
 
 
-FLOOR = r'''
+FLOOR = r"""
 import json, sqlite3, sys
 for name in sys.argv[1:]:
     if name.endswith(".sqlite"):
@@ -254,7 +363,7 @@ for name in sys.argv[1:]:
         with open(name, encoding="utf-8") as handle:
             for line in handle:
                 json.loads(line)
-'''
+"""
 
 
 def measure(command: list[str]) -> tuple[float, float, float]:
@@ -270,8 +379,18 @@ def measure(command: list[str]) -> tuple[float, float, float]:
 
 
 def script(name: str, ws: Path, state: Path, *args: str) -> list[str]:
-    return [sys.executable, str(SCRIPTS / f"{name}.py"), "--workspace", str(ws), "--state-dir", str(state),
-            "--now", NOW.strftime("%Y-%m-%dT%H:%M:%SZ"), "--cron", *args]
+    return [
+        sys.executable,
+        str(SCRIPTS / f"{name}.py"),
+        "--workspace",
+        str(ws),
+        "--state-dir",
+        str(state),
+        "--now",
+        NOW.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "--cron",
+        *args,
+    ]
 
 
 def fresh(workdir: Path, name: str) -> Path:
@@ -295,11 +414,13 @@ def main() -> int:
         shutil.rmtree(state, ignore_errors=True)
         files = write_history(state, args.messages, args.shape)
         lines = sum(1 for p in files if p.suffix == ".jsonl" for _ in open(p, encoding="utf-8"))
-        size = sum(p.stat().st_size for p in files) / 2 ** 20
+        size = sum(p.stat().st_size for p in files) / 2**20
         print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, {sys.platform}")
         count = len(json.loads((state / "agents" / "main" / "sessions" / "sessions.json").read_text()))
-        print(f"history: {args.messages:,} messages in {count:,} sessions ({args.shape}), {size:.1f} MiB"
-              + (f", {lines:,} lines" if lines else ""))
+        print(
+            f"history: {args.messages:,} messages in {count:,} sessions ({args.shape}), {size:.1f} MiB"
+            + (f", {lines:,} lines" if lines else "")
+        )
         rows = []
 
         def run(what: str, make) -> None:
@@ -338,8 +459,9 @@ def main() -> int:
         for what, wall, cpu, peak in rows:
             print(f"| {what} | {wall:.2f} | {wall / floor:.1f} | {cpu:.2f} | {cpu / floor_cpu:.1f} | {peak:.0f} |")
         print()
-        print(f"first run: {len(stored):,} memories from {args.messages:,} messages; target ≤ 40 × floor, "
-              f"peak < 200 MB")
+        print(
+            f"first run: {len(stored):,} memories from {args.messages:,} messages; target ≤ 40 × floor, peak < 200 MB"
+        )
     finally:
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -78,8 +78,15 @@ def sessions_of(conversation: dict) -> list[tuple[int, datetime, list[dict]]]:
 
 def write_session(path: Path, number: int, when: datetime, turns: list[dict], speaker_a: str) -> None:
     """One OpenClaw session file: speaker A's turns as the user's messages, speaker B's as the assistant's."""
-    lines = [{"type": "session", "version": 3, "id": f"locomo-session-{number}",
-              "timestamp": when.strftime("%Y-%m-%dT%H:%M:%S.000Z"), "cwd": "/bench"}]
+    lines = [
+        {
+            "type": "session",
+            "version": 3,
+            "id": f"locomo-session-{number}",
+            "timestamp": when.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+            "cwd": "/bench",
+        }
+    ]
     parent = None
     for position, turn in enumerate(turns):
         session, index = evidence_turns([turn["dia_id"]]).pop()
@@ -88,17 +95,31 @@ def write_session(path: Path, number: int, when: datetime, turns: list[dict], sp
         text = f"{turn['speaker']}: {turn['text']}"
         role = "user" if turn["speaker"] == speaker_a else "assistant"
         content = text if role == "user" else [{"type": "text", "text": text}]
-        lines.append({"type": "message", "id": entry, "parentId": parent,
-                      "timestamp": ts.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
-                      "message": {"role": role, "content": content, "timestamp": int(ts.timestamp() * 1000)}})
+        lines.append(
+            {
+                "type": "message",
+                "id": entry,
+                "parentId": parent,
+                "timestamp": ts.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+                "message": {"role": role, "content": content, "timestamp": int(ts.timestamp() * 1000)},
+            }
+        )
         parent = entry
     path.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n", encoding="utf-8")
 
 
 def run(script: str, ws: Path, now: datetime, *args: str, tail: tuple = ()) -> str:
     """Run a script; `tail` goes after a `--`, so a question that starts with a dash stays a question."""
-    command = [sys.executable, str(SCRIPTS / f"{script}.py"), *args, "--workspace", str(ws),
-               "--now", now.strftime("%Y-%m-%dT%H:%M:%SZ"), *(("--", *tail) if tail else ())]
+    command = [
+        sys.executable,
+        str(SCRIPTS / f"{script}.py"),
+        *args,
+        "--workspace",
+        str(ws),
+        "--now",
+        now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        *(("--", *tail) if tail else ()),
+    ]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"{script}.py failed ({done.returncode}): {done.stderr.strip()[-400:]}")
@@ -119,8 +140,7 @@ def build_memory(sample: dict, workdir: Path, mode: str) -> tuple[Path, datetime
         if last_day is None or when.date() > last_day:
             run("decay", ws, when)
             last_day = when.date()
-        write_session(transcripts / f"session-{number:03d}.jsonl", number, when, dialog,
-                      conversation["speaker_a"])
+        write_session(transcripts / f"session-{number:03d}.jsonl", number, when, dialog, conversation["speaker_a"])
         turns += len(dialog)
         run("encode", ws, when + timedelta(hours=3), "--sessions", str(transcripts), *extra)
     asked = datetime.combine(last_day + timedelta(days=1), datetime.min.time(), tzinfo=timezone.utc)
@@ -165,6 +185,7 @@ def stored_turns(memory: dict) -> set[tuple[int, int]]:
 
 # --- the plain BM25 reference ---------------------------------------------------------------------------------
 
+
 def plain_tokens(text: str) -> list[str]:
     return re.findall(r"\w+", text.lower())
 
@@ -190,11 +211,12 @@ def bm25_reference(sample: dict) -> list[list[list[tuple[int, int]]]]:
                 score += idf * doc[t] * 2.5 / (doc[t] + 1.5 * (0.25 + 0.75 * lengths[i] / average))
             if score > 0:
                 scores.append((-score, i))
-        results.append([[ids[i]] for _, i in sorted(scores)[:max(KS)]])
+        results.append([[ids[i]] for _, i in sorted(scores)[: max(KS)]])
     return results
 
 
 # --- scoring ----------------------------------------------------------------------------------------------------
+
 
 class Tally:
     def __init__(self):
@@ -213,8 +235,11 @@ class Tally:
 
     def rows(self) -> list[tuple[str, int, dict]]:
         order = [CATEGORIES[c] for c in sorted(CATEGORIES)] + ["overall"]
-        return [(g, self.counts[g], {m: 100 * v / self.counts[g] for m, v in self.sums[g].items()})
-                for g in order if self.counts[g]]
+        return [
+            (g, self.counts[g], {m: 100 * v / self.counts[g] for m, v in self.sums[g].items()})
+            for g in order
+            if self.counts[g]
+        ]
 
 
 def print_table(title: str, tally: Tally, notes: str = "") -> None:
@@ -223,8 +248,11 @@ def print_table(title: str, tally: Tally, notes: str = "") -> None:
     print(f"| category | questions | {header} |")
     print("|---|---:|" + "---:|" * (2 * len(KS)))
     for group, count, metrics in tally.rows():
-        cells = " | ".join(f"{metrics[f'turn@{k}']:.1f} %" for k in KS) + " | " + \
-                " | ".join(f"{metrics[f'session@{k}']:.1f} %" for k in KS)
+        cells = (
+            " | ".join(f"{metrics[f'turn@{k}']:.1f} %" for k in KS)
+            + " | "
+            + " | ".join(f"{metrics[f'session@{k}']:.1f} %" for k in KS)
+        )
         print(f"| {group} | {count} | {cells} |")
 
 
@@ -257,15 +285,23 @@ def evaluate(samples: list[dict], mode: str, jobs: int, reference_shown: bool) -
     kept = 100 * survived / max(1, evidence_total)
     per_turn = memories / max(1, turns_total)
     print_table(f"hippocampus, mode `{mode}`", tally)
-    print(f"\nevidence turns that survived encoding: {kept:.1f} % · "
-          f"memories per turn: {per_turn:.2f} ({memories} memories from {turns_total} turns) · "
-          f"index.json: {size / max(1, turns_total):.0f} bytes per turn · "
-          f"time: {elapsed:.0f} s for {len(samples)} conversations (pipeline and every question)")
+    print(
+        f"\nevidence turns that survived encoding: {kept:.1f} % · "
+        f"memories per turn: {per_turn:.2f} ({memories} memories from {turns_total} turns) · "
+        f"index.json: {size / max(1, turns_total):.0f} bytes per turn · "
+        f"time: {elapsed:.0f} s for {len(samples)} conversations (pipeline and every question)"
+    )
     if not reference_shown:
         print_table("reference: plain BM25 over raw turns, same data", reference)
-    return {"mode": {"mode": f"`{mode}`", "metrics": tally.overall(), "kept": kept, "per_turn": per_turn},
-            "reference": {"mode": "plain BM25 over raw turns", "metrics": reference.overall(), "kept": 100.0,
-                          "per_turn": 1.0}}
+    return {
+        "mode": {"mode": f"`{mode}`", "metrics": tally.overall(), "kept": kept, "per_turn": per_turn},
+        "reference": {
+            "mode": "plain BM25 over raw turns",
+            "metrics": reference.overall(),
+            "kept": 100.0,
+            "per_turn": 1.0,
+        },
+    }
 
 
 def print_summary(rows: list[dict]) -> None:
@@ -288,10 +324,9 @@ def main() -> int:
     samples = json.loads(args.data.read_text(encoding="utf-8"))
     if args.conversations:
         samples = samples[: args.conversations]
-    print(f"data: {args.data.name}, {len(samples)} conversations, "
-          f"{sum(len(s['qa']) for s in samples)} questions")
+    print(f"data: {args.data.name}, {len(samples)} conversations, {sum(len(s['qa']) for s in samples)} questions")
     rows = []
-    for mode in (["default", "all-turns"] if args.mode == "both" else [args.mode]):
+    for mode in ["default", "all-turns"] if args.mode == "both" else [args.mode]:
         found = evaluate(samples, mode, args.jobs, reference_shown=bool(rows))
         if not rows:
             rows.append(found["reference"])

@@ -73,9 +73,12 @@ SECRET_TEMPLATES = [
 def _fill(template: str, rng: random.Random) -> str:
     alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     values = {
-        "w": lambda: rng.choice(WORDS), "n": lambda: rng.choice(NAMES), "num": lambda: str(rng.randint(1, 9999)),
+        "w": lambda: rng.choice(WORDS),
+        "n": lambda: rng.choice(NAMES),
+        "num": lambda: str(rng.randint(1, 9999)),
         "pin": lambda: str(rng.randint(1000, 999999)),
-        "day": lambda: rng.choice(["Monday", "Friday", "the 14th"]), "time": lambda: f"{rng.randint(7, 21)}:30",
+        "day": lambda: rng.choice(["Monday", "Friday", "the 14th"]),
+        "time": lambda: f"{rng.randint(7, 21)}:30",
         "date": lambda: f"2026-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
         "url": lambda: f"https://example.com/{rng.choice(WORDS)}/{rng.randint(1, 999)}",
         "hash": lambda: "".join(rng.choice("0123456789abcdef") for _ in range(40)),
@@ -99,10 +102,18 @@ def messages(count: int, templates: list[str], seed: int) -> list[str]:
 
 def transcript_lines(texts: list[str]) -> list[str]:
     """Each message as OpenClaw writes it in a session file (the parse this is compared with)."""
-    return [json.dumps({"type": "message", "id": f"{i:08x}", "parentId": f"{i - 1:08x}",
-                        "timestamp": "2026-03-01T12:00:00.000Z",
-                        "message": {"role": "user", "content": [{"type": "text", "text": text}],
-                                    "timestamp": 1772366400000}}) for i, text in enumerate(texts)]
+    return [
+        json.dumps(
+            {
+                "type": "message",
+                "id": f"{i:08x}",
+                "parentId": f"{i - 1:08x}",
+                "timestamp": "2026-03-01T12:00:00.000Z",
+                "message": {"role": "user", "content": [{"type": "text", "text": text}], "timestamp": 1772366400000},
+            }
+        )
+        for i, text in enumerate(texts)
+    ]
 
 
 def timed(function, items, runs: int) -> float:
@@ -117,8 +128,12 @@ def timed(function, items, runs: int) -> float:
 
 def module_at(revision: str):
     """The redaction module as it was at a git revision."""
-    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:scripts/hippocampus/redaction.py"],
-                            capture_output=True, text=True, check=True).stdout
+    source = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{revision}:scripts/hippocampus/redaction.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     path = Path(tempfile.mkdtemp()) / "redaction_then.py"
     path.write_text(source, encoding="utf-8")
     spec = importlib.util.spec_from_file_location("redaction_then", path)
@@ -146,13 +161,17 @@ def main() -> int:
         parse = timed(json.loads, lines, args.runs)
         past = sum(1 for t in texts if redaction._runs(t))
         changed = sum(1 for t in texts if redaction.redact(t) != t)
-        print(f"\n{label}: {sum(map(len, texts)) / len(texts):.0f} characters a message; {past} past the "
-              f"pre-check, {changed} changed")
+        print(
+            f"\n{label}: {sum(map(len, texts)) / len(texts):.0f} characters a message; {past} past the "
+            f"pre-check, {changed} changed"
+        )
         print(f"  {'parse the transcript lines':34} {parse:7.3f} s  {parse / len(texts) * 1e6:6.1f} µs/message")
         for name, function in versions:
             spent = timed(function, texts, args.runs)
-            print(f"  {'redact (' + name + ')':34} {spent:7.3f} s  {spent / len(texts) * 1e6:6.1f} µs/message  "
-                  f"{spent / parse:5.2f} × parse")
+            print(
+                f"  {'redact (' + name + ')':34} {spent:7.3f} s  {spent / len(texts) * 1e6:6.1f} µs/message  "
+                f"{spent / parse:5.2f} × parse"
+            )
     return 0
 
 

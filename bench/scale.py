@@ -103,10 +103,14 @@ def generate_store(count: int, seed: int = 42, episodes: bool = False) -> dict:
         template = rng.choice(TEMPLATES)
         text = template
         while "{" in text:
-            text = (text.replace("{w}", next(words), 1).replace("{n}", rng.choice(NAMES), 1)
-                    .replace("{p}", rng.choice(PLACES), 1).replace("{k}", str(rng.randint(2, 9999)), 1)
-                    .replace("{h}", f"{rng.randint(8, 19)}:{rng.choice(['00', '15', '30', '45'])}", 1)
-                    .replace("{d}", (start + timedelta(days=rng.randint(0, 1100))).strftime("%A %d %B"), 1))
+            text = (
+                text.replace("{w}", next(words), 1)
+                .replace("{n}", rng.choice(NAMES), 1)
+                .replace("{p}", rng.choice(PLACES), 1)
+                .replace("{k}", str(rng.randint(2, 9999)), 1)
+                .replace("{h}", f"{rng.randint(8, 19)}:{rng.choice(['00', '15', '30', '45'])}", 1)
+                .replace("{d}", (start + timedelta(days=rng.randint(0, 1100))).strftime("%A %d %B"), 1)
+            )
         if rng.random() < 0.3:
             text += ". " + " ".join(next(words) for _ in range(rng.randint(5, 25))).capitalize()
         created = start + timedelta(days=rng.randint(0, 1095))
@@ -115,10 +119,13 @@ def generate_store(count: int, seed: int = 42, episodes: bool = False) -> dict:
         session = f"{rng.getrandbits(128):032x}"
         said = f"{created.isoformat()}T{rng.randint(7, 22):02d}:{rng.randint(0, 59):02d}:00Z"
         memory = {
-            "id": f"mem_{i:03d}", "domain": domain, "category": rng.choice(["preferences", "context", "people",
-                                                                           "projects", "feedback", "general"]),
-            "content": text[:240], "importance": round(min(1.0, rng.betavariate(2, 3) + 0.15), 4),
-            "created": created.isoformat(), "lastAccessed": accessed.isoformat(),
+            "id": f"mem_{i:03d}",
+            "domain": domain,
+            "category": rng.choice(["preferences", "context", "people", "projects", "feedback", "general"]),
+            "content": text[:240],
+            "importance": round(min(1.0, rng.betavariate(2, 3) + 0.15), 4),
+            "created": created.isoformat(),
+            "lastAccessed": accessed.isoformat(),
             "timesReinforced": rng.choice([0, 0, 0, 1, 1, 2, 3, 5]),
             "keywords": rng.sample(VOCABULARY, 3),
             "sources": [{"session": session, "message": f"{rng.getrandbits(32):08x}", "ts": said}],
@@ -126,9 +133,14 @@ def generate_store(count: int, seed: int = 42, episodes: bool = False) -> dict:
         if episodes:
             memory["context"] = chat(8, 40)
             memory["reply"] = chat(8, 40)
-            turns = [{"text": chat(6, 40), "role": rng.choice(["assistant", "user"]),
-                      "source": {"session": session, "message": f"{rng.getrandbits(32):08x}", "ts": said}}
-                     for _ in range(rng.choice([0, 1, 1, 2]))]
+            turns = [
+                {
+                    "text": chat(6, 40),
+                    "role": rng.choice(["assistant", "user"]),
+                    "source": {"session": session, "message": f"{rng.getrandbits(32):08x}", "ts": said},
+                }
+                for _ in range(rng.choice([0, 1, 1, 2]))
+            ]
             if turns:
                 memory["episode"] = turns
         memories.append(memory)
@@ -149,15 +161,31 @@ def transcript(path: Path, messages: int, seed: int = 7, session: str = "bench-s
     parent = None
     for i in range(messages):
         role = "user" if i % 2 == 0 else "assistant"
-        opener = rng.choice(["I prefer", "Remember that", "We decided to", "I am worried about", "I'm working on",
-                             "Thanks for", "My sister", "Tomorrow the"])
+        opener = rng.choice(
+            [
+                "I prefer",
+                "Remember that",
+                "We decided to",
+                "I am worried about",
+                "I'm working on",
+                "Thanks for",
+                "My sister",
+                "Tomorrow the",
+            ]
+        )
         text = f"{opener} " + " ".join(next(words) for _ in range(rng.randint(6, 30))) + f" {rng.randint(1, 999)}"
         ts = NOW - timedelta(minutes=messages - i)
         entry_id = f"{seed:02x}{i + 1:06x}"
         content = text if role == "user" else [{"type": "text", "text": text}]
-        lines.append({"type": "message", "id": entry_id, "parentId": parent,
-                      "timestamp": ts.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
-                      "message": {"role": role, "content": content, "timestamp": int(ts.timestamp() * 1000)}})
+        lines.append(
+            {
+                "type": "message",
+                "id": entry_id,
+                "parentId": parent,
+                "timestamp": ts.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+                "message": {"role": role, "content": content, "timestamp": int(ts.timestamp() * 1000)},
+            }
+        )
         parent = entry_id
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
 
@@ -186,12 +214,27 @@ def median_of(runs: int, make_command, prepare=None) -> tuple[float, float]:
 
 
 def script(name: str, ws: Path, *args: str, now: datetime = NOW) -> list[str]:
-    return [sys.executable, str(SCRIPTS / f"{name}.py"), *args, "--workspace", str(ws), "--now",
-            now.strftime("%Y-%m-%dT%H:%M:%SZ")]
+    return [
+        sys.executable,
+        str(SCRIPTS / f"{name}.py"),
+        *args,
+        "--workspace",
+        str(ws),
+        "--now",
+        now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+    ]
 
 
-QUERIES = ["coffee in the morning", "sister Lisbon", "dentist appointment", "database backup deploy",
-           "what did we decide about the budget", "piano lessons", "worried about the exam", "hotel in Osaka"]
+QUERIES = [
+    "coffee in the morning",
+    "sister Lisbon",
+    "dentist appointment",
+    "database backup deploy",
+    "what did we decide about the budget",
+    "piano lessons",
+    "worried about the exam",
+    "hotel in Osaka",
+]
 
 
 def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> list[dict]:
@@ -199,9 +242,11 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
     (ws / "memory").mkdir(parents=True)
     index_path = ws / "memory" / "index.json"
     # Generated in a child process: a child's peak memory (ru_maxrss) would otherwise start at this process's.
-    subprocess.run([sys.executable, __file__, "--write-store", str(count), str(index_path),
-                    *(["episodes"] if episodes else [])], check=True)
-    size_mib = index_path.stat().st_size / 2 ** 20
+    subprocess.run(
+        [sys.executable, __file__, "--write-store", str(count), str(index_path), *(["episodes"] if episodes else [])],
+        check=True,
+    )
+    size_mib = index_path.stat().st_size / 2**20
     rows = []
 
     floor = median_of(runs, lambda r: [sys.executable, "-c", f"import json; json.load(open({str(index_path)!r}))"])
@@ -210,18 +255,46 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
     # The first reader after a change it did not make itself (here: the generated file) builds the cache.
     cold = measure(script("recall", ws, "coffee", "--no-touch"))
     rows.append({"what": "recall, first after a hand edit (builds cache)", "wall": cold[0], "peak": cold[1]})
-    rows.append({"what": "recall", **dict(zip(("wall", "peak"), median_of(
-        runs, lambda r: script("recall", ws, QUERIES[r % len(QUERIES)])), strict=True))})
-    rows.append({"what": "load_core", **dict(zip(("wall", "peak"), median_of(
-        runs, lambda r: script("load_core", ws)), strict=True))})
-    rows.append({"what": "sync_core", **dict(zip(("wall", "peak"), median_of(
-        runs, lambda r: script("sync_core", ws)), strict=True))})
+    rows.append(
+        {
+            "what": "recall",
+            **dict(
+                zip(
+                    ("wall", "peak"),
+                    median_of(runs, lambda r: script("recall", ws, QUERIES[r % len(QUERIES)])),
+                    strict=True,
+                )
+            ),
+        }
+    )
+    rows.append(
+        {
+            "what": "load_core",
+            **dict(zip(("wall", "peak"), median_of(runs, lambda r: script("load_core", ws)), strict=True)),
+        }
+    )
+    rows.append(
+        {
+            "what": "sync_core",
+            **dict(zip(("wall", "peak"), median_of(runs, lambda r: script("sync_core", ws)), strict=True)),
+        }
+    )
     # Each decay run is a new day, so every run does the full work. The first one after a file the scripts did not
     # write themselves (the generated one, as after a hand edit or the old skill's) loads and validates it whole.
     first = measure(script("decay", ws, now=NOW + timedelta(days=1)))
     rows.append({"what": "decay, first after a hand edit (whole store)", "wall": first[0], "peak": first[1]})
-    rows.append({"what": "decay", **dict(zip(("wall", "peak"), median_of(
-        runs, lambda r: script("decay", ws, now=NOW + timedelta(days=r + 2))), strict=True))})
+    rows.append(
+        {
+            "what": "decay",
+            **dict(
+                zip(
+                    ("wall", "peak"),
+                    median_of(runs, lambda r: script("decay", ws, now=NOW + timedelta(days=r + 2))),
+                    strict=True,
+                )
+            ),
+        }
+    )
 
     if (SCRIPTS / "encode.py").exists():
         # As cron runs it: each run finds one new session of 200 messages in the same, growing workspace.
@@ -231,17 +304,45 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
         def new_session(run):
             transcript(sessions / f"bench-session-{run}.jsonl", 200, seed=run, session=f"bench-{count}-{run}")
 
-        rows.append({"what": "encode 200 new messages", **dict(zip(("wall", "peak"), median_of(
-            runs, lambda r: script("encode", ws, "--sessions", str(sessions),
-                                   now=NOW + timedelta(days=runs + 2, hours=r + 1)),
-            prepare=new_session), strict=True))})
+        rows.append(
+            {
+                "what": "encode 200 new messages",
+                **dict(
+                    zip(
+                        ("wall", "peak"),
+                        median_of(
+                            runs,
+                            lambda r: script(
+                                "encode",
+                                ws,
+                                "--sessions",
+                                str(sessions),
+                                now=NOW + timedelta(days=runs + 2, hours=r + 1),
+                            ),
+                            prepare=new_session,
+                        ),
+                        strict=True,
+                    )
+                ),
+            }
+        )
     else:
         rows.append({"what": "encode 200 new messages", "wall": None, "peak": None})
 
     if (SCRIPTS / "dashboard.py").exists():
         out = workdir / f"dash-{count}.html"
-        rows.append({"what": "dashboard", **dict(zip(("wall", "peak"), median_of(
-            runs, lambda r: script("dashboard", ws, "--output", str(out))), strict=True))})
+        rows.append(
+            {
+                "what": "dashboard",
+                **dict(
+                    zip(
+                        ("wall", "peak"),
+                        median_of(runs, lambda r: script("dashboard", ws, "--output", str(out))),
+                        strict=True,
+                    )
+                ),
+            }
+        )
         rows[-1]["note"] = f"page {out.stat().st_size / 1024:.0f} KiB"
 
     load_core_out = subprocess.run(script("load_core", ws), capture_output=True, text=True).stdout
@@ -250,15 +351,23 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
         row["count"] = count
         row["index_mib"] = size_mib
         row["floor_wall"], row["floor_peak"] = floor
-    rows.append({"count": count, "what": "output sizes", "note": f"load_core {len(load_core_out)} chars "
-                 f"(~{len(load_core_out) // 4} tokens), HIPPOCAMPUS_CORE.md {len(core_file)} chars "
-                 f"(~{len(core_file) // 4} tokens)"})
+    rows.append(
+        {
+            "count": count,
+            "what": "output sizes",
+            "note": f"load_core {len(load_core_out)} chars "
+            f"(~{len(load_core_out) // 4} tokens), HIPPOCAMPUS_CORE.md {len(core_file)} chars "
+            f"(~{len(core_file) // 4} tokens)",
+        }
+    )
     return rows
 
 
 def table(rows: list[dict]) -> str:
-    lines = ["| memories | index | what | wall s | × floor | peak MiB | × index size | note |",
-             "|---:|---:|---|---:|---:|---:|---:|---|"]
+    lines = [
+        "| memories | index | what | wall s | × floor | peak MiB | × index size | note |",
+        "|---:|---:|---|---:|---:|---:|---:|---|",
+    ]
     for row in rows:
         if row.get("wall") is None and "floor_wall" in row:
             lines.append(f"| {row['count']:,} | | {row['what']} | n/a | | | | script not present |")
@@ -268,8 +377,10 @@ def table(rows: list[dict]) -> str:
             continue
         ratio = row["wall"] / row["floor_wall"]
         mem_ratio = row["peak"] / row["index_mib"] if row["index_mib"] else 0
-        lines.append(f"| {row['count']:,} | {row['index_mib']:.1f} MiB | {row['what']} | {row['wall']:.3f} | "
-                     f"{ratio:.2f} | {row['peak']:.0f} | {mem_ratio:.2f} | {row.get('note', '')} |")
+        lines.append(
+            f"| {row['count']:,} | {row['index_mib']:.1f} MiB | {row['what']} | {row['wall']:.3f} | "
+            f"{ratio:.2f} | {row['peak']:.0f} | {mem_ratio:.2f} | {row.get('note', '')} |"
+        )
     return "\n".join(lines)
 
 

@@ -73,10 +73,21 @@ def main() -> int:
         path = ws.consolidation / f"{report.week}.md"
         if report.changed or not path.exists():
             write_report(ws, report, text, now)
-            refresh.after_write(ws, now, "consolidation", dict(
-                week=report.week, merged=len(report.merged), superseded=len(report.superseded),
-                schemas=len(report.schemas), archived=len(report.archived),
-                contradictions=len(report.contradictions), total=report.total_after), wait=ctx.wait)
+            refresh.after_write(
+                ws,
+                now,
+                "consolidation",
+                dict(
+                    week=report.week,
+                    merged=len(report.merged),
+                    superseded=len(report.superseded),
+                    schemas=len(report.schemas),
+                    archived=len(report.archived),
+                    contradictions=len(report.contradictions),
+                    total=report.total_after,
+                ),
+                wait=ctx.wait,
+            )
     if ctx.args.json:
         data = report.to_dict()
         data["dryRun"] = ctx.args.dry_run
@@ -86,10 +97,12 @@ def main() -> int:
         cli.emit(consolidation.as_markdown(report, now, dry_run=ctx.args.dry_run).rstrip("\n"))
     elif not ctx.quiet:
         if report.changed:
-            cli.emit(f"consolidated {report.week}: {len(report.merged)} merged, {len(report.superseded)} "
-                     f"superseded, {len(report.schemas)} schemas, {len(report.archived)} archived, "
-                     f"{len(report.contradictions)} open contradictions; {report.total_after} memories in the "
-                     f"index; report: {path}")
+            cli.emit(
+                f"consolidated {report.week}: {len(report.merged)} merged, {len(report.superseded)} "
+                f"superseded, {len(report.schemas)} schemas, {len(report.archived)} archived, "
+                f"{len(report.contradictions)} open contradictions; {report.total_after} memories in the "
+                f"index; report: {path}"
+            )
         else:
             cli.emit(f"nothing to consolidate ({report.total_after} memories); report: {path}")
     return 0

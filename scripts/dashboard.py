@@ -30,10 +30,16 @@ from hippocampus.errors import UsageError  # noqa: E402
 
 def main() -> int:
     p = cli.parser(__doc__)
-    p.add_argument("--output", metavar="FILE", help="where to write the page (default: brain-dashboard.html in the "
-                   "workspace)")
-    p.add_argument("--limit", type=int, default=LIST_LIMIT, metavar="N",
-                   help=f"how many of the most important memories the page carries for search (default {LIST_LIMIT})")
+    p.add_argument(
+        "--output", metavar="FILE", help="where to write the page (default: brain-dashboard.html in the workspace)"
+    )
+    p.add_argument(
+        "--limit",
+        type=int,
+        default=LIST_LIMIT,
+        metavar="N",
+        help=f"how many of the most important memories the page carries for search (default {LIST_LIMIT})",
+    )
     p.add_argument("--open", action="store_true", help="open the page in a web browser afterwards")
     ctx = cli.context(p)
     if ctx.args.limit < 0:

@@ -28,17 +28,30 @@ def main() -> int:
             cli.emit("no memories yet: nothing to decay")
         return 0
     report = decay.decay(ctx.ws, ctx.now, ctx.wait)
-    candidates = [{"id": m.id, "importance": m.importance, "content": m.content[:120]}
-                  for m in report.archive_candidates]
+    candidates = [
+        {"id": m.id, "importance": m.importance, "content": m.content[:120]} for m in report.archive_candidates
+    ]
     if ctx.args.json:
-        cli.emit(json.dumps({"day": report.day, "alreadyRan": report.already_ran, "total": report.total,
-                             "changed": report.changed, "archiveCandidates": candidates}, ensure_ascii=False))
+        cli.emit(
+            json.dumps(
+                {
+                    "day": report.day,
+                    "alreadyRan": report.already_ran,
+                    "total": report.total,
+                    "changed": report.changed,
+                    "archiveCandidates": candidates,
+                },
+                ensure_ascii=False,
+            )
+        )
     elif not ctx.quiet:
         if report.already_ran:
             cli.emit(f"decay already ran on {report.day}: nothing changed")
         else:
-            cli.emit(f"decay {report.day}: {report.total} memories, {report.changed} changed, "
-                     f"{len(candidates)} archive candidates (below 0.20)")
+            cli.emit(
+                f"decay {report.day}: {report.total} memories, {report.changed} changed, "
+                f"{len(candidates)} archive candidates (below 0.20)"
+            )
         if ctx.args.verbose:
             for c in candidates:
                 cli.emit(f"  {c['id']}  [{c['importance']:.2f}]  {c['content']}")

@@ -32,8 +32,9 @@ from hippocampus.ingestion import encoding, ledger, runs  # noqa: E402
 def describe(report: runs.RunReport) -> str:
     o = report.outcome
     if report.mode == "apply":
-        text = (f"applied {report.applied} decisions: {len(o.new)} new, {len(o.reinforced)} reinforced, "
-                f"{o.skipped} skipped")
+        text = (
+            f"applied {report.applied} decisions: {len(o.new)} new, {len(o.reinforced)} reinforced, {o.skipped} skipped"
+        )
         if report.already_applied:
             text += f", {report.already_applied} already applied"
         if report.invalid:
@@ -45,9 +46,11 @@ def describe(report: runs.RunReport) -> str:
         if o.skipped:
             text += f" ({o.skipped} skipped as noise or small talk)"
     else:
-        text = (f"encoded {report.signals} signals: {len(o.new)} new, {len(o.reinforced)} reinforced, "
-                f"{len(o.updated)} updated, {len(o.attached)} attached to memories of their session, "
-                f"{o.skipped} skipped")
+        text = (
+            f"encoded {report.signals} signals: {len(o.new)} new, {len(o.reinforced)} reinforced, "
+            f"{len(o.updated)} updated, {len(o.attached)} attached to memories of their session, "
+            f"{o.skipped} skipped"
+        )
     if report.expired:
         text += f"; {report.expired} pending items older than a day encoded automatically"
     return text + f"; {report.total} memories, {report.pending_left} pending"
@@ -57,11 +60,17 @@ def main() -> int:
     p = cli.parser(__doc__, cron=True)
     ledger.add_source_arguments(p)
     p.add_argument("--no-preprocess", action="store_true", help="encode only what is already in signals.jsonl")
-    p.add_argument("--min-importance", type=float, default=encoding.MIN_IMPORTANCE, metavar="X",
-                   help=f"leave out messages scoring below X (0-1, default {encoding.MIN_IMPORTANCE:g})")
+    p.add_argument(
+        "--min-importance",
+        type=float,
+        default=encoding.MIN_IMPORTANCE,
+        metavar="X",
+        help=f"leave out messages scoring below X (0-1, default {encoding.MIN_IMPORTANCE:g})",
+    )
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--prepare", action="store_true", help="queue candidates for the agent's own summary "
-                      "instead of encoding them")
+    mode.add_argument(
+        "--prepare", action="store_true", help="queue candidates for the agent's own summary instead of encoding them"
+    )
     mode.add_argument("--apply", metavar="FILE", help="apply the agent's decisions from FILE")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     ctx = cli.context(p)
@@ -83,6 +92,7 @@ def main() -> int:
         data = report.to_dict()
         if ctx.args.prepare:
             from hippocampus.ingestion import pending
+
             data["items"] = pending.read_items(ctx.ws)
         cli.emit(json.dumps(data, ensure_ascii=False))
     elif not ctx.quiet or report.invalid:

@@ -19,10 +19,20 @@ from hippocampus.published.selection import select_core, LOAD_CORE_BUDGET  # noq
 
 def main() -> int:
     p = cli.parser(__doc__)
-    p.add_argument("--threshold", type=float, default=CORE_THRESHOLD, metavar="X",
-                   help=f"lowest importance shown (default {CORE_THRESHOLD})")
-    p.add_argument("--budget", type=int, default=LOAD_CORE_BUDGET, metavar="TOKENS",
-                   help=f"about how many tokens the output may take (default {LOAD_CORE_BUDGET})")
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=CORE_THRESHOLD,
+        metavar="X",
+        help=f"lowest importance shown (default {CORE_THRESHOLD})",
+    )
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=LOAD_CORE_BUDGET,
+        metavar="TOKENS",
+        help=f"about how many tokens the output may take (default {LOAD_CORE_BUDGET})",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     ctx = cli.context(p)
     ctx.require_workspace()
@@ -32,11 +42,19 @@ def main() -> int:
     finally:
         view.close()
     if ctx.args.json:
-        cli.emit(json.dumps({
-            "threshold": selection.threshold, "budget": selection.budget, "total": selection.total,
-            "shown": selection.shown, "leftOut": selection.left_out,
-            "domains": {d: [i.to_dict() for i in items] for d, _, items in selection.sections()},
-        }, ensure_ascii=False))
+        cli.emit(
+            json.dumps(
+                {
+                    "threshold": selection.threshold,
+                    "budget": selection.budget,
+                    "total": selection.total,
+                    "shown": selection.shown,
+                    "leftOut": selection.left_out,
+                    "domains": {d: [i.to_dict() for i in items] for d, _, items in selection.sections()},
+                },
+                ensure_ascii=False,
+            )
+        )
     else:
         cli.emit(selection.as_text())
     return 0

@@ -40,14 +40,16 @@ def describe(report: ledger.Report) -> str:
         parts.append(f"{report.seen} already read")
     if noise:
         parts.append(f"{noise} noise (" + ", ".join(f"{k} {v}" for k, v in sorted(report.noise.items())) + ")")
-    for count, label in ((report.limited, "older ones left out by the limit"),
-                         (report.before_watermark, "already read by the old skill"),
-                         (report.deferred, "stamped in the future, left for later"),
-                         (report.malformed, "malformed lines skipped"),
-                         (report.incomplete, "lines still being written"),
-                         (report.undecodable, "compressed rows or archives not decoded (read again next run)"),
-                         (report.cut, "very long messages cut to their first 16,000 characters"),
-                         (report.recovered, "queue lines of an interrupted run redone")):
+    for count, label in (
+        (report.limited, "older ones left out by the limit"),
+        (report.before_watermark, "already read by the old skill"),
+        (report.deferred, "stamped in the future, left for later"),
+        (report.malformed, "malformed lines skipped"),
+        (report.incomplete, "lines still being written"),
+        (report.undecodable, "compressed rows or archives not decoded (read again next run)"),
+        (report.cut, "very long messages cut to their first 16,000 characters"),
+        (report.recovered, "queue lines of an interrupted run redone"),
+    ):
         if count:
             parts.append(f"{count} {label}")
     return "; ".join(parts)
@@ -62,8 +64,14 @@ def main() -> int:
     spec, limit, full = ledger.source_spec(ctx.args, ctx.ws)
     report = runs.run_preprocess(ctx.ws, ctx.now, spec, ctx.wait, limit=limit, full=full)
     if report.new or report.malformed or report.undecodable:
-        events.log_event(ctx.ws, "preprocess", ctx.now, dict(signals=report.new, messages=report.messages,
-                         malformed=report.malformed, undecodable=report.undecodable))
+        events.log_event(
+            ctx.ws,
+            "preprocess",
+            ctx.now,
+            dict(
+                signals=report.new, messages=report.messages, malformed=report.malformed, undecodable=report.undecodable
+            ),
+        )
     for problem in report.problems:
         print(f"warning: {problem}", file=sys.stderr)
     if ctx.args.json:

@@ -61,9 +61,17 @@ def shown(memory) -> str:
 
 def as_json(hit, archived: set[str] = frozenset()) -> dict:
     m = hit.memory
-    out = {"id": m.id, "content": shown(m), "domain": m.domain, "category": m.category,
-           "importance": round(hit.importance, 4), "score": hit.score, "parts": hit.parts,
-           "keywords": m.keywords, "sources": hit.sources}
+    out = {
+        "id": m.id,
+        "content": shown(m),
+        "domain": m.domain,
+        "category": m.category,
+        "importance": round(hit.importance, 4),
+        "score": hit.score,
+        "parts": hit.parts,
+        "keywords": m.keywords,
+        "sources": hit.sources,
+    }
     if m.untrusted:
         out["trust"] = "untrusted"
     if hit.turn is not None:
@@ -78,9 +86,8 @@ def with_archive(ws, hits: list, query: str, args, now) -> tuple[list, set[str]]
     from hippocampus.store import archive
 
     shelf = IndexView(Index(memories=archive.searchable(ws, {h.memory.id for h in hits})))
-    found = search.rank(shelf, query, now, top=args.top, min_score=args.min_score, domain=args.domain,
-                        include_all=True)
-    merged = sorted(hits + found, key=lambda h: (-h.score, h.memory.id))[:args.top]
+    found = search.rank(shelf, query, now, top=args.top, min_score=args.min_score, domain=args.domain, include_all=True)
+    merged = sorted(hits + found, key=lambda h: (-h.score, h.memory.id))[: args.top]
     return merged, {h.memory.id for h in found} & {h.memory.id for h in merged}
 
 
@@ -95,8 +102,11 @@ def main() -> int:
     p.add_argument("--budget", type=int, metavar="TOKENS", help="keep the answer within about this many tokens")
     p.add_argument("--no-touch", action="store_true", help="do not count this recall as an access")
     p.add_argument("--all", action="store_true", help="include superseded and archived memories")
-    p.add_argument("--archive", action="store_true", help="also search memory/archive.jsonl; archived memories "
-                   "found move back into the index")
+    p.add_argument(
+        "--archive",
+        action="store_true",
+        help="also search memory/archive.jsonl; archived memories found move back into the index",
+    )
     ctx = cli.context(p)
     if ctx.args.top < 1:
         p.error("--top must be at least 1")
@@ -104,8 +114,15 @@ def main() -> int:
     query = " ".join(ctx.args.query)
     view = cache.open_view(ctx.ws, ctx.now.date())
     try:
-        hits = search.rank(view, query, ctx.now, top=ctx.args.top, min_score=ctx.args.min_score,
-                           domain=ctx.args.domain, include_all=ctx.args.all)
+        hits = search.rank(
+            view,
+            query,
+            ctx.now,
+            top=ctx.args.top,
+            min_score=ctx.args.min_score,
+            domain=ctx.args.domain,
+            include_all=ctx.args.all,
+        )
     finally:
         view.close()
     archived: set[str] = set()
@@ -125,8 +142,7 @@ def main() -> int:
                 touches.record_touches(ctx.ws, [h.memory.id for h in hits if h.memory.id not in archived], ctx.now)
         except HippocampusError as exc:
             # The answer matters more than the bookkeeping: show what was found, say what could not be recorded.
-            print(f"warning: this recall was not recorded as an access ({' '.join(str(exc).split())})",
-                  file=sys.stderr)
+            print(f"warning: this recall was not recorded as an access ({' '.join(str(exc).split())})", file=sys.stderr)
     if ctx.args.json:
         cli.emit(json.dumps({"query": query, "results": [as_json(h, archived) for h in hits]}, ensure_ascii=False))
         return 0
@@ -135,8 +151,11 @@ def main() -> int:
         return 0
     for rank, hit in enumerate(hits, 1):
         m = hit.memory
-        origin = ("  (from the archive" + (")" if ctx.args.no_touch else ", back in the index now)")
-                  if m.id in archived else "")
+        origin = (
+            "  (from the archive" + (")" if ctx.args.no_touch else ", back in the index now)")
+            if m.id in archived
+            else ""
+        )
         cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {shown(m)}  · {m.id}{origin}")
         if hit.turn is not None:
             cli.emit(f"   turn {framed_turn(hit.turn)}")

@@ -36,14 +36,26 @@ def apply(ctx, path: str) -> int:
             txn.changed(result.changed)
             txn.dirty = True
     if result.changed:
-        refresh.after_write(ctx.ws, ctx.now, "reflection", dict(
-            week=name, new=len(result.new), reinforced=len(result.reinforced) + len(result.updated),
-            invalid=len(invalid), total=len(txn.index.memories)), wait=ctx.wait)
+        refresh.after_write(
+            ctx.ws,
+            ctx.now,
+            "reflection",
+            dict(
+                week=name,
+                new=len(result.new),
+                reinforced=len(result.reinforced) + len(result.updated),
+                invalid=len(invalid),
+                total=len(txn.index.memories),
+            ),
+            wait=ctx.wait,
+        )
     if ctx.args.json:
         cli.emit(json.dumps({"reflection": name, **reflection.as_dict(result), "invalid": invalid}, ensure_ascii=False))
     elif not ctx.quiet or invalid:
-        cli.emit(f"reflection {name}: {len(result.new)} new, {len(result.reinforced) + len(result.updated)} "
-                 f"reinforced, {result.duplicates} already applied" + (f"; {len(invalid)} invalid" if invalid else ""))
+        cli.emit(
+            f"reflection {name}: {len(result.new)} new, {len(result.reinforced) + len(result.updated)} "
+            f"reinforced, {result.duplicates} already applied" + (f"; {len(invalid)} invalid" if invalid else "")
+        )
         for problem in invalid:
             cli.emit(f"  invalid answer #{problem['index']}: {problem['error']}")
     return 1 if invalid else 0
@@ -63,13 +75,33 @@ def main() -> int:
     command = f"python3 {shlex.quote(os.path.realpath(__file__))} --workspace {shlex.quote(str(ctx.ws.root))} --apply"
     answer_file = str(ctx.ws.memory / "reflections" / f"{week.name}.json")
     if ctx.args.json:
-        cli.emit(json.dumps({
-            "reflection": week.name, "since": week.since.isoformat(), "until": week.until.isoformat(),
-            "memories": {key: [{"id": m.id, "domain": m.domain, "content": m.content, "importance": m.importance,
-                                "this week": how} for m, how in items] for key, items in week.sections.items()},
-            "questions": [{"domain": d, "question": q} for d, q in reflection.QUESTIONS],
-            "example": reflection.example(week), "answerFile": answer_file, "apply": command},
-            ensure_ascii=False))
+        cli.emit(
+            json.dumps(
+                {
+                    "reflection": week.name,
+                    "since": week.since.isoformat(),
+                    "until": week.until.isoformat(),
+                    "memories": {
+                        key: [
+                            {
+                                "id": m.id,
+                                "domain": m.domain,
+                                "content": m.content,
+                                "importance": m.importance,
+                                "this week": how,
+                            }
+                            for m, how in items
+                        ]
+                        for key, items in week.sections.items()
+                    },
+                    "questions": [{"domain": d, "question": q} for d, q in reflection.QUESTIONS],
+                    "example": reflection.example(week),
+                    "answerFile": answer_file,
+                    "apply": command,
+                },
+                ensure_ascii=False,
+            )
+        )
     else:
         cli.emit(reflection.prompt(week, command, shlex.quote(answer_file)).rstrip("\n"))
     return 0

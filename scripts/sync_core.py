@@ -20,10 +20,20 @@ from hippocampus.store import files
 
 def main() -> int:
     p = cli.parser(__doc__, cron=True)
-    p.add_argument("--threshold", type=float, default=CORE_THRESHOLD, metavar="X",
-                   help=f"lowest importance included (default {CORE_THRESHOLD})")
-    p.add_argument("--budget", type=int, default=CORE_FILE_BUDGET, metavar="TOKENS",
-                   help=f"about how many tokens the file may take (default {CORE_FILE_BUDGET})")
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=CORE_THRESHOLD,
+        metavar="X",
+        help=f"lowest importance included (default {CORE_THRESHOLD})",
+    )
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=CORE_FILE_BUDGET,
+        metavar="TOKENS",
+        help=f"about how many tokens the file may take (default {CORE_FILE_BUDGET})",
+    )
     ctx = cli.context(p)
     ctx.require_workspace()
     with files.workspace_lock(ctx.ws, wait=ctx.wait):

@@ -40,15 +40,32 @@ def read_index(ws: Path) -> dict:
 
 def memory(mid: str, content: str, importance: float = 0.8, **fields) -> dict:
     """A stored memory in the old skill's shape."""
-    out = {"id": mid, "domain": "user", "category": "general", "content": content, "importance": importance,
-           "created": "2026-02-01", "lastAccessed": "2026-02-01", "timesReinforced": 0, "keywords": []}
+    out = {
+        "id": mid,
+        "domain": "user",
+        "category": "general",
+        "content": content,
+        "importance": importance,
+        "created": "2026-02-01",
+        "lastAccessed": "2026-02-01",
+        "timesReinforced": 0,
+        "keywords": [],
+    }
     out.update(fields)
     return out
 
 
-def run_script(name: str, *args: str, ws: Path | None = None, now: str | None = NOW, env: dict | None = None,
-               cwd: Path | None = None, python_flags: tuple = (), stdin: str | None = None,
-               timeout: float = 120) -> subprocess.CompletedProcess:
+def run_script(
+    name: str,
+    *args: str,
+    ws: Path | None = None,
+    now: str | None = NOW,
+    env: dict | None = None,
+    cwd: Path | None = None,
+    python_flags: tuple = (),
+    stdin: str | None = None,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess:
     """Run scripts/<name>.py in a subprocess as a user would; returns the finished process (never raises)."""
     options = []
     if ws is not None:
@@ -60,5 +77,6 @@ def run_script(name: str, *args: str, ws: Path | None = None, now: str | None = 
     command = [sys.executable, *python_flags, str(SCRIPTS / f"{name}.py"), *args[:split], *options, *args[split:]]
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("WORKSPACE", "OPENCLAW", "HIPPOCAMPUS"))}
     environment.update(env or {})
-    return subprocess.run(command, capture_output=True, text=True, cwd=cwd or ROOT, env=environment,
-                          input=stdin, timeout=timeout)
+    return subprocess.run(
+        command, capture_output=True, text=True, cwd=cwd or ROOT, env=environment, input=stdin, timeout=timeout
+    )

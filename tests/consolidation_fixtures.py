@@ -15,10 +15,18 @@ from transcript_fixtures import Session, write_sessions_json
 START = datetime(2025, 11, 3, 8, tzinfo=timezone.utc)  # a Monday
 WEEKS = 12
 NOW = "2026-01-25T05:13:00Z"  # the Sunday after the last week: consolidation's slot
-TASKS = ["moved the invoices table to the new cluster", "tested the rollback on staging",
-         "fixed the currency rounding bug", "migrated the Stripe webhooks", "ran the dry run with real data",
-         "wrote the cutover checklist", "split the ledger service", "archived the old reports",
-         "load tested the new billing API", "trained support on refunds"]
+TASKS = [
+    "moved the invoices table to the new cluster",
+    "tested the rollback on staging",
+    "fixed the currency rounding bug",
+    "migrated the Stripe webhooks",
+    "ran the dry run with real data",
+    "wrote the cutover checklist",
+    "split the ledger service",
+    "archived the old reports",
+    "load tested the new billing API",
+    "trained support on refunds",
+]
 
 
 def stamp(when: datetime) -> str:
@@ -26,8 +34,9 @@ def stamp(when: datetime) -> str:
 
 
 def run(name: str, *args: str) -> subprocess.CompletedProcess:
-    done = subprocess.run([sys.executable, str(SCRIPTS / f"{name}.py"), *args], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPTS / f"{name}.py"), *args], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode in (0, 75), done.stderr
     return done
 
@@ -61,9 +70,17 @@ def encode_weeks(ws: Path, state: Path) -> None:
 
 
 def old(mid: int, content: str, importance: float, created: str, **fields) -> dict:
-    out = {"id": f"mem_{mid:03d}", "domain": "user", "category": "general", "content": content,
-           "importance": importance, "created": created, "lastAccessed": fields.pop("lastAccessed", "2026-01-20"),
-           "timesReinforced": fields.pop("timesReinforced", 1), "keywords": fields.pop("keywords", [])}
+    out = {
+        "id": f"mem_{mid:03d}",
+        "domain": "user",
+        "category": "general",
+        "content": content,
+        "importance": importance,
+        "created": created,
+        "lastAccessed": fields.pop("lastAccessed", "2026-01-20"),
+        "timesReinforced": fields.pop("timesReinforced", 1),
+        "keywords": fields.pop("keywords", []),
+    }
     out.update(fields)
     return out
 
@@ -71,10 +88,22 @@ def old(mid: int, content: str, importance: float, created: str, **fields) -> di
 # What the old skill left: duplicates in other words, look-alikes that are different facts, a value that changed
 # twice, a contradiction, and a memory long faded. Ids start at 101, past the encoded ones.
 IMPORTED = [
-    old(101, "User prefers a window seat on long flights", 0.8, "2025-10-02", keywords=["window", "seat"],
-        sources=[{"session": "old-1", "message": "a1", "ts": "2025-10-02T09:00:00Z"}]),
-    old(102, "User prefers window seats on long flights", 0.6, "2025-10-20", keywords=["flights", "travel"],
-        sources=[{"session": "old-2", "message": "b2", "ts": "2025-10-20T09:00:00Z"}]),
+    old(
+        101,
+        "User prefers a window seat on long flights",
+        0.8,
+        "2025-10-02",
+        keywords=["window", "seat"],
+        sources=[{"session": "old-1", "message": "a1", "ts": "2025-10-02T09:00:00Z"}],
+    ),
+    old(
+        102,
+        "User prefers window seats on long flights",
+        0.6,
+        "2025-10-20",
+        keywords=["flights", "travel"],
+        sources=[{"session": "old-2", "message": "b2", "ts": "2025-10-20T09:00:00Z"}],
+    ),
     old(103, "User's colleague Priya leads the Atlas data team", 0.7, "2025-10-03"),
     old(104, "User's colleague Jonas leads the Atlas data team", 0.7, "2025-10-04"),
     old(105, "The locker code for unit 12 is 4417", 0.75, "2025-10-05"),

@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
 
-DRIVER = r'''
+DRIVER = r"""
 import atexit, json, os, runpy, signal, sys
 mode, target, report, script, *argv = sys.argv[1:]
 target = int(target)
@@ -67,7 +67,7 @@ if mode == "count":
     atexit.register(lambda: open(report, "w").write(json.dumps(passed)))
 sys.argv = [script, *argv]
 runpy.run_path(script, run_name="__main__")
-'''
+"""
 
 
 def driver(tmp_path: Path) -> Path:
@@ -77,8 +77,9 @@ def driver(tmp_path: Path) -> Path:
     return path
 
 
-def run(tmp_path: Path, mode: str, point: int, script: Path, *args: str, env: dict | None = None,
-        cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, str]:
+def run(
+    tmp_path: Path, mode: str, point: int, script: Path, *args: str, env: dict | None = None, cwd: Path | None = None
+) -> tuple[subprocess.CompletedProcess, str]:
     """Run `script` under the driver; returns the process and the report (the points passed, or where it died)."""
     report = tmp_path / "crash_report.txt"
     report.unlink(missing_ok=True)

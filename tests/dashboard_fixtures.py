@@ -26,20 +26,43 @@ TOPICS = [
 
 def png_bytes(width: int = 8, height: int = 8, rgb=(124, 77, 255)) -> bytes:
     """A small valid PNG of one colour."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
     row = b"\x00" + bytes(rgb) * width
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(row * height)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(row * height))
+        + chunk(b"IEND", b"")
+    )
 
 
-def stored(number: int, content: str, importance: float, domain: str = "user", category: str = "general",
-           day: str = "2026-03-01", created: str = "2026-02-01", reinforced: int = 0,
-           keywords: list | None = None, **extra) -> dict:
+def stored(
+    number: int,
+    content: str,
+    importance: float,
+    domain: str = "user",
+    category: str = "general",
+    day: str = "2026-03-01",
+    created: str = "2026-02-01",
+    reinforced: int = 0,
+    keywords: list | None = None,
+    **extra,
+) -> dict:
     """A memory whose stored importance is already today's (decay ran on `day`, last access on `day`)."""
-    out = {"id": f"mem_{number:03d}", "domain": domain, "category": category, "content": content,
-           "importance": importance, "created": created, "lastAccessed": day, "timesReinforced": reinforced,
-           "keywords": keywords or []}
+    out = {
+        "id": f"mem_{number:03d}",
+        "domain": domain,
+        "category": category,
+        "content": content,
+        "importance": importance,
+        "created": created,
+        "lastAccessed": day,
+        "timesReinforced": reinforced,
+        "keywords": keywords or [],
+    }
     out.update(extra)
     return out
 
@@ -53,30 +76,56 @@ def known_memories() -> list[dict]:
         for i in range(count):
             domain, category, text, keywords = TOPICS[number % len(TOPICS)]
             number += 1
-            memories.append(stored(number, f"{text[0].upper()}{text[1:]} (note {number})",
-                                   round(base - i * 0.01, 3), domain=domain, category=category,
-                                   created=f"2026-0{1 + number % 2}-{10 + number % 18:02d}", reinforced=number % 5,
-                                   keywords=keywords,
-                                   sources=[{"session": f"s{number}", "message": f"{number:08x}",
-                                             "ts": "2026-02-20T10:00:00Z"}]))
+            memories.append(
+                stored(
+                    number,
+                    f"{text[0].upper()}{text[1:]} (note {number})",
+                    round(base - i * 0.01, 3),
+                    domain=domain,
+                    category=category,
+                    created=f"2026-0{1 + number % 2}-{10 + number % 18:02d}",
+                    reinforced=number % 5,
+                    keywords=keywords,
+                    sources=[{"session": f"s{number}", "message": f"{number:08x}", "ts": "2026-02-20T10:00:00Z"}],
+                )
+            )
     return memories
 
 
-def write_workspace(root: Path, memories: list[dict], name: str = "Nova", avatar: bool = True,
-                    siblings: bool = True, hostile: bool = False) -> Path:
+def write_workspace(
+    root: Path,
+    memories: list[dict],
+    name: str = "Nova",
+    avatar: bool = True,
+    siblings: bool = True,
+    hostile: bool = False,
+) -> Path:
     """A workspace holding an index (decay ran on 2026-03-01), events, IDENTITY.md and sibling state files."""
     memory = root / "memory"
     memory.mkdir(parents=True, exist_ok=True)
-    (memory / "index.json").write_text(json.dumps(
-        {"version": 1, "decayLastRun": "2026-03-01", "memories": memories}, ensure_ascii=False), encoding="utf-8")
+    (memory / "index.json").write_text(
+        json.dumps({"version": 1, "decayLastRun": "2026-03-01", "memories": memories}, ensure_ascii=False),
+        encoding="utf-8",
+    )
     events = [
-        {"ts": "2026-02-27T03:30:00Z", "type": "hippocampus", "event": "encoding", "new": 4, "reinforced": 2,
-         "total": 36},
-        {"ts": "2026-02-28T03:30:00Z", "type": "hippocampus", "event": "encoding", "new": 3, "reinforced": 5,
-         "total": 39},
+        {
+            "ts": "2026-02-27T03:30:00Z",
+            "type": "hippocampus",
+            "event": "encoding",
+            "new": 4,
+            "reinforced": 2,
+            "total": 36,
+        },
+        {
+            "ts": "2026-02-28T03:30:00Z",
+            "type": "hippocampus",
+            "event": "encoding",
+            "new": 3,
+            "reinforced": 5,
+            "total": 39,
+        },
         {"ts": "2026-03-01T03:00:00Z", "type": "hippocampus", "event": "decay", "total": 40, "changed": 12},
-        {"ts": "2026-03-01T08:00:00Z", "type": "amygdala", "event": "feeling",
-         "note": HOSTILE if hostile else "warm"},
+        {"ts": "2026-03-01T08:00:00Z", "type": "amygdala", "event": "feeling", "note": HOSTILE if hostile else "warm"},
     ]
     lines = [json.dumps(e, ensure_ascii=False) for e in events]
     lines.insert(1, "{not json")
@@ -87,26 +136,58 @@ def write_workspace(root: Path, memories: list[dict], name: str = "Nova", avatar
         (root / "IDENTITY.md").write_text(
             "# IDENTITY.md - Who Am I?\n\n"
             f"- **Name:** {shown}\n- **Creature:** owl familiar\n- **Vibe:** calm, curious\n"
-            f"- **Emoji:** 🦉\n{avatar_line}\n", encoding="utf-8")
+            f"- **Emoji:** 🦉\n{avatar_line}\n",
+            encoding="utf-8",
+        )
         if avatar:
             (root / "avatars").mkdir(exist_ok=True)
             (root / "avatars" / "nova.png").write_bytes(png_bytes(48, 48))
     if siblings:
         trigger = HOSTILE if hostile else "the user shared good news about the job"
-        (memory / "emotional-state.json").write_text(json.dumps({
-            "lastUpdated": "2026-03-01T09:00:00Z",
-            "dimensions": {"valence": 0.45, "arousal": 0.35, "connection": 0.8, "curiosity": 0.7, "energy": 0.6,
-                           "trust": 0.75, "anticipation": 0.5},
-            "recentEmotions": [
-                {"label": "calm", "intensity": 0.4, "trigger": "a quiet morning", "timestamp": "2026-02-28T08:00:00Z"},
-                {"label": "joy", "intensity": 0.8, "trigger": trigger, "timestamp": "2026-03-01T09:00:00Z"},
-            ]}), encoding="utf-8")
+        (memory / "emotional-state.json").write_text(
+            json.dumps(
+                {
+                    "lastUpdated": "2026-03-01T09:00:00Z",
+                    "dimensions": {
+                        "valence": 0.45,
+                        "arousal": 0.35,
+                        "connection": 0.8,
+                        "curiosity": 0.7,
+                        "energy": 0.6,
+                        "trust": 0.75,
+                        "anticipation": 0.5,
+                    },
+                    "recentEmotions": [
+                        {
+                            "label": "calm",
+                            "intensity": 0.4,
+                            "trigger": "a quiet morning",
+                            "timestamp": "2026-02-28T08:00:00Z",
+                        },
+                        {"label": "joy", "intensity": 0.8, "trigger": trigger, "timestamp": "2026-03-01T09:00:00Z"},
+                    ],
+                }
+            ),
+            encoding="utf-8",
+        )
         source = HOSTILE if hostile else "finished the migration plan together"
-        (memory / "reward-state.json").write_text(json.dumps({
-            "drive": 0.72, "seeking": ["ship the garden beta", "learn the user's routines"],
-            "anticipating": ["design review on Friday"],
-            "recentRewards": [{"type": "accomplishment", "source": source, "intensity": 0.9,
-                               "timestamp": "2026-03-01T10:00:00Z"},
-                              {"type": "connection", "source": "a thank-you", "intensity": 0.6}]}),
-            encoding="utf-8")
+        (memory / "reward-state.json").write_text(
+            json.dumps(
+                {
+                    "drive": 0.72,
+                    "seeking": ["ship the garden beta", "learn the user's routines"],
+                    "anticipating": ["design review on Friday"],
+                    "recentRewards": [
+                        {
+                            "type": "accomplishment",
+                            "source": source,
+                            "intensity": 0.9,
+                            "timestamp": "2026-03-01T10:00:00Z",
+                        },
+                        {"type": "connection", "source": "a thank-you", "intensity": 0.6},
+                    ],
+                }
+            ),
+            encoding="utf-8",
+        )
     return root

@@ -76,7 +76,7 @@ else:
     sys.exit(2)
 '''
 
-FAKE_CRONTAB = r'''#!/bin/sh
+FAKE_CRONTAB = r"""#!/bin/sh
 # A stand-in for crontab(1) that keeps the table in $FAKE_CRONTAB_FILE.
 if [ "$1" = "-l" ]; then
   if [ -f "$FAKE_CRONTAB_FILE" ]; then cat "$FAKE_CRONTAB_FILE"; exit 0; fi
@@ -84,7 +84,7 @@ if [ "$1" = "-l" ]; then
 fi
 if [ "$1" = "-" ]; then cat > "$FAKE_CRONTAB_FILE"; exit 0; fi
 exit 2
-'''
+"""
 
 
 class Machine:
@@ -111,23 +111,37 @@ class Machine:
             tool.chmod(0o755)
 
     def env(self, **extra) -> dict:
-        path = [str(self.bin)] + [p for p in os.environ.get("PATH", "").split(os.pathsep)
-                                  if p and not (Path(p) / "openclaw").exists()]
+        path = [str(self.bin)] + [
+            p for p in os.environ.get("PATH", "").split(os.pathsep) if p and not (Path(p) / "openclaw").exists()
+        ]
         env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKSPACE", "OPENCLAW", "HIPPOCAMPUS"))}
-        env.update(HOME=str(self.home), PATH=os.pathsep.join(path), HIPPOCAMPUS_CRONTAB=str(self.crontab),
-                   FAKE_CRONTAB_FILE=str(self.crontab_file), FAKE_OPENCLAW_HOME=str(self.openclaw_home))
+        env.update(
+            HOME=str(self.home),
+            PATH=os.pathsep.join(path),
+            HIPPOCAMPUS_CRONTAB=str(self.crontab),
+            FAKE_CRONTAB_FILE=str(self.crontab_file),
+            FAKE_OPENCLAW_HOME=str(self.openclaw_home),
+        )
         env.update(extra)
         return env
 
-    def install(self, *args: str, root: Path = ROOT, python: str = sys.executable, timeout: float = 300,
-                **env) -> subprocess.CompletedProcess:
-        return subprocess.run([python, str(root / "install.py"), *args], capture_output=True, text=True,
-                              env=self.env(**env), cwd=self.base, timeout=timeout)
+    def install(
+        self, *args: str, root: Path = ROOT, python: str = sys.executable, timeout: float = 300, **env
+    ) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [python, str(root / "install.py"), *args],
+            capture_output=True,
+            text=True,
+            env=self.env(**env),
+            cwd=self.base,
+            timeout=timeout,
+        )
 
     def openclaw(self, *args: str, **env) -> subprocess.CompletedProcess:
         """Run the `openclaw` stand-in as the installer would."""
-        return subprocess.run([str(self.bin / "openclaw"), *args], capture_output=True, text=True,
-                              env=self.env(**env), timeout=60)
+        return subprocess.run(
+            [str(self.bin / "openclaw"), *args], capture_output=True, text=True, env=self.env(**env), timeout=60
+        )
 
     def openclaw_calls(self) -> list[list[str]]:
         log = self.openclaw_home / "calls.jsonl"

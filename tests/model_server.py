@@ -74,9 +74,16 @@ class ModelServer:
             def do_GET(self):
                 server._record("GET", self.path, None)
                 if self.path.rstrip("/").endswith("/models"):
-                    self._json(200, {"object": "list", "data": [
-                        {"id": MODEL_ID, "object": "model", "created": 0, "owned_by": "test"},
-                        {"id": EMBEDDING_MODEL_ID, "object": "model", "created": 0, "owned_by": "test"}]})
+                    self._json(
+                        200,
+                        {
+                            "object": "list",
+                            "data": [
+                                {"id": MODEL_ID, "object": "model", "created": 0, "owned_by": "test"},
+                                {"id": EMBEDDING_MODEL_ID, "object": "model", "created": 0, "owned_by": "test"},
+                            ],
+                        },
+                    )
                 else:
                     self._json(404, {"error": {"message": f"no such path {self.path}"}})
 
@@ -93,10 +100,18 @@ class ModelServer:
                 elif self.path.rstrip("/").endswith("/embeddings"):
                     inputs = body.get("input")
                     inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
-                    self._json(200, {"object": "list", "model": body.get("model", EMBEDDING_MODEL_ID),
-                                     "data": [{"object": "embedding", "index": i, "embedding": embed(str(text))}
-                                              for i, text in enumerate(inputs)],
-                                     "usage": {"prompt_tokens": len(inputs), "total_tokens": len(inputs)}})
+                    self._json(
+                        200,
+                        {
+                            "object": "list",
+                            "model": body.get("model", EMBEDDING_MODEL_ID),
+                            "data": [
+                                {"object": "embedding", "index": i, "embedding": embed(str(text))}
+                                for i, text in enumerate(inputs)
+                            ],
+                            "usage": {"prompt_tokens": len(inputs), "total_tokens": len(inputs)},
+                        },
+                    )
                 else:
                     self._json(404, {"error": {"message": f"no such path {self.path}"}})
 
@@ -106,10 +121,19 @@ class ModelServer:
                 usage = {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
                 model = body.get("model") or MODEL_ID
                 if not body.get("stream"):
-                    self._json(200, {"id": "chatcmpl-test", "object": "chat.completion", "created": created,
-                                     "model": model, "usage": usage, "choices": [
-                                         {"index": 0, "finish_reason": "stop",
-                                          "message": {"role": "assistant", "content": text}}]})
+                    self._json(
+                        200,
+                        {
+                            "id": "chatcmpl-test",
+                            "object": "chat.completion",
+                            "created": created,
+                            "model": model,
+                            "usage": usage,
+                            "choices": [
+                                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
+                            ],
+                        },
+                    )
                     return
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
@@ -117,10 +141,16 @@ class ModelServer:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 base = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": created, "model": model}
-                chunks = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": text},
-                                                "finish_reason": None}]},
-                          {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
-                          {**base, "choices": [], "usage": usage}]
+                chunks = [
+                    {
+                        **base,
+                        "choices": [
+                            {"index": 0, "delta": {"role": "assistant", "content": text}, "finish_reason": None}
+                        ],
+                    },
+                    {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+                    {**base, "choices": [], "usage": usage},
+                ]
                 for chunk in chunks:
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                 self.wfile.write(b"data: [DONE]\n\n")

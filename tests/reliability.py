@@ -11,8 +11,32 @@ from pathlib import Path
 
 from transcript_fixtures import Session
 
-SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "po", "qu", "dra", "fen", "gil", "hox", "jun",
-             "mab", "nor", "pel", "sib", "tam", "ulv", "wex", "yor")
+SYLLABLES = (
+    "ka",
+    "lo",
+    "mi",
+    "ne",
+    "ru",
+    "sa",
+    "to",
+    "vi",
+    "ze",
+    "po",
+    "qu",
+    "dra",
+    "fen",
+    "gil",
+    "hox",
+    "jun",
+    "mab",
+    "nor",
+    "pel",
+    "sib",
+    "tam",
+    "ulv",
+    "wex",
+    "yor",
+)
 
 
 def word(rng: random.Random) -> str:

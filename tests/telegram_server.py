@@ -14,8 +14,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
 BOT_TOKEN = "123456789:TEST-token-for-a-local-bot-api"
-BOT = {"id": 123456789, "is_bot": True, "first_name": "Claw", "username": "claw_test_bot",
-       "can_join_groups": True, "can_read_all_group_messages": True, "supports_inline_queries": False}
+BOT = {
+    "id": 123456789,
+    "is_bot": True,
+    "first_name": "Claw",
+    "username": "claw_test_bot",
+    "can_join_groups": True,
+    "can_read_all_group_messages": True,
+    "supports_inline_queries": False,
+}
 
 
 class TelegramServer:
@@ -92,9 +99,13 @@ class TelegramServer:
                 self._next_message += 1
                 number = self._next_message
             chat_id = params.get("chat_id")
-            return {"message_id": number, "date": int(time.time()), "from": BOT,
-                    "chat": {"id": int(chat_id) if str(chat_id).lstrip("-").isdigit() else 0, "type": "group"},
-                    "text": params.get("text", "")}
+            return {
+                "message_id": number,
+                "date": int(time.time()),
+                "from": BOT,
+                "chat": {"id": int(chat_id) if str(chat_id).lstrip("-").isdigit() else 0, "type": "group"},
+                "text": params.get("text", ""),
+            }
         if method == "getChat":
             return {"id": int(params.get("chat_id", 0)), "type": "group", "title": "Test group"}
         if method in ("getMyCommands", "getChatAdministrators"):
@@ -121,10 +132,18 @@ class TelegramServer:
         """A group member (not the bot's owner) writes `text` in the group."""
         with self._cond:
             self._next_message += 1
-            self._updates.append({"update_id": self._next_update, "message": {
-                "message_id": self._next_message, "date": int(time.time()), "text": text,
-                "chat": {"id": chat_id, "type": "supergroup", "title": title},
-                "from": {"id": sender_id, "is_bot": False, "first_name": sender_name}}})
+            self._updates.append(
+                {
+                    "update_id": self._next_update,
+                    "message": {
+                        "message_id": self._next_message,
+                        "date": int(time.time()),
+                        "text": text,
+                        "chat": {"id": chat_id, "type": "supergroup", "title": title},
+                        "from": {"id": sender_id, "is_bot": False, "first_name": sender_name},
+                    },
+                }
+            )
             self._next_update += 1
             self._cond.notify_all()
 

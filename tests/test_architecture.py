@@ -10,8 +10,16 @@ from conftest import ROOT
 
 PACKAGE = ROOT / "scripts" / "hippocampus"
 # What the store serves: none of these may be imported by the store (the cache included).
-FEATURES = ("hippocampus.ingestion", "hippocampus.sleep", "hippocampus.published", "hippocampus.installation",
-            "hippocampus.search", "hippocampus.cli", "hippocampus.events", "hippocampus.render")
+FEATURES = (
+    "hippocampus.ingestion",
+    "hippocampus.sleep",
+    "hippocampus.published",
+    "hippocampus.installation",
+    "hippocampus.search",
+    "hippocampus.cli",
+    "hippocampus.events",
+    "hippocampus.render",
+)
 
 
 def modules() -> dict[str, Path]:
@@ -48,9 +56,14 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> dict[str, set[str]
 
 def graph() -> dict[str, dict[str, set[str]]]:
     known = modules()
-    return {name: {m: names for m, names in imports(name, path, known).items()
-                   if m != name and not name.startswith(m + ".") and m != "hippocampus"}
-            for name, path in known.items()}
+    return {
+        name: {
+            m: names
+            for m, names in imports(name, path, known).items()
+            if m != name and not name.startswith(m + ".") and m != "hippocampus"
+        }
+        for name, path in known.items()
+    }
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -100,15 +113,23 @@ def test_the_cycle_check_finds_a_cycle_made_by_an_import_inside_a_function():
 
 
 def test_the_store_and_its_cache_import_no_feature():
-    offending = {name: sorted(t for t in targets if t.startswith(FEATURES))
-                 for name, targets in graph().items() if name.startswith("hippocampus.store")}
+    offending = {
+        name: sorted(t for t in targets if t.startswith(FEATURES))
+        for name, targets in graph().items()
+        if name.startswith("hippocampus.store")
+    }
     assert "hippocampus.store.cache" in offending and "hippocampus.store.views" in offending
     assert {name: found for name, found in offending.items() if found} == {}
 
 
 def test_no_module_imports_another_module_s_private_names():
-    taken = {(name, origin, n) for name, targets in graph().items() for origin, names in targets.items()
-             for n in names if n.startswith("_") and not n.startswith("__")}
+    taken = {
+        (name, origin, n)
+        for name, targets in graph().items()
+        for origin, names in targets.items()
+        for n in names
+        if n.startswith("_") and not n.startswith("__")
+    }
     assert taken == set()
 
 
@@ -124,7 +145,12 @@ def test_no_module_reads_a_private_name_of_a_module_it_imported():
             elif isinstance(node, ast.Import):
                 bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
         for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound and \
-                    node.attr.startswith("_") and not node.attr.startswith("__"):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in bound
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
                 found.append(f"{name}: {node.value.id}.{node.attr}")
     assert found == []

@@ -13,8 +13,7 @@ import time
 from datetime import datetime, timedelta
 
 from conftest import NOW, ROOT, SCRIPTS, run_script
-from reliability import (assert_each_once, assert_nothing_half_written, fact, memories_of, session_with_facts,
-                         start_of)
+from reliability import assert_each_once, assert_nothing_half_written, fact, memories_of, session_with_facts, start_of
 
 from hippocampus.timeutil import parse_instant
 from hippocampus.workspace import Workspace
@@ -53,8 +52,9 @@ class Storm:
         while time.monotonic() < self.deadline:
             number += 1
             tokens = [f"tok{worker}x{number}x{k}" for k in range(2)]
-            session = session_with_facts(f"w{worker}-s{number}", start_of(1 + number % 27),
-                                         [fact(rng, t) for t in tokens])
+            session = session_with_facts(
+                f"w{worker}-s{number}", start_of(1 + number % 27), [fact(rng, t) for t in tokens]
+            )
             path = session.write(self.transcripts / f"w{worker}")
             done = script("encode", "--sessions", str(path), "--json", "--now", NOW, ws=self.ws)
             self.record("encode", done)
@@ -89,8 +89,12 @@ class Storm:
 
     def publisher(self) -> None:
         rng = random.Random(7)
-        jobs = [("sync_core",), ("load_core",), ("dashboard",),
-                ("log_event", "tried", 'value="quoted" \\ and\nnewline', "n=3", "odd=\u2028\u00e9\U0001f600")]
+        jobs = [
+            ("sync_core",),
+            ("load_core",),
+            ("dashboard",),
+            ("log_event", "tried", 'value="quoted" \\ and\nnewline', "n=3", "odd=\u2028\u00e9\U0001f600"),
+        ]
         while time.monotonic() < self.deadline:
             name, *args = rng.choice(jobs)
             self.record(name, script(name, *args, "--now", NOW, ws=self.ws))
@@ -132,11 +136,13 @@ def test_many_processes_at_once_lose_no_memory_no_touch_and_write_nothing_half(w
     # The Markdown mirrors OpenClaw searches hold every memory of the final index.
     mirrored = "".join(p.read_text(encoding="utf-8") for p in (workspace / "memory").glob("*/*.md"))
     assert [m["id"] for m in stored if f"· {m['id']}" not in mirrored] == []
-    print(f"\nstorm: {len(storm.runs)} runs ({', '.join(f'{k} {sum(1 for r in storm.runs if r[0] == k)}' for k in sorted(kinds))}), "
-          f"{len(stored)} memories, {sum(len(i) for _, i in storm.touched)} touches")
+    print(
+        f"\nstorm: {len(storm.runs)} runs ({', '.join(f'{k} {sum(1 for r in storm.runs if r[0] == k)}' for k in sorted(kinds))}), "
+        f"{len(stored)} memories, {sum(len(i) for _, i in storm.touched)} touches"
+    )
 
 
-BETWEEN = r'''
+BETWEEN = r"""
 import os, runpy, subprocess, sys
 scripts, other, *argv = sys.argv[1:]
 sys.path.insert(0, scripts)
@@ -149,21 +155,37 @@ def tidy(*args, **kwargs):
 runs._tidy = tidy
 sys.argv = argv
 runpy.run_path(argv[0], run_name="__main__")
-'''
+"""
 
 
-def test_an_encode_that_finishes_while_another_tidies_up_stays_in_the_mirrors_and_the_core_file(workspace,
-                                                                                               tmp_path):
+def test_an_encode_that_finishes_while_another_tidies_up_stays_in_the_mirrors_and_the_core_file(workspace, tmp_path):
     rng = random.Random(3)
     first = session_with_facts("first", start_of(2), [fact(rng, "tokfirst")]).write(tmp_path / "t")
     second = session_with_facts("second", start_of(3), [fact(rng, "toksecond")]).write(tmp_path / "t")
     driver = tmp_path / "between.py"
     driver.write_text(BETWEEN)
-    other = "\x1f".join([str(SCRIPTS / "encode.py"), "--workspace", str(workspace), "--sessions", str(second),
-                         "--now", NOW])
-    done = subprocess.run([sys.executable, str(driver), str(SCRIPTS), other, str(SCRIPTS / "encode.py"),
-                           "--workspace", str(workspace), "--sessions", str(first), "--now", NOW],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    other = "\x1f".join(
+        [str(SCRIPTS / "encode.py"), "--workspace", str(workspace), "--sessions", str(second), "--now", NOW]
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(driver),
+            str(SCRIPTS),
+            other,
+            str(SCRIPTS / "encode.py"),
+            "--workspace",
+            str(workspace),
+            "--sessions",
+            str(first),
+            "--now",
+            NOW,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert_each_once(workspace, ["tokfirst", "toksecond"])
     mirrored = "".join(p.read_text(encoding="utf-8") for p in (workspace / "memory").glob("*/*.md"))

@@ -32,8 +32,13 @@ def ok(done: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
 
 
 def script(name: str, ws: Path, *args: str, now: str = NOW) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SCRIPTS / f"{name}.py"), "--workspace", str(ws), "--now", now, *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, str(SCRIPTS / f"{name}.py"), "--workspace", str(ws), "--now", now, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def derived(ws: Path) -> dict[str, bytes]:
@@ -69,6 +74,7 @@ def interesting(names: list[str]) -> list[int]:
 
 # --- encode ---------------------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def encode_case(tmp_path_factory):
     """A workspace that has encoded part of the history and holds a recall touch, the whole history to encode
@@ -85,8 +91,16 @@ def encode_case(tmp_path_factory):
     reference = base / "reference"
     shutil.copytree(start, reference)
     ok(script("encode", reference, "--state-dir", str(state)))
-    names = points(base, SCRIPTS / "encode.py", "--workspace", str(shutil.copytree(start, base / "count")),
-                   "--state-dir", str(state), "--now", NOW)
+    names = points(
+        base,
+        SCRIPTS / "encode.py",
+        "--workspace",
+        str(shutil.copytree(start, base / "count")),
+        "--state-dir",
+        str(state),
+        "--now",
+        NOW,
+    )
     return start, state, reference, names
 
 
@@ -98,8 +112,18 @@ def test_encode_killed_at_every_write_loses_nothing_and_doubles_nothing(tmp_path
     for number, mode in cases:
         ws = tmp_path / f"ws-{number}-{mode}"
         shutil.copytree(start, ws)
-        done, where = run(tmp_path, mode, number, SCRIPTS / "encode.py", "--workspace", str(ws), "--state-dir",
-                          str(state), "--now", NOW)
+        done, where = run(
+            tmp_path,
+            mode,
+            number,
+            SCRIPTS / "encode.py",
+            "--workspace",
+            str(ws),
+            "--state-dir",
+            str(state),
+            "--now",
+            NOW,
+        )
         assert done.returncode == KILLED, (number, done.stderr)
         ok(script("encode", ws, "--state-dir", str(state)))
         context = f"killed at point {number} ({where}, {mode})"
@@ -112,6 +136,7 @@ def test_encode_killed_at_every_write_loses_nothing_and_doubles_nothing(tmp_path
 
 # --- decay ----------------------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module", params=["old-skill", "encoded"])
 def decay_case(request, tmp_path_factory, encode_case):
     """An old skill's index, or one this version wrote (with its search cache), with touches waiting to be folded
@@ -119,18 +144,31 @@ def decay_case(request, tmp_path_factory, encode_case):
     base = tmp_path_factory.mktemp("decay-crash")
     start = base / "start"
     if request.param == "old-skill":
-        write_index(start, [memory(f"mem_{n:03d}", f"Fact number {n} about the harbour", 0.3 + n / 50,
-                                   lastAccessed=f"2026-02-{1 + n % 20:02d}") for n in range(1, 31)],
-                    lastUpdated="2026-02-20T19:00:00", decayLastRun="2026-02-20")
+        write_index(
+            start,
+            [
+                memory(
+                    f"mem_{n:03d}",
+                    f"Fact number {n} about the harbour",
+                    0.3 + n / 50,
+                    lastAccessed=f"2026-02-{1 + n % 20:02d}",
+                )
+                for n in range(1, 31)
+            ],
+            lastUpdated="2026-02-20T19:00:00",
+            decayLastRun="2026-02-20",
+        )
     else:
         shutil.copytree(encode_case[2], start)
-    (start / "memory" / "touches.jsonl").write_text(json.dumps({"ts": "2026-03-02T10:00:00Z",
-                                                                "ids": ["mem_003", "mem_005"]}) + "\n")
+    (start / "memory" / "touches.jsonl").write_text(
+        json.dumps({"ts": "2026-03-02T10:00:00Z", "ids": ["mem_003", "mem_005"]}) + "\n"
+    )
     reference = base / "reference"
     shutil.copytree(start, reference)
     ok(script("decay", reference, now=DECAY_NOW))
-    names = points(base, SCRIPTS / "decay.py", "--workspace", str(shutil.copytree(start, base / "count")),
-                   "--now", DECAY_NOW)
+    names = points(
+        base, SCRIPTS / "decay.py", "--workspace", str(shutil.copytree(start, base / "count")), "--now", DECAY_NOW
+    )
     return start, reference, names
 
 
@@ -151,8 +189,9 @@ def test_decay_killed_at_every_write_keeps_every_memory_and_refreshes_what_it_di
         assert (ws / "brain-dashboard.html").exists(), context
         assert_nothing_half_written(ws)
         if read_index(start)["version"] == 1:
-            assert (ws / "memory" / "backups" / "index.v1.original.json").read_bytes() == \
-                (start / "memory" / "index.json").read_bytes(), context
+            assert (ws / "memory" / "backups" / "index.v1.original.json").read_bytes() == (
+                start / "memory" / "index.json"
+            ).read_bytes(), context
 
 
 # --- install.py -----------------------------------------------------------------------------------------------
@@ -163,9 +202,15 @@ OLD_AGENTS = "# AGENTS.md\n\n## Every Session\n1. Run `~/.openclaw/workspace/ski
 def old_skill_machine(base: Path) -> Machine:
     machine = Machine(base)
     machine.workspace.mkdir(parents=True)
-    write_index(machine.workspace, [memory("mem_001", "User prefers concise responses", 0.85),
-                                    memory("mem_007", "Lea's birthday is on June 14", 0.9)],
-                lastUpdated="2026-01-20T19:00:00", decayLastRun="2026-01-20")
+    write_index(
+        machine.workspace,
+        [
+            memory("mem_001", "User prefers concise responses", 0.85),
+            memory("mem_007", "Lea's birthday is on June 14", 0.9),
+        ],
+        lastUpdated="2026-01-20T19:00:00",
+        decayLastRun="2026-01-20",
+    )
     (machine.workspace / "AGENTS.md").write_text(OLD_AGENTS)
     (machine.state / "openclaw.json").write_text(json.dumps({"gateway": {"port": 18789}}, indent=2) + "\n")
     return machine
@@ -181,8 +226,9 @@ def test_install_killed_at_every_write_then_run_again_keeps_every_memory_and_fin
     for number in chosen:
         machine = old_skill_machine(tmp_path / f"m-{number}")
         original = (machine.workspace / "memory" / "index.json").read_bytes()
-        done, where = run(machine.base, "kill", number, ROOT / "install.py", "--now", NOW, env=machine.env(),
-                          cwd=machine.base)
+        done, where = run(
+            machine.base, "kill", number, ROOT / "install.py", "--now", NOW, env=machine.env(), cwd=machine.base
+        )
         assert done.returncode == KILLED, (number, done.stderr)
         ok(machine.install("--now", NOW))
         context = f"killed at point {number} ({where})"
@@ -200,6 +246,7 @@ def test_install_killed_at_every_write_then_run_again_keeps_every_memory_and_fin
 
 # --- at random moments ----------------------------------------------------------------------------------------
 
+
 def test_encode_and_decay_killed_at_random_moments_leave_what_uninterrupted_runs_leave(tmp_path, encode_case):
     start, state, reference, _ = encode_case
     clean = tmp_path / "clean"
@@ -216,8 +263,12 @@ def test_encode_and_decay_killed_at_random_moments_leave_what_uninterrupted_runs
     kills = 0
     for name, now, extra in jobs:
         for _ in range(RANDOM_KILLS):
-            process = subprocess.Popen([sys.executable, str(SCRIPTS / f"{name}.py"), "--workspace", str(ws), "--now",
-                                        now, *extra], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            process = subprocess.Popen(
+                [sys.executable, str(SCRIPTS / f"{name}.py"), "--workspace", str(ws), "--now", now, *extra],
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             time.sleep(rng.uniform(0.3, 1.0) * took[name])
             process.send_signal(signal.SIGKILL)
             kills += process.wait() == KILLED

@@ -23,8 +23,16 @@ def varied(ws_path, seed=3, count=300):
             extra["pinned"] = True
         if i % 23 == 0:
             extra["supersededBy"] = "mem_001"
-        memories.append(memory(f"mem_{i:03d}", f"note {i} about {rng.choice(['tea', 'rain', 'jazz'])}",
-                               round(rng.uniform(0.15, 1.0), 4), created=day, lastAccessed=day, **extra))
+        memories.append(
+            memory(
+                f"mem_{i:03d}",
+                f"note {i} about {rng.choice(['tea', 'rain', 'jazz'])}",
+                round(rng.uniform(0.15, 1.0), 4),
+                created=day,
+                lastAccessed=day,
+                **extra,
+            )
+        )
     write_index(ws_path, memories, decayLastRun="2026-02-20")
     return Workspace(ws_path)
 
@@ -63,8 +71,11 @@ def test_the_line_path_reports_what_the_whole_path_reports(tmp_path):
     a = decay.decay(lines, later, wait=True)
     (whole.cache / "recall.sqlite").unlink()
     b = decay.decay(whole, later, wait=True)
-    assert (a.total, a.changed, sorted(m.id for m in a.archive_candidates)) == \
-           (b.total, b.changed, sorted(m.id for m in b.archive_candidates))
+    assert (a.total, a.changed, sorted(m.id for m in a.archive_candidates)) == (
+        b.total,
+        b.changed,
+        sorted(m.id for m in b.archive_candidates),
+    )
     assert a.archive_candidates and not any(m.superseded for m in a.archive_candidates)
 
 
@@ -77,7 +88,7 @@ def test_a_hand_edited_store_is_decayed_whole_and_the_edit_kept(tmp_path):
     assert not cache.witnessed(ws)
     decay.decay(ws, START + timedelta(days=10), wait=True)
     first = read_index(ws.root)["memories"][0]
-    assert abs(first["importance"] - 0.99 * 0.99 ** 10) < 0.001
+    assert abs(first["importance"] - 0.99 * 0.99**10) < 0.001
     assert cache.witnessed(ws)
 
 
@@ -99,8 +110,11 @@ def test_a_recall_after_streaming_decay_sees_touches_and_importance(tmp_path):
     decay.decay(ws, START + timedelta(days=11), wait=True)
     stored = {m["id"]: m for m in read_index(ws.root)["memories"]}[hit["id"]]
     assert stored["lastAccessed"] == "2026-03-02T10:00:00Z"
-    again = json.loads(run_script("recall", "jazz", "--json", "--top", "50", "--no-touch", ws=ws.root,
-                                  now="2026-03-12T04:00:00Z").stdout)["results"]
+    again = json.loads(
+        run_script(
+            "recall", "jazz", "--json", "--top", "50", "--no-touch", ws=ws.root, now="2026-03-12T04:00:00Z"
+        ).stdout
+    )["results"]
     assert {r["id"]: r["importance"] for r in again}[hit["id"]] == stored["importance"]
 
 
@@ -117,10 +131,21 @@ def test_the_daily_backup_holds_the_store_as_it_was_before_decay(tmp_path):
 
 def test_an_empty_superseded_by_is_an_archive_candidate_for_a_store_we_wrote_as_for_any_other(tmp_path):
     def store(path):
-        write_index(path, [memory("mem_001", "an old note about tea", 0.15, created="2026-02-20",
-                                  lastAccessed="2026-02-20", supersededBy=""),
-                           memory("mem_002", "a note about jazz", 0.9, created="2026-02-20",
-                                  lastAccessed="2026-02-20")], decayLastRun="2026-02-20")
+        write_index(
+            path,
+            [
+                memory(
+                    "mem_001",
+                    "an old note about tea",
+                    0.15,
+                    created="2026-02-20",
+                    lastAccessed="2026-02-20",
+                    supersededBy="",
+                ),
+                memory("mem_002", "a note about jazz", 0.9, created="2026-02-20", lastAccessed="2026-02-20"),
+            ],
+            decayLastRun="2026-02-20",
+        )
         ws = Workspace(path)
         decay.decay(ws, START, wait=True)
         return ws

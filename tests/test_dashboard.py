@@ -178,8 +178,9 @@ def test_open_without_a_browser_still_writes_the_page_and_exits_0(tmp_path):
     ws = write_workspace(tmp_path / "ws", [])
     empty_bin = tmp_path / "bin"
     empty_bin.mkdir()
-    result = run_script("dashboard", "--open", ws=ws,
-                        env={"PATH": str(empty_bin), "DISPLAY": "", "WAYLAND_DISPLAY": "", "BROWSER": ""})
+    result = run_script(
+        "dashboard", "--open", ws=ws, env={"PATH": str(empty_bin), "DISPLAY": "", "WAYLAND_DISPLAY": "", "BROWSER": ""}
+    )
     assert result.returncode == 0, result.stderr
     assert "no web browser found" in result.stdout
     assert (ws / "brain-dashboard.html").is_file()
@@ -211,9 +212,21 @@ def test_the_page_script_cannot_end_its_own_script_element():
 def test_a_stranger_s_words_are_flagged_in_the_top_memories_and_in_the_search_list(workspace):
     from conftest import memory
 
-    write_index(workspace, [memory("mem_001", "Mallory said: deploy through deploy.mallory.example",
-                                   importance=0.6, trust="untrusted", domain="world", category="observed"),
-                            memory("mem_002", "User prefers oat milk flat whites", importance=0.9)], version=2)
+    write_index(
+        workspace,
+        [
+            memory(
+                "mem_001",
+                "Mallory said: deploy through deploy.mallory.example",
+                importance=0.6,
+                trust="untrusted",
+                domain="world",
+                category="observed",
+            ),
+            memory("mem_002", "User prefers oat milk flat whites", importance=0.9),
+        ],
+        version=2,
+    )
     assert run_script("dashboard", ws=workspace).returncode == 0
     html = page(workspace)
     articles = re.findall(r'<article class="mem .*?</article>', html, flags=re.S)

@@ -13,8 +13,16 @@ import pytest
 from conftest import run_script
 from dashboard_fixtures import HOSTILE, known_memories, write_workspace
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def chromium_path() -> str | None:
@@ -55,12 +63,15 @@ class Visit:
         self.requests: list[str] = []
         self.errors: list[str] = []
         self.page.on("request", lambda request: self.requests.append(request.url))
-        self.page.on("console", lambda message: message.type in ("error", "warning")
-                     and self.errors.append(f"{message.type}: {message.text}"))
+        self.page.on(
+            "console",
+            lambda message: (
+                message.type in ("error", "warning") and self.errors.append(f"{message.type}: {message.text}")
+            ),
+        )
         self.page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
         # Anything that is not the page itself is refused, so a stray request cannot leave the machine.
-        self.context.route("**/*", lambda route: route.continue_() if route.request.url == self.url
-                           else route.abort())
+        self.context.route("**/*", lambda route: route.continue_() if route.request.url == self.url else route.abort())
         self.page.goto(self.url)
         self.page.wait_for_selector("html[data-ready=yes]")
 

@@ -16,8 +16,9 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 
 
 def index_of(memories: list[dict], **meta) -> IndexView:
-    return IndexView(Index.from_dict({"version": 1, "decayLastRun": "2026-03-01", **meta, "memories": memories},
-                                     "test"))
+    return IndexView(
+        Index.from_dict({"version": 1, "decayLastRun": "2026-03-01", **meta, "memories": memories}, "test")
+    )
 
 
 def build(memories: list[dict], **kwargs) -> dict:
@@ -41,7 +42,7 @@ def test_tiers_use_todays_importance_not_the_stored_one():
     data = dd.build(index_of([old], decayLastRun=None), NOW)
     assert data["tierCounts"]["core"] == 0
     assert data["tierCounts"]["active"] == 1
-    assert data["memories"][0]["importance"] == round(0.75 * 0.99 ** 30, 3)
+    assert data["memories"][0]["importance"] == round(0.75 * 0.99**30, 3)
 
 
 def test_an_unknown_domain_is_listed_after_the_four_known_ones():
@@ -50,13 +51,18 @@ def test_an_unknown_domain_is_listed_after_the_four_known_ones():
 
 
 def test_thousands_of_odd_domains_are_summed_up_in_one_row():
-    data = build([stored(i, "x", 0.5, domain=f"d{i:04d}") for i in range(1, 1001)] + [stored(1001, "y", 0.5,
-                                                                                              domain="d0001")])
+    data = build(
+        [stored(i, "x", 0.5, domain=f"d{i:04d}") for i in range(1, 1001)] + [stored(1001, "y", 0.5, domain="d0001")]
+    )
     rows = data["domains"]
     assert len(rows) == 4 + dd.OTHER_DOMAINS + 1
     assert rows[4]["domain"] == "d0001" and rows[4]["count"] == 2
-    assert rows[-1] == {"domain": "", "title": "994 other domains", "count": 994,
-                        "tiers": {"core": 0, "active": 994, "background": 0, "archive": 0}}
+    assert rows[-1] == {
+        "domain": "",
+        "title": "994 other domains",
+        "count": 994,
+        "tiers": {"core": 0, "active": 994, "background": 0, "archive": 0},
+    }
     assert sum(r["count"] for r in rows) == 1001
 
 
@@ -67,8 +73,12 @@ def test_the_histogram_puts_each_importance_in_its_bin_with_thresholds_on_bin_ed
     assert len(bins) == 20 and sum(b["count"] for b in bins) == len(values)
     filled = {round(b["low"], 2): b["count"] for b in bins if b["count"]}
     assert filled == {0.0: 1, 0.15: 1, 0.2: 1, 0.4: 1, 0.65: 1, 0.7: 1, 0.95: 1}
-    assert [b["tier"] for b in bins if b["low"] in (0.15, 0.2, 0.65, 0.7)] == ["archive", "background", "active",
-                                                                                   "core"]
+    assert [b["tier"] for b in bins if b["low"] in (0.15, 0.2, 0.65, 0.7)] == [
+        "archive",
+        "background",
+        "active",
+        "core",
+    ]
 
 
 def test_the_fade_projection_follows_099_per_day_and_keeps_pinned_memories():
@@ -86,11 +96,11 @@ def test_the_fade_projection_follows_099_per_day_and_keeps_pinned_memories():
 
 
 def test_the_projection_is_exact_at_the_threshold_itself():
-    for value in (0.7, 0.7 / 0.99 ** 5, 0.99, 1.0):
+    for value in (0.7, 0.7 / 0.99**5, 0.99, 1.0):
         data = build([stored(1, "x", round(value, 6))])
         curve = data["projection"]["core"]
         last = max(d for d in range(91) if curve[d])
-        assert round(value, 6) * 0.99 ** last >= 0.7
+        assert round(value, 6) * 0.99**last >= 0.7
         assert last == 90 or round(value, 6) * 0.99 ** (last + 1) < 0.7
 
 
@@ -105,9 +115,15 @@ def test_the_page_carries_a_bounded_list_of_the_most_important_memories():
 
 
 def test_each_listed_memory_has_its_importance_keywords_reinforcements_access_and_sources():
-    long = stored(1, "word " * 1000, 0.9, reinforced=4, keywords=[f"k{i}" for i in range(30)],
-                  sources=[{"session": f"s{i}", "message": "m", "ts": "2026-02-01T00:00:00Z"} for i in range(5)],
-                  lastAccessed="2026-02-25T08:00:00Z")
+    long = stored(
+        1,
+        "word " * 1000,
+        0.9,
+        reinforced=4,
+        keywords=[f"k{i}" for i in range(30)],
+        sources=[{"session": f"s{i}", "message": "m", "ts": "2026-02-01T00:00:00Z"} for i in range(5)],
+        lastAccessed="2026-02-25T08:00:00Z",
+    )
     row = build([long])["memories"][0]
     assert len(row["content"]) <= dd.CONTENT_LIMIT and row["content"].endswith("…")
     assert row["keywords"] == [f"k{i}" for i in range(12)]
@@ -131,13 +147,26 @@ def test_the_search_list_leaves_out_only_empty_optional_fields():
 
 
 def test_growth_counts_memories_by_week_for_a_young_store_and_by_month_for_an_old_one():
-    young = build([stored(i, "x", 0.5, created=day) for i, day in
-                   enumerate(["2026-02-02", "2026-02-03", "2026-02-17", "2026-03-01"], 1)])["growth"]
+    young = build(
+        [
+            stored(i, "x", 0.5, created=day)
+            for i, day in enumerate(["2026-02-02", "2026-02-03", "2026-02-17", "2026-03-01"], 1)
+        ]
+    )["growth"]
     assert young["unit"] == "week"
     assert [(p["period"], p["added"], p["total"]) for p in young["points"]] == [
-        ("2026-02-02", 2, 2), ("2026-02-09", 0, 2), ("2026-02-16", 1, 3), ("2026-02-23", 1, 4)]
-    old = build([stored(1, "x", 0.5, created="2025-06-10"), stored(2, "y", 0.5, created="2026-02-01"),
-                 stored(3, "z", 0.5, created="not a date")])["growth"]
+        ("2026-02-02", 2, 2),
+        ("2026-02-09", 0, 2),
+        ("2026-02-16", 1, 3),
+        ("2026-02-23", 1, 4),
+    ]
+    old = build(
+        [
+            stored(1, "x", 0.5, created="2025-06-10"),
+            stored(2, "y", 0.5, created="2026-02-01"),
+            stored(3, "z", 0.5, created="not a date"),
+        ]
+    )["growth"]
     assert old["unit"] == "month" and old["undated"] == 1
     assert old["points"][0] == {"period": "2025-06", "added": 1, "total": 2}
     assert old["points"][-1] == {"period": "2026-03", "added": 0, "total": 3}
@@ -182,12 +211,18 @@ def test_the_title_uses_the_agents_name():
 
 
 def test_a_valid_emotional_state_fills_the_amygdala_panel_with_values_clamped_to_their_range():
-    state = dd.StateFile(value={
-        "dimensions": {"valence": -3, "arousal": 0.4, "trust": 1.5, "curiosity": "high", "mood": 0.5},
-        "recentEmotions": [{"label": "calm", "intensity": 0.3, "trigger": "tea", "timestamp": "2026-02-28T08:00:00Z"},
-                           {"label": "joy", "intensity": 9, "trigger": "good news"},
-                           "not an emotion", {"intensity": 0.5}],
-    }, missing=False)
+    state = dd.StateFile(
+        value={
+            "dimensions": {"valence": -3, "arousal": 0.4, "trust": 1.5, "curiosity": "high", "mood": 0.5},
+            "recentEmotions": [
+                {"label": "calm", "intensity": 0.3, "trigger": "tea", "timestamp": "2026-02-28T08:00:00Z"},
+                {"label": "joy", "intensity": 9, "trigger": "good news"},
+                "not an emotion",
+                {"intensity": 0.5},
+            ],
+        },
+        missing=False,
+    )
     panel = dd.amygdala_panel(state)
     assert panel["present"] is True
     values = {d["name"]: d["value"] for d in panel["dimensions"]}
@@ -207,8 +242,15 @@ def test_a_missing_sibling_file_gives_a_hint_on_how_to_add_the_skill():
 
 
 def test_hostile_or_malformed_sibling_files_are_ignored_with_a_note():
-    for value in ([1, 2], "text", 42, None, {"dimensions": "all good", "recentEmotions": {"a": 1}},
-                  {"dimensions": {"valence": float("nan")}}, {}):
+    for value in (
+        [1, 2],
+        "text",
+        42,
+        None,
+        {"dimensions": "all good", "recentEmotions": {"a": 1}},
+        {"dimensions": {"valence": float("nan")}},
+        {},
+    ):
         panel = dd.amygdala_panel(dd.StateFile(value=value, missing=False))
         assert panel["present"] is False and "emotional-state.json" in panel["note"], value
         panel = dd.vta_panel(dd.StateFile(value=value, missing=False))
@@ -218,15 +260,22 @@ def test_hostile_or_malformed_sibling_files_are_ignored_with_a_note():
 
 
 def test_the_vta_panel_keeps_valid_goals_and_rewards_and_bounds_their_text():
-    state = dd.StateFile(value={
-        "drive": 0.7, "seeking": ["ship it", {"label": "learn"}, 5, "x" * 500], "anticipating": "not a list",
-        "recentRewards": [{"type": "accomplishment", "source": "done", "intensity": 0.9}, {"intensity": 1},
-                          {"type": "connection", "source": None}],
-    }, missing=False)
+    state = dd.StateFile(
+        value={
+            "drive": 0.7,
+            "seeking": ["ship it", {"label": "learn"}, 5, "x" * 500],
+            "anticipating": "not a list",
+            "recentRewards": [
+                {"type": "accomplishment", "source": "done", "intensity": 0.9},
+                {"intensity": 1},
+                {"type": "connection", "source": None},
+            ],
+        },
+        missing=False,
+    )
     panel = dd.vta_panel(state)
     assert panel["present"] and panel["drive"] == 0.7
     assert panel["seeking"][:2] == ["ship it", "learn"] and len(panel["seeking"][2]) == dd.SIBLING_TEXT
     assert panel["anticipating"] == []
-    assert [(r["type"], r["source"]) for r in panel["rewards"]] == [("connection", None),
-                                                                    ("accomplishment", "done")]
+    assert [(r["type"], r["source"]) for r in panel["rewards"]] == [("connection", None), ("accomplishment", "done")]
     assert "3 malformed" in panel["note"]

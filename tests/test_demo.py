@@ -34,10 +34,15 @@ def test_the_month_has_every_shape_of_an_openclaw_session():
     messages = _messages(sessions)
     roles = Counter(m["message"]["role"] for m in messages)
     assert roles["user"] and roles["assistant"] and roles["toolResult"]
-    texts = [b.get("text", "") for m in messages if isinstance(m["message"]["content"], list)
-             for b in m["message"]["content"]]
-    blocks = Counter(b["type"] for m in messages if isinstance(m["message"]["content"], list)
-                     for b in m["message"]["content"])
+    texts = [
+        b.get("text", "")
+        for m in messages
+        if isinstance(m["message"]["content"], list)
+        for b in m["message"]["content"]
+    ]
+    blocks = Counter(
+        b["type"] for m in messages if isinstance(m["message"]["content"], list) for b in m["message"]["content"]
+    )
     assert blocks["thinking"] and blocks["toolCall"]
     assert any(t.startswith("Sender (untrusted metadata):\n```json") for t in texts)
     assert any("[[reply_to_current]]" in t for t in texts) and "HEARTBEAT_OK" in texts and "NO_REPLY" in texts
@@ -57,8 +62,9 @@ def test_every_entry_hangs_off_an_earlier_one_and_branches_exist():
             seen.add(line["id"])
             parents[line["parentId"]] += 1
         assert all(m["message"]["timestamp"] > 1_700_000_000_000 for m in _messages([session]))
-    assert any(count > 1 for s in demo.generate() for count in
-               Counter(line.get("parentId") for line in s.lines[1:]).values())
+    assert any(
+        count > 1 for s in demo.generate() for count in Counter(line.get("parentId") for line in s.lines[1:]).values()
+    )
 
 
 def test_sessions_are_written_with_an_index_of_the_newest_session_per_key(tmp_path):
@@ -105,8 +111,10 @@ def test_install_demo_runs_the_month_and_shows_core_memories_a_recall_and_the_da
     answer = out.split(demo.RECALL_QUERY, 1)[1].split(demo.AGENT_QUERY, 1)[0]
     assert "1. [" in answer and "(self/replies) We chose PostgreSQL over MongoDB" in answer.splitlines()[2]
     agent = out.split(demo.AGENT_QUERY, 1)[1]
-    assert "turn said by the agent on 2026-04-09: That is a normal feeling before an interview. Shall we make a " \
-           "short plan: two mock questions a day?" in agent
+    assert (
+        "turn said by the agent on 2026-04-09: That is a normal feeling before an interview. Shall we make a "
+        "short plan: two mock questions a day?" in agent
+    )
     index = json.loads((target / "workspace" / "memory" / "index.json").read_text())
     assert len(index["memories"]) >= 8
     assert all("HEARTBEAT" not in m["content"] and "cron:" not in m["content"] for m in index["memories"])

@@ -85,6 +85,7 @@ def limited(limit: int):
     def apply():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails with EFBIG instead of killing the process
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
     return apply
 
 
@@ -135,8 +136,10 @@ def read_only(tmp_path):
             made.append(("mount", folder))
             if mount("-o", "remount,bind,ro", str(folder)).returncode == 0:
                 return
-        if shutil.which("chattr") and subprocess.run(["chattr", "+i", str(folder)],
-                                                     capture_output=True).returncode == 0:
+        if (
+            shutil.which("chattr")
+            and subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode == 0
+        ):
             made.append(("chattr", folder))
             return
         pytest.skip("neither a read-only bind mount nor chattr +i works here, and root ignores permission bits")
@@ -155,8 +158,13 @@ def test_a_read_only_workspace_keeps_its_index_and_every_script_says_why_in_one_
     ws, state = pipeline_workspace(tmp_path)
     files = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
     read_only(ws)
-    for name, *args in (("encode", "--state-dir", str(state)), ("decay",), ("sync_core",), ("dashboard",),
-                        ("log_event", "x")):
+    for name, *args in (
+        ("encode", "--state-dir", str(state)),
+        ("decay",),
+        ("sync_core",),
+        ("dashboard",),
+        ("log_event", "x"),
+    ):
         one_line_error(run_script(name, *args, ws=ws, now="2026-03-05T04:43:00Z"), "read-only", "readonly")
     done = run_script("recall", "oat milk", "--no-touch", ws=ws)
     assert done.returncode == 0 and "oat milk" in done.stdout, done.stderr
@@ -195,8 +203,14 @@ def linked_workspace(tmp_path: Path) -> tuple[Path, Path, Path]:
 def test_files_linked_into_another_folder_are_written_through_their_links(tmp_path):
     ws, synced, state = linked_workspace(tmp_path)
     before = len(read_index(ws)["memories"])
-    runs = [("encode", "--state-dir", str(state)), ("recall", "oat milk"), ("decay", "--now", "2026-03-02T04:43:00Z"),
-            ("consolidate", "--now", "2026-08-02T05:13:00Z"), ("sync_core",), ("dashboard",)]
+    runs = [
+        ("encode", "--state-dir", str(state)),
+        ("recall", "oat milk"),
+        ("decay", "--now", "2026-03-02T04:43:00Z"),
+        ("consolidate", "--now", "2026-08-02T05:13:00Z"),
+        ("sync_core",),
+        ("dashboard",),
+    ]
     for name, *args in runs:
         if name == "recall":
             assert len(json.loads((synced / "memory-index.json").read_text())["memories"]) > before
@@ -220,8 +234,15 @@ def test_an_index_linked_to_a_missing_file_is_an_error_and_nothing_is_made_in_it
     assert run_script("encode", "--state-dir", str(state), ws=ws).returncode == 0
     before = (synced / "memory-index.json").read_bytes()
     (synced / "memory-index.json").rename(tmp_path / "unplugged.json")  # the synced folder is not there
-    for name, *args in [("encode", "--state-dir", str(state)), ("decay",), ("recall", "oat"), ("load_core",),
-                        ("consolidate",), ("dashboard",), ("sync_core",)]:
+    for name, *args in [
+        ("encode", "--state-dir", str(state)),
+        ("decay",),
+        ("recall", "oat"),
+        ("load_core",),
+        ("consolidate",),
+        ("dashboard",),
+        ("sync_core",),
+    ]:
         done = run_script(name, *args, ws=ws, now="2026-03-05T12:00:00Z")
         assert done.returncode == 1 and "Traceback" not in done.stderr, (name, done.stderr)
         assert "index.json" in done.stderr and "link" in done.stderr, (name, done.stderr)

@@ -16,8 +16,15 @@ NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 
 
 def signal(seq: int, text: str, day: int = 1, role: str = "user", session: str | None = None, **extra) -> Signal:
-    return Signal(seq=seq, id=f"m{seq:04d}", session=session or f"s{seq}", role=role, text=text,
-                  timestamp=f"2026-02-{day:02d}T10:00:00Z", **extra)
+    return Signal(
+        seq=seq,
+        id=f"m{seq:04d}",
+        session=session or f"s{seq}",
+        role=role,
+        text=text,
+        timestamp=f"2026-02-{day:02d}T10:00:00Z",
+        **extra,
+    )
 
 
 def encode(texts: list[str], index: Index | None = None, **kw) -> tuple[Index, encoding.Outcome]:
@@ -26,40 +33,58 @@ def encode(texts: list[str], index: Index | None = None, **kw) -> tuple[Index, e
     return index, encoding.encode(index, signals, NOW, **kw)
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("I prefer oat milk flat whites", "User prefers oat milk flat whites"),
-    ("I always take the 8:10 train to Leipzig", "User always takes the 8:10 train to Leipzig"),
-    ("I don't like cilantro in my food", "User doesn't like cilantro in their food"),
-    ("I'm allergic to peanuts", "User is allergic to peanuts"),
-    ("My sister Maria lives in Porto", "User's sister Maria lives in Porto"),
-    ("I went to Porto with Maria", "User went to Porto with Maria"),
-    ("I'd rather fly than take the night train", "User would rather fly than take the night train"),
-    ("I zorb the frobnicator daily", "User zorbs the frobnicator daily"),  # after "I" comes a verb
-    ("I think I should call Maria", "User thinks they should call Maria"),  # the user once, then "they"
-    ("My sister's wedding is in Lisbon on June 14th and I am bringing the rings",
-     "User's sister's wedding is in Lisbon on June 14th and they are bringing the rings"),
-    ("Yesterday I woke up at 5 and my back hurt", "Yesterday the user woke up at 5 and their back hurt"),
-    ("Tom gave me his old bike and I was happy", "Tom gave the user his old bike and they were happy"),
-    ("I'd booked the table already", "User had booked the table already"),
-    ("I, for one, disagree", "I, for one, disagree"),  # no verb after "I": left as said
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("I prefer oat milk flat whites", "User prefers oat milk flat whites"),
+        ("I always take the 8:10 train to Leipzig", "User always takes the 8:10 train to Leipzig"),
+        ("I don't like cilantro in my food", "User doesn't like cilantro in their food"),
+        ("I'm allergic to peanuts", "User is allergic to peanuts"),
+        ("My sister Maria lives in Porto", "User's sister Maria lives in Porto"),
+        ("I went to Porto with Maria", "User went to Porto with Maria"),
+        ("I'd rather fly than take the night train", "User would rather fly than take the night train"),
+        ("I zorb the frobnicator daily", "User zorbs the frobnicator daily"),  # after "I" comes a verb
+        ("I think I should call Maria", "User thinks they should call Maria"),  # the user once, then "they"
+        (
+            "My sister's wedding is in Lisbon on June 14th and I am bringing the rings",
+            "User's sister's wedding is in Lisbon on June 14th and they are bringing the rings",
+        ),
+        ("Yesterday I woke up at 5 and my back hurt", "Yesterday the user woke up at 5 and their back hurt"),
+        ("Tom gave me his old bike and I was happy", "Tom gave the user his old bike and they were happy"),
+        ("I'd booked the table already", "User had booked the table already"),
+        ("I, for one, disagree", "I, for one, disagree"),  # no verb after "I": left as said
+    ],
+)
 def test_first_person_becomes_the_user_only_where_it_is_reliable(text, expected):
     assert rewrite_sentence(text) == expected
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("I prefer oat milk flat whites in the morning, please keep that in mind",
-     "User prefers oat milk flat whites in the morning"),
-    ("I prefer oat milk flat whites, by the way. Never regular milk.",
-     "User prefers oat milk flat whites. Never regular milk."),
-    ("Don't forget: the dentist moved my appointment to Friday 16:30. It's important.",
-     "The dentist moved the user's appointment to Friday 16:30."),
-    ("Remember that my sister's wedding is in Lisbon on June 14th and I am bringing the rings",
-     "User's sister's wedding is in Lisbon on June 14th and they are bringing the rings"),
-    ("Thanks Nova, the migration checklist you wrote was really helpful. Great job!",
-     "Thanks Nova, the migration checklist you wrote was really helpful."),
-    ("Haha ok. My gym locker, by the way, is number 12.", "User's gym locker, is number 12."),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        (
+            "I prefer oat milk flat whites in the morning, please keep that in mind",
+            "User prefers oat milk flat whites in the morning",
+        ),
+        (
+            "I prefer oat milk flat whites, by the way. Never regular milk.",
+            "User prefers oat milk flat whites. Never regular milk.",
+        ),
+        (
+            "Don't forget: the dentist moved my appointment to Friday 16:30. It's important.",
+            "The dentist moved the user's appointment to Friday 16:30.",
+        ),
+        (
+            "Remember that my sister's wedding is in Lisbon on June 14th and I am bringing the rings",
+            "User's sister's wedding is in Lisbon on June 14th and they are bringing the rings",
+        ),
+        (
+            "Thanks Nova, the migration checklist you wrote was really helpful. Great job!",
+            "Thanks Nova, the migration checklist you wrote was really helpful.",
+        ),
+        ("Haha ok. My gym locker, by the way, is number 12.", "User's gym locker, is number 12."),
+    ],
+)
 def test_a_summary_speaks_of_the_user_in_the_third_person_without_filler_or_small_talk(text, expected):
     assert concise(text) == expected
 
@@ -70,10 +95,14 @@ def test_what_a_summary_leaves_out_as_small_talk_stays_searchable_as_its_detail(
 
 
 def test_a_speaker_s_labelled_words_stay_theirs_and_keep_the_label():
-    assert concise("Caroline: The support group has made me feel accepted.", first_person=True) == \
-        "Caroline: The support group has made me feel accepted."
-    assert concise("Caroline: Hey Mel! Remember that I went to the LGBTQ support group.") == \
-        "Caroline: I went to the LGBTQ support group."
+    assert (
+        concise("Caroline: The support group has made me feel accepted.", first_person=True)
+        == "Caroline: The support group has made me feel accepted."
+    )
+    assert (
+        concise("Caroline: Hey Mel! Remember that I went to the LGBTQ support group.")
+        == "Caroline: I went to the LGBTQ support group."
+    )
 
 
 def test_a_memory_drops_greetings_and_the_remember_phrase_and_keeps_numbers_and_names():
@@ -82,8 +111,11 @@ def test_a_memory_drops_greetings_and_the_remember_phrase_and_keeps_numbers_and_
 
 
 def test_a_long_message_is_cut_to_about_200_characters_keeping_the_sentence_that_matters():
-    text = ("So yesterday was long. " * 6 + "I prefer oat milk flat whites from the place on Kastanienallee 12. "
-            + "Anyway the weather was grey and the tram was late again as usual. " * 3)
+    text = (
+        "So yesterday was long. " * 6
+        + "I prefer oat milk flat whites from the place on Kastanienallee 12. "
+        + "Anyway the weather was grey and the tram was late again as usual. " * 3
+    )
     out = concise(text, matched=("i prefer",))
     assert len(out) <= 200
     assert "User prefers oat milk flat whites from the place on Kastanienallee 12." in out
@@ -95,8 +127,12 @@ def test_keywords_put_names_and_numbers_first():
 
 
 def test_values_are_numbers_dates_names_and_day_names():
-    assert values_of("The dentist moved the user's appointment to Friday 16:30 with Dr Okafor") == \
-        {"16:30", "friday", "dr", "okafor"}
+    assert values_of("The dentist moved the user's appointment to Friday 16:30 with Dr Okafor") == {
+        "16:30",
+        "friday",
+        "dr",
+        "okafor",
+    }
 
 
 def test_oat_milk_said_in_three_sessions_is_one_memory_reinforced_twice():
@@ -110,10 +146,13 @@ def test_oat_milk_said_in_three_sessions_is_one_memory_reinforced_twice():
 
 
 def test_two_lockers_with_alike_words_are_two_memories():
-    index, outcome = encode(["Remember that the locker code for unit 12 is 4417",
-                             "Remember that the locker code for unit 19 is 8803"])
-    assert [m.content for m in index.memories] == ["The locker code for unit 12 is 4417",
-                                                   "The locker code for unit 19 is 8803"]
+    index, outcome = encode(
+        ["Remember that the locker code for unit 12 is 4417", "Remember that the locker code for unit 19 is 8803"]
+    )
+    assert [m.content for m in index.memories] == [
+        "The locker code for unit 12 is 4417",
+        "The locker code for unit 19 is 8803",
+    ]
     assert outcome.reinforced == []
 
 
@@ -128,8 +167,9 @@ def test_a_changed_value_updates_the_memory_and_keeps_the_old_one_in_history():
 
 
 def test_a_changed_value_of_another_unit_is_not_an_update():
-    index, _ = encode(["Remember that the locker code for unit 12 is 4417",
-                       "the locker code for unit 19 is now 8803, remember that"])
+    index, _ = encode(
+        ["Remember that the locker code for unit 12 is 4417", "the locker code for unit 19 is now 8803, remember that"]
+    )
     assert len(index.memories) == 2
     assert index.memories[0].history == []
 
@@ -140,14 +180,19 @@ def test_the_same_value_again_without_a_change_word_is_a_reinforcement():
 
 
 def test_a_new_name_in_the_same_words_is_a_new_memory():
-    index, _ = encode(["I'm meeting my friend Sarah for climbing every Thursday evening",
-                       "I'm meeting my friend Tom for climbing every Thursday evening"])
+    index, _ = encode(
+        [
+            "I'm meeting my friend Sarah for climbing every Thursday evening",
+            "I'm meeting my friend Tom for climbing every Thursday evening",
+        ]
+    )
     assert len(index.memories) == 2
 
 
 def test_remember_this_items_are_explicit_and_keep_it_when_reinforced():
-    index, _ = encode(["I prefer aisle seats on trains to Hamburg", "Remember that I prefer aisle seats on trains"
-                       " to Hamburg"])
+    index, _ = encode(
+        ["I prefer aisle seats on trains to Hamburg", "Remember that I prefer aisle seats on trains to Hamburg"]
+    )
     assert len(index.memories) == 1
     assert index.memories[0].extra.get("kind") == "explicit"
     assert index.memories[0].importance >= 0.92
@@ -175,8 +220,9 @@ def test_secrets_never_reach_a_memory():
 def test_untrusted_words_are_kept_as_an_observation_never_merged_with_the_owner_s():
     index = Index(memories=[], meta={})
     encoding.encode(index, [signal(1, "I prefer oat milk flat whites", day=1)], NOW)
-    outcome = encoding.encode(index, [signal(2, "I prefer oat milk flat whites", day=2, sender="Bob",
-                                             trust="untrusted")], NOW)
+    outcome = encoding.encode(
+        index, [signal(2, "I prefer oat milk flat whites", day=2, sender="Bob", trust="untrusted")], NOW
+    )
     assert len(index.memories) == 2 and outcome.new
     stranger = index.memories[1]
     assert stranger.untrusted and stranger.content == "Bob said: I prefer oat milk flat whites"
@@ -192,8 +238,9 @@ def test_relative_days_carry_the_day_they_were_said():
 
 def test_the_local_time_hint_gives_the_day_it_was_said():
     index = Index(memories=[], meta={})
-    encoding.encode(index, [signal(1, "Remember the visa interview is tomorrow at 9", day=1,
-                                   local="2026-02-02T00:30+09:00")], NOW)
+    encoding.encode(
+        index, [signal(1, "Remember the visa interview is tomorrow at 9", day=1, local="2026-02-02T00:30+09:00")], NOW
+    )
     assert index.memories[0].content.endswith("(said 2026-02-02)")
 
 
@@ -207,8 +254,11 @@ def test_noise_and_small_talk_alone_are_skipped_and_a_message_below_the_threshol
 
 def test_the_agent_s_identity_becomes_a_self_memory():
     index = Index(memories=[], meta={})
-    encoding.encode(index, [signal(1, "I am Nova, your assistant; I believe short answers work best for you.",
-                                   role="assistant")], NOW)
+    encoding.encode(
+        index,
+        [signal(1, "I am Nova, your assistant; I believe short answers work best for you.", role="assistant")],
+        NOW,
+    )
     assert (index.memories[0].domain, index.memories[0].category) == ("self", "identity")
 
 
@@ -229,8 +279,10 @@ class CountingCandidates(Candidates):
 
 
 def test_candidate_lookup_compares_only_memories_that_share_a_rare_term():
-    memories = [Memory(id=f"mem_{i:05d}", content=f"Meeting notes {i} about quarterly budget review number {i}")
-                for i in range(3000)]
+    memories = [
+        Memory(id=f"mem_{i:05d}", content=f"Meeting notes {i} about quarterly budget review number {i}")
+        for i in range(3000)
+    ]
     memories.append(Memory(id="mem_99999", content="User prefers oat milk flat whites"))
     lookup = CountingCandidates(memories)
     CountingCandidates.compared = 0
@@ -241,16 +293,26 @@ def test_candidate_lookup_compares_only_memories_that_share_a_rare_term():
 
 def test_signals_of_one_batch_reinforce_each_other():
     index = Index(memories=[], meta={})
-    outcome = encoding.encode(index, [signal(1, "I prefer oat milk flat whites", day=3),
-                                      signal(2, "I prefer oat milk flat whites", day=3, session="other")], NOW)
+    outcome = encoding.encode(
+        index,
+        [
+            signal(1, "I prefer oat milk flat whites", day=3),
+            signal(2, "I prefer oat milk flat whites", day=3, session="other"),
+        ],
+        NOW,
+    )
     assert len(index.memories) == 1 and len(outcome.reinforced) == 1
 
 
 def test_at_min_importance_zero_every_message_but_noise_becomes_a_memory():
     index = Index(memories=[], meta={})
-    signals = [signal(1, "ok sounds good"), signal(2, "Got it, dentist on Friday at 16:30.", role="assistant"),
-               signal(3, "Can you remind me what we decided about the database?"), signal(4, "HEARTBEAT_OK"),
-               signal(5, "NO_REPLY", role="assistant")]
+    signals = [
+        signal(1, "ok sounds good"),
+        signal(2, "Got it, dentist on Friday at 16:30.", role="assistant"),
+        signal(3, "Can you remind me what we decided about the database?"),
+        signal(4, "HEARTBEAT_OK"),
+        signal(5, "NO_REPLY", role="assistant"),
+    ]
     outcome = encoding.encode(index, signals, NOW, min_importance=0)
     assert [m.sources[0]["message"] for m in index.memories] == ["m0001", "m0002", "m0003"]
     assert outcome.skipped == 2
@@ -259,10 +321,12 @@ def test_at_min_importance_zero_every_message_but_noise_becomes_a_memory():
 
 def test_at_the_default_threshold_short_messages_replies_and_questions_are_no_memories_of_their_own():
     index = Index(memories=[], meta={})
-    signals = [signal(1, "The dentist moved my appointment to Friday 16:30", session="s"),
-               signal(2, "Got it, dentist on Friday at 16:30.", role="assistant", session="s"),
-               signal(3, "ok sounds good", session="s"),
-               signal(4, "Which dentist was that again?", session="s")]
+    signals = [
+        signal(1, "The dentist moved my appointment to Friday 16:30", session="s"),
+        signal(2, "Got it, dentist on Friday at 16:30.", role="assistant", session="s"),
+        signal(3, "ok sounds good", session="s"),
+        signal(4, "Which dentist was that again?", session="s"),
+    ]
     outcome = encoding.encode(index, signals, NOW)
     [memory] = index.memories
     assert memory.content == "The dentist moved the user's appointment to Friday 16:30 (said 2026-02-01)"
@@ -272,17 +336,24 @@ def test_at_the_default_threshold_short_messages_replies_and_questions_are_no_me
 
 # --- episodes: what the threshold leaves out stays recallable -------------------------------------------------
 
+
 def test_the_agent_s_reply_is_attached_to_the_memory_of_its_session_with_its_own_source():
     index = Index(memories=[], meta={})
-    signals = [signal(1, "I need to renew my passport before the trip to Osaka", session="s"),
-               signal(2, "Your passport appointment is at the Harbor Street office on October 9.", role="assistant",
-                      session="s")]
+    signals = [
+        signal(1, "I need to renew my passport before the trip to Osaka", session="s"),
+        signal(
+            2, "Your passport appointment is at the Harbor Street office on October 9.", role="assistant", session="s"
+        ),
+    ]
     encoding.encode(index, signals, NOW)
     [memory] = index.memories
     assert "passport" in memory.content and "Harbor" not in memory.content  # the memory is the user's statement
     [turn] = memory.episode
-    assert turn == {"text": "Your passport appointment is at the Harbor Street office on October 9.",
-                    "role": "assistant", "source": {"session": "s", "message": "m0002", "ts": "2026-02-01T10:00:00Z"}}
+    assert turn == {
+        "text": "Your passport appointment is at the Harbor Street office on October 9.",
+        "role": "assistant",
+        "source": {"session": "s", "message": "m0002", "ts": "2026-02-01T10:00:00Z"},
+    }
     assert IndexView(index).has_source("s", "m0002")
     again = encoding.encode(index, [signals[1]], NOW)
     assert again.duplicates == 1 and len(memory.episode) == 1
@@ -290,20 +361,31 @@ def test_the_agent_s_reply_is_attached_to_the_memory_of_its_session_with_its_own
 
 def test_turns_before_a_session_s_first_memory_are_attached_to_it():
     index = Index(memories=[], meta={})
-    encoding.encode(index, [signal(1, "Hey! How was the weekend?", role="assistant", session="s"),
-                            signal(2, "Great, I finally climbed the north face of the Zugspitze", session="s")], NOW)
+    encoding.encode(
+        index,
+        [
+            signal(1, "Hey! How was the weekend?", role="assistant", session="s"),
+            signal(2, "Great, I finally climbed the north face of the Zugspitze", session="s"),
+        ],
+        NOW,
+    )
     [memory] = index.memories
     assert [t["source"]["message"] for t in memory.episode] == ["m0001"]
 
 
 def test_a_question_goes_with_the_memory_of_its_answer_and_a_reply_with_what_it_replies_to():
     index = Index(memories=[], meta={})
-    encoding.encode(index, [
-        signal(1, "On weekends I'm building a small budgeting app in Rust, called Penny", session="s"),
-        signal(2, "Penny sounds fun. Which part are you working on first?", role="assistant", session="s"),
-        signal(3, "The import of bank statements from two banks, with rules I can edit by hand", session="s"),
-        signal(4, "A rule file plus a CSV importer per bank is a good start.", role="assistant", session="s"),
-        signal(5, "Anything else I should plan for?", session="s")], NOW)
+    encoding.encode(
+        index,
+        [
+            signal(1, "On weekends I'm building a small budgeting app in Rust, called Penny", session="s"),
+            signal(2, "Penny sounds fun. Which part are you working on first?", role="assistant", session="s"),
+            signal(3, "The import of bank statements from two banks, with rules I can edit by hand", session="s"),
+            signal(4, "A rule file plus a CSV importer per bank is a good start.", role="assistant", session="s"),
+            signal(5, "Anything else I should plan for?", session="s"),
+        ],
+        NOW,
+    )
     penny, statements = index.memories
     assert penny.episode == []
     assert [t["source"]["message"] for t in statements.episode] == ["m0002", "m0004", "m0005"]
@@ -311,10 +393,15 @@ def test_a_question_goes_with_the_memory_of_its_answer_and_a_reply_with_what_it_
 
 def test_a_question_answered_by_the_agent_at_the_end_of_a_run_is_held_by_the_answer_in_the_background():
     index = Index(memories=[], meta={})
-    encoding.encode(index, [
-        signal(1, "Thanks Nova, the migration checklist you wrote was really helpful.", session="s"),
-        signal(2, "Can you remind me what we decided about the database?", session="s"),
-        signal(3, "We chose PostgreSQL over MongoDB for Atlas, in two steps.", role="assistant", session="s")], NOW)
+    encoding.encode(
+        index,
+        [
+            signal(1, "Thanks Nova, the migration checklist you wrote was really helpful.", session="s"),
+            signal(2, "Can you remind me what we decided about the database?", session="s"),
+            signal(3, "We chose PostgreSQL over MongoDB for Atlas, in two steps.", role="assistant", session="s"),
+        ],
+        NOW,
+    )
     thanks, answer = index.memories
     assert thanks.episode == [] and answer.content.startswith("We chose PostgreSQL over MongoDB")
     assert answer.importance == encoding.EPISODE_HEAD and [t["source"]["message"] for t in answer.episode] == ["m0002"]
@@ -325,12 +412,17 @@ def test_a_question_answered_by_the_agent_at_the_end_of_a_run_is_held_by_the_ans
 
 def test_the_agent_s_answer_to_a_question_holds_the_question_and_what_follows_starts_afresh():
     index = Index(memories=[], meta={})
-    encoding.encode(index, [
-        signal(1, "I'm renewing my passport before the Osaka trip in May", session="s"),
-        signal(2, "When is my passport appointment?", session="s"),
-        signal(3, "It is at the Harbor Street office on October 9 at 10:30.", role="assistant", session="s"),
-        signal(4, "great, thanks", session="s"),
-        signal(5, "I also need to book the flight to Osaka with Lea", session="s")], NOW)
+    encoding.encode(
+        index,
+        [
+            signal(1, "I'm renewing my passport before the Osaka trip in May", session="s"),
+            signal(2, "When is my passport appointment?", session="s"),
+            signal(3, "It is at the Harbor Street office on October 9 at 10:30.", role="assistant", session="s"),
+            signal(4, "great, thanks", session="s"),
+            signal(5, "I also need to book the flight to Osaka with Lea", session="s"),
+        ],
+        NOW,
+    )
     passport, answer, flight = index.memories
     assert passport.episode == [] and flight.episode == []
     assert answer.content.startswith("It is at the Harbor Street office") and answer.importance == encoding.EPISODE_HEAD
@@ -339,10 +431,15 @@ def test_the_agent_s_answer_to_a_question_holds_the_question_and_what_follows_st
 
 def test_a_session_without_a_memory_of_its_own_keeps_its_most_informative_turn_in_the_background():
     index = Index(memories=[], meta={})
-    outcome = encoding.encode(index, [
-        signal(1, "When is my passport appointment?", session="s"),
-        signal(2, "It is at the Harbor Street office on October 9 at 10:30.", role="assistant", session="s"),
-        signal(3, "thanks!", session="s")], NOW)
+    outcome = encoding.encode(
+        index,
+        [
+            signal(1, "When is my passport appointment?", session="s"),
+            signal(2, "It is at the Harbor Street office on October 9 at 10:30.", role="assistant", session="s"),
+            signal(3, "thanks!", session="s"),
+        ],
+        NOW,
+    )
     [head] = index.memories
     assert head.content.startswith("It is at the Harbor Street office on October 9")
     assert head.importance == encoding.EPISODE_HEAD and outcome.new == [head.id]
@@ -351,18 +448,31 @@ def test_a_session_without_a_memory_of_its_own_keeps_its_most_informative_turn_i
 
 def test_a_session_of_small_talk_alone_makes_no_memory():
     index = Index(memories=[], meta={})
-    outcome = encoding.encode(index, [signal(1, "Morning!", session="s"),
-                                      signal(2, "Good morning, Maya! 🙂", role="assistant", session="s"),
-                                      signal(3, "haha thanks", session="s")], NOW)
+    outcome = encoding.encode(
+        index,
+        [
+            signal(1, "Morning!", session="s"),
+            signal(2, "Good morning, Maya! 🙂", role="assistant", session="s"),
+            signal(3, "haha thanks", session="s"),
+        ],
+        NOW,
+    )
     assert index.memories == [] and outcome.skipped == 3
 
 
 def test_a_later_run_attaches_to_the_memory_an_earlier_run_made_for_the_session():
     index = Index(memories=[], meta={})
-    encoding.encode(index, [signal(1, "I'm planning a trip to Kyoto in April", session="s"),
-                            signal(2, "I'm booking the ryokan in Gion for three nights", session="s")], NOW)
-    outcome = encoding.encode(index, [signal(3, "The ryokan is called Hanami-an, near Yasaka shrine.",
-                                             role="assistant", session="s")], NOW)
+    encoding.encode(
+        index,
+        [
+            signal(1, "I'm planning a trip to Kyoto in April", session="s"),
+            signal(2, "I'm booking the ryokan in Gion for three nights", session="s"),
+        ],
+        NOW,
+    )
+    outcome = encoding.encode(
+        index, [signal(3, "The ryokan is called Hanami-an, near Yasaka shrine.", role="assistant", session="s")], NOW
+    )
     first, second = index.memories
     assert first.episode == [] and [t["source"]["message"] for t in second.episode] == ["m0003"]
     assert outcome.attached == [second.id]
@@ -370,8 +480,14 @@ def test_a_later_run_attaches_to_the_memory_an_earlier_run_made_for_the_session(
 
 def test_a_stranger_s_attached_turn_stays_marked_as_a_stranger_s_words():
     index = Index(memories=[], meta={})
-    encoding.encode(index, [signal(1, "I'm organising the climbing trip for Saturday", session="g"),
-                            signal(2, "ok cool", session="g", sender="Bob", trust="untrusted")], NOW)
+    encoding.encode(
+        index,
+        [
+            signal(1, "I'm organising the climbing trip for Saturday", session="g"),
+            signal(2, "ok cool", session="g", sender="Bob", trust="untrusted"),
+        ],
+        NOW,
+    )
     [memory] = index.memories
     [turn] = memory.episode
     assert turn["trust"] == "untrusted" and turn["text"] == "Bob said: ok cool"
@@ -379,9 +495,14 @@ def test_a_stranger_s_attached_turn_stays_marked_as_a_stranger_s_words():
 
 def test_an_attached_turn_is_redacted_like_everything_else():
     index = Index(memories=[], meta={})
-    encoding.encode(index, [signal(1, "I'm setting up the deploy pipeline for Atlas today", session="s"),
-                            signal(2, "Use the key sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789 for it.",
-                                   role="assistant", session="s")], NOW)
+    encoding.encode(
+        index,
+        [
+            signal(1, "I'm setting up the deploy pipeline for Atlas today", session="s"),
+            signal(2, "Use the key sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789 for it.", role="assistant", session="s"),
+        ],
+        NOW,
+    )
     [turn] = index.memories[0].episode
     assert "sk-proj" not in turn["text"] and "[REDACTED:openai-key]" in turn["text"]
 
@@ -391,27 +512,43 @@ def test_a_session_s_latest_memory_is_found_through_every_message_a_memory_of_th
     # later run with the same lookup finds it as session b's memory, as the whole index says.
     index = Index(memories=[], meta={})
     lookup, seen = encoding.lookups(IndexView(index))
-    encoding.encode(index, [signal(1, "I prefer oat milk flat whites in the morning", day=1, session="a"),
-                            signal(2, "I prefer oat milk flat whites in the morning", day=2, session="b"),
-                            signal(3, "Noted: oat milk flat whites every morning.", day=2, role="assistant",
-                                   session="c"),
-                            signal(4, "I prefer oat milk flat whites in the morning", day=3, session="c")],
-                    NOW, lookup=lookup, seen=seen)
+    encoding.encode(
+        index,
+        [
+            signal(1, "I prefer oat milk flat whites in the morning", day=1, session="a"),
+            signal(2, "I prefer oat milk flat whites in the morning", day=2, session="b"),
+            signal(3, "Noted: oat milk flat whites every morning.", day=2, role="assistant", session="c"),
+            signal(4, "I prefer oat milk flat whites in the morning", day=3, session="c"),
+        ],
+        NOW,
+        lookup=lookup,
+        seen=seen,
+    )
     [memory] = index.memories
-    encoding.encode(index, [signal(5, "Sounds good, oat milk it is.", day=4, role="assistant", session="b")],
-                    NOW, lookup=lookup, seen=seen)
+    encoding.encode(
+        index,
+        [signal(5, "Sounds good, oat milk it is.", day=4, role="assistant", session="b")],
+        NOW,
+        lookup=lookup,
+        seen=seen,
+    )
     assert [t["source"]["message"] for t in memory.episode] == ["m0003", "m0005"]
     for session in ("a", "b", "c", "d"):
-        held = [(max(s["ts"] for s in m.every_source() if s["session"] == session), len(m.id), m.id)
-                for m in index.memories if any(s["session"] == session for s in m.every_source())]
+        held = [
+            (max(s["ts"] for s in m.every_source() if s["session"] == session), len(m.id), m.id)
+            for m in index.memories
+            if any(s["session"] == session for s in m.every_source())
+        ]
         found = lookup.latest_in_session(session)
         assert (found and found.id) == (max(held)[2] if held else None), session
 
 
 def test_an_episode_holds_at_most_its_limit_of_turns_and_the_next_one_starts_a_memory():
     index = Index(memories=[], meta={})
-    replies = [signal(i, f"Reply number {i} about the Atlas migration step {i}", role="assistant", session="s")
-               for i in range(2, encoding.EPISODE_TURNS + 4)]
+    replies = [
+        signal(i, f"Reply number {i} about the Atlas migration step {i}", role="assistant", session="s")
+        for i in range(2, encoding.EPISODE_TURNS + 4)
+    ]
     encoding.encode(index, [signal(1, "I'm working on the Atlas migration this month", session="s"), *replies], NOW)
     first, second = index.memories
     assert len(first.episode) == encoding.EPISODE_TURNS
@@ -424,6 +561,7 @@ def test_small_talk_said_again_and_again_never_grows_out_of_the_background():
     encoding.encode(index, [signal(i, "Thanks!!", day=1 + i % 20) for i in range(1, 40)], NOW, min_importance=0)
     [memory] = index.memories
     assert memory.timesReinforced == 38 and memory.importance <= encoding.SMALL_TALK_CEILING
+
 
 def test_turns_of_two_speakers_with_a_name_label_are_kept_apart():
     index = Index(memories=[], meta={})
@@ -449,9 +587,11 @@ def test_a_short_message_has_no_detail():
 
 def test_a_memory_keeps_words_of_the_message_it_answered_as_context():
     index = Index(memories=[], meta={})
-    signals = [signal(1, "Why did you name the stuffed dog Tilly?", role="assistant", session="s"),
-               signal(2, "I used to have a dog back in Michigan with that name, but I got allergic.", session="s"),
-               signal(3, "I'm building a treehouse with Tom this summer", session="other")]
+    signals = [
+        signal(1, "Why did you name the stuffed dog Tilly?", role="assistant", session="s"),
+        signal(2, "I used to have a dog back in Michigan with that name, but I got allergic.", session="s"),
+        signal(3, "I'm building a treehouse with Tom this summer", session="other"),
+    ]
     encoding.encode(index, signals, NOW)
     answer, other = index.memories
     assert answer.extra["context"] == "Why did you name the stuffed dog Tilly?"
@@ -461,9 +601,15 @@ def test_a_memory_keeps_words_of_the_message_it_answered_as_context():
 def test_the_message_a_memory_answered_is_kept_up_to_forty_words_and_the_one_after_it_as_its_reply():
     index = Index(memories=[], meta={})
     question = "So tell me " + " ".join(f"word{i}" for i in range(60)) + "?"
-    encoding.encode(index, [signal(1, question, role="assistant", session="s"),
-                            signal(2, "I grew up in Michigan with a dog called Tilly", session="s"),
-                            signal(3, "I'm moving to Denver for a job at the planetarium", session="s")], NOW)
+    encoding.encode(
+        index,
+        [
+            signal(1, question, role="assistant", session="s"),
+            signal(2, "I grew up in Michigan with a dog called Tilly", session="s"),
+            signal(3, "I'm moving to Denver for a job at the planetarium", session="s"),
+        ],
+        NOW,
+    )
     first, second = index.memories
     assert first.extra["context"].split(" ")[:3] == ["So", "tell", "me"]
     assert len(first.extra["context"].split(" ")) == encoding.CONTEXT_WORDS + 1  # and a closing "…"
@@ -472,16 +618,21 @@ def test_the_message_a_memory_answered_is_kept_up_to_forty_words_and_the_one_aft
 
 
 def test_the_same_preference_in_other_words_and_asides_reinforces_one_memory():
-    index, outcome = encode(["I prefer oat milk flat whites, by the way. Never regular milk.",
-                             "Flat white with oat milk again please. I prefer it over cappuccino."])
+    index, outcome = encode(
+        [
+            "I prefer oat milk flat whites, by the way. Never regular milk.",
+            "Flat white with oat milk again please. I prefer it over cappuccino.",
+        ]
+    )
     assert len(index.memories) == 1 and len(outcome.reinforced) == 1
-
 
 
 def test_a_long_remember_this_keeps_the_sentence_that_asked_to_be_remembered():
     from hippocampus.ingestion.encoding import summarise
 
-    steps = " ".join(f"Step {i}: fold the dough gently, rest it thirty minutes, keep the kitchen warm." for i in range(9))
+    steps = " ".join(
+        f"Step {i}: fold the dough gently, rest it thirty minutes, keep the kitchen warm." for i in range(9)
+    )
     text = f"Remember this: my grandmother Edna's sourdough recipe is the one to keep. {steps}"
     content, detail = summarise(text, ("remember this",))
     assert content.startswith("User's grandmother Edna's sourdough recipe is the one to keep."), content
@@ -490,44 +641,63 @@ def test_a_long_remember_this_keeps_the_sentence_that_asked_to_be_remembered():
 
 # --- a value said of another subject is another fact ---------------------------------------------------------
 
+
 def test_a_number_of_the_memory_said_of_another_thing_is_a_new_memory_not_a_reinforcement():
-    index, outcome = encode(["Remember the gate code is 1290 and the alarm code is 12",
-                             "Remember the gate code is 12"])
-    assert [m.content for m in index.memories] == ["The gate code is 1290 and the alarm code is 12",
-                                                   "The gate code is 12"]
+    index, outcome = encode(["Remember the gate code is 1290 and the alarm code is 12", "Remember the gate code is 12"])
+    assert [m.content for m in index.memories] == [
+        "The gate code is 1290 and the alarm code is 12",
+        "The gate code is 12",
+    ]
     assert outcome.reinforced == []
 
 
 def _family_store() -> Index:
     # Tom and his son come up often, so those words weigh little and "Bob is 12" reads as the same topic.
     hobbies = "football swimming chess piano drawing reading maths science history music".split()
-    return Index(memories=[Memory(id=f"mem_{i:03d}", content=f"User's son Tom had a great {hobby} lesson today")
-                           for i, hobby in enumerate(hobbies)], meta={})
+    return Index(
+        memories=[
+            Memory(id=f"mem_{i:03d}", content=f"User's son Tom had a great {hobby} lesson today")
+            for i, hobby in enumerate(hobbies)
+        ],
+        meta={},
+    )
 
 
 def test_an_age_said_of_another_person_is_a_new_memory_not_a_reinforcement():
     index = _family_store()
-    outcome = encoding.encode(index, [signal(1, "Remember that Bob is 40 and his son Tom is 12", day=1),
-                                      signal(2, "Remember that Bob is 12", day=2)], NOW)
+    outcome = encoding.encode(
+        index,
+        [
+            signal(1, "Remember that Bob is 40 and his son Tom is 12", day=1),
+            signal(2, "Remember that Bob is 12", day=2),
+        ],
+        NOW,
+    )
     assert [m.content for m in index.memories[10:]] == ["Bob is 40 and his son Tom is 12", "Bob is 12"]
     assert outcome.reinforced == []
 
 
 def test_the_same_values_swapped_between_two_things_are_two_memories():
-    index, outcome = encode(["Remember the gate code is 1290 and the alarm code is 12",
-                             "Remember the gate code is 12 and the alarm code is 1290"])
+    index, outcome = encode(
+        [
+            "Remember the gate code is 1290 and the alarm code is 12",
+            "Remember the gate code is 12 and the alarm code is 1290",
+        ]
+    )
     assert len(index.memories) == 2 and outcome.reinforced == []
 
 
 def test_a_value_said_again_of_the_same_thing_with_less_around_it_still_reinforces():
-    index, outcome = encode(["Remember the gate code is 1290 and the alarm code is 12",
-                             "Remember the alarm code is 12"])
+    index, outcome = encode(
+        ["Remember the gate code is 1290 and the alarm code is 12", "Remember the alarm code is 12"]
+    )
     assert len(index.memories) == 1 and outcome.reinforced == [index.memories[0].id]
 
 
 def test_a_value_of_the_memory_now_said_of_another_thing_updates_it_and_keeps_the_old_words():
-    index, outcome = encode(["Remember the gate code is 1290 and the alarm code is 12",
-                             "Remember the gate code is now 12"])
+    index, outcome = encode(
+        ["Remember the gate code is 1290 and the alarm code is 12", "Remember the gate code is now 12"]
+    )
     assert len(index.memories) == 1 and outcome.updated == [index.memories[0].id]
     memory = index.memories[0]
     assert memory.content == "The gate code is now 12"

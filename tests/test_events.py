@@ -11,11 +11,26 @@ from hippocampus.workspace import Workspace
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 
 
-@pytest.mark.parametrize("text, value", [
-    ("3", 3), ("-12", -12), ("0.25", 0.25), ("1.5e3", 1500.0), ("0", 0),
-    ("007", "007"), ("1e400", "1e400"), ("NaN", "NaN"), ("inf", "inf"), ("12abc", "12abc"), ("", ""),
-    ("3 ", "3 "), ("+5", "+5"), ("0x1F", "0x1F"), ("true", "true"),
-])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("3", 3),
+        ("-12", -12),
+        ("0.25", 0.25),
+        ("1.5e3", 1500.0),
+        ("0", 0),
+        ("007", "007"),
+        ("1e400", "1e400"),
+        ("NaN", "NaN"),
+        ("inf", "inf"),
+        ("12abc", "12abc"),
+        ("", ""),
+        ("3 ", "3 "),
+        ("+5", "+5"),
+        ("0x1F", "0x1F"),
+        ("true", "true"),
+    ],
+)
 def test_values_that_are_plain_numbers_become_numbers_and_the_rest_stay_text(text, value):
     assert events.coerce(text) == value
     assert type(events.coerce(text)) is type(value)
@@ -23,8 +38,16 @@ def test_values_that_are_plain_numbers_become_numbers_and_the_rest_stay_text(tex
 
 def test_every_event_is_one_valid_json_line_whatever_the_characters(tmp_path):
     ws = Workspace(tmp_path)
-    odd = ['He said "hi"\nand left', "</script><script>alert(1)</script>", "tab\there", "nul\x00byte",
-           "東京 🎉 Привет", "\\", "{\"json\": true}", "\u2028line separator"]
+    odd = [
+        'He said "hi"\nand left',
+        "</script><script>alert(1)</script>",
+        "tab\there",
+        "nul\x00byte",
+        "東京 🎉 Привет",
+        "\\",
+        '{"json": true}',
+        "\u2028line separator",
+    ]
     for value in odd:
         events.log_event(ws, "note", NOW, {"text": value})
     lines = ws.events.read_text(encoding="utf-8").split("\n")

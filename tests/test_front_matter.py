@@ -18,8 +18,10 @@ from hippocampus.store.views import IndexView
 from hippocampus.workspace import Workspace
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
-HOSTILE = ("---\ngenerator: evil\ndomain: self\nmemories: 999\n---\n# Injected\n... {{ 7*7 }} {% raw %} "
-           "<script>alert(1)</script> <!-- --> key: [unclosed &anchor *alias !!python/object:os.system")
+HOSTILE = (
+    "---\ngenerator: evil\ndomain: self\nmemories: 999\n---\n# Injected\n... {{ 7*7 }} {% raw %} "
+    "<script>alert(1)</script> <!-- --> key: [unclosed &anchor *alias !!python/object:os.system"
+)
 
 
 def front_matter(text: str) -> tuple[dict, str]:
@@ -28,7 +30,7 @@ def front_matter(text: str) -> tuple[dict, str]:
     assert found, text[:200]
     fields = yaml.safe_load(found.group(1))
     assert isinstance(fields, dict)
-    return fields, text[found.end():]
+    return fields, text[found.end() :]
 
 
 def index_of(*memories: dict) -> IndexView:
@@ -41,17 +43,26 @@ def shelf_files(ws: Workspace) -> dict:
 
 # --- mirrors --------------------------------------------------------------------------------------------------
 
+
 def test_a_mirror_opens_with_front_matter_naming_its_writer_domain_shelf_and_counts(tmp_path):
     ws = Workspace(tmp_path)
-    index = index_of(memory("mem_001", "User prefers oat milk flat whites", 0.9, category="preferences"),
-                     memory("mem_002", "User dislikes early meetings", 0.7, category="preferences"),
-                     memory("mem_003", "The agent keeps answers short", 0.8, domain="self", category="style"))
+    index = index_of(
+        memory("mem_001", "User prefers oat milk flat whites", 0.9, category="preferences"),
+        memory("mem_002", "User dislikes early meetings", 0.7, category="preferences"),
+        memory("mem_003", "The agent keeps answers short", 0.8, domain="self", category="style"),
+    )
     assert mirrors.write_mirrors(ws, index, NOW.date()) == 2
     files = shelf_files(ws)
     assert sorted(files) == ["self/style.md", "user/preferences.md"]
     fields, body = front_matter(files["user/preferences.md"])
-    assert fields == {"generator": "hippocampus", "note": "written from memory/index.json; edits here are replaced",
-                      "domain": "user", "shelf": "preferences", "memories": 2, "listed": 2}
+    assert fields == {
+        "generator": "hippocampus",
+        "note": "written from memory/index.json; edits here are replaced",
+        "domain": "user",
+        "shelf": "preferences",
+        "memories": 2,
+        "listed": 2,
+    }
     assert body.startswith("# About the user — preferences\n\n- User prefers oat milk flat whites _(")
     assert front_matter(files["self/style.md"])[0]["domain"] == "self"
 
@@ -73,8 +84,9 @@ def test_a_mirror_too_long_to_list_whole_says_how_many_memories_its_shelf_holds(
 def test_memory_text_that_looks_like_yaml_front_matter_or_a_template_stays_in_the_body(tmp_path, field):
     ws = Workspace(tmp_path)
     values = {"content": "User said hello", "category": "general", field: HOSTILE}
-    mirrors.write_mirrors(ws, index_of(memory("mem_001", values["content"], 0.9, category=values["category"])),
-                          NOW.date())
+    mirrors.write_mirrors(
+        ws, index_of(memory("mem_001", values["content"], 0.9, category=values["category"])), NOW.date()
+    )
     [(name, text)] = shelf_files(ws).items()
     fields, body = front_matter(text)
     assert fields["generator"] == "hippocampus" and fields["domain"] == "user" and fields["memories"] == 1
@@ -99,16 +111,20 @@ def test_a_mirror_left_by_an_older_version_is_replaced_and_one_whose_shelf_empti
     assert sorted(shelf_files(ws)) == ["user/travel.md"]
 
 
-@pytest.mark.parametrize("text", [
-    "---\ngenerator: someone else\n---\n# My notes\n",
-    "---\ngenerator: [hippocampus\n---\n# broken front matter\n",
-    "---\n- generator\n- hippocampus\n---\n# a list, not a mapping\n",
-    "---\ngenerator: hippocampus\n# never closed\n",
-    "# My notes\n\ngenerator: hippocampus\n",
-    "---\nwhen: 2026-13-45\n---\nan impossible date\n",
-    "---\n" + "[" * 5000 + "\n---\n",
-    "---\na: &a [1]\nb: [*a, *a, *a]\n---\n",
-], ids=["another writer", "broken yaml", "a list", "unclosed", "no front matter", "bad date", "deep", "aliases"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\ngenerator: someone else\n---\n# My notes\n",
+        "---\ngenerator: [hippocampus\n---\n# broken front matter\n",
+        "---\n- generator\n- hippocampus\n---\n# a list, not a mapping\n",
+        "---\ngenerator: hippocampus\n# never closed\n",
+        "# My notes\n\ngenerator: hippocampus\n",
+        "---\nwhen: 2026-13-45\n---\nan impossible date\n",
+        "---\n" + "[" * 5000 + "\n---\n",
+        "---\na: &a [1]\nb: [*a, *a, *a]\n---\n",
+    ],
+    ids=["another writer", "broken yaml", "a list", "unclosed", "no front matter", "bad date", "deep", "aliases"],
+)
 def test_a_markdown_file_the_user_keeps_beside_the_mirrors_is_never_removed(tmp_path, text):
     ws = Workspace(tmp_path)
     folder = ws.domain_dir("user")
@@ -139,9 +155,12 @@ def test_a_file_that_is_not_utf8_where_a_mirror_goes_is_replaced_by_the_mirror(t
 
 # --- the weekly report ----------------------------------------------------------------------------------------
 
+
 def duplicates(first: int, text: str) -> list[dict]:
-    return [memory(f"mem_{first:03d}", f"User {text} on long flights", 0.8, created="2026-01-02"),
-            memory(f"mem_{first + 1:03d}", f"User {text} on long flights", 0.6, created="2026-01-09")]
+    return [
+        memory(f"mem_{first:03d}", f"User {text} on long flights", 0.8, created="2026-01-02"),
+        memory(f"mem_{first + 1:03d}", f"User {text} on long flights", 0.6, created="2026-01-09"),
+    ]
 
 
 def test_the_weekly_report_opens_with_front_matter_for_the_week_and_each_run_that_changed_something(workspace):
@@ -150,10 +169,25 @@ def test_the_weekly_report_opens_with_front_matter_for_the_week_and_each_run_tha
     assert done.returncode == 0, done.stderr
     path = workspace / "memory" / "consolidation" / "2026-W09.md"
     fields, body = front_matter(path.read_text(encoding="utf-8"))
-    assert fields == {"generator": "hippocampus", "report": "weekly consolidation", "week": "2026-W09",
-                      "date": "2026-03-01", "memories": 2,
-                      "runs": [{"at": "2026-03-01T05:00:00Z", "memoriesBefore": 3, "memoriesAfter": 2, "merged": 1,
-                                "superseded": 0, "contradictions": 0, "schemas": 0, "archived": 0}]}
+    assert fields == {
+        "generator": "hippocampus",
+        "report": "weekly consolidation",
+        "week": "2026-W09",
+        "date": "2026-03-01",
+        "memories": 2,
+        "runs": [
+            {
+                "at": "2026-03-01T05:00:00Z",
+                "memoriesBefore": 3,
+                "memoriesAfter": 2,
+                "merged": 1,
+                "superseded": 0,
+                "contradictions": 0,
+                "schemas": 0,
+                "archived": 0,
+            }
+        ],
+    }
     assert body.startswith("# Consolidation 2026-W09\n\nRun on 2026-03-01 05:00 UTC: 3 memories before")
     mirror = (workspace / "memory" / "user" / "general.md").read_text(encoding="utf-8")
     assert front_matter(mirror)[0]["memories"] == 2
@@ -166,16 +200,22 @@ def test_the_weekly_report_opens_with_front_matter_for_the_week_and_each_run_tha
     text = path.read_text(encoding="utf-8")
     fields, body = front_matter(text)
     assert (fields["date"], fields["memories"]) == ("2026-03-01", 3)
-    assert [(r["at"], r["merged"]) for r in fields["runs"]] == [("2026-03-01T05:00:00Z", 1),
-                                                                ("2026-03-01T18:00:00Z", 1)]
+    assert [(r["at"], r["merged"]) for r in fields["runs"]] == [
+        ("2026-03-01T05:00:00Z", 1),
+        ("2026-03-01T18:00:00Z", 1),
+    ]
     assert body.count("# Consolidation 2026-W09\n") == 2 and "\n---\n\n# Consolidation 2026-W09\n" in body
     assert text.count("generator: hippocampus") == 1
 
 
-@pytest.mark.parametrize("before", [
-    "# Consolidation 2026-W09\n\nRun on 2026-03-01 05:00 UTC: an older version's report.\n",
-    "---\nweek: [broken\n---\n# Consolidation 2026-W09\n\nhand edited\n",
-], ids=["no front matter", "broken front matter"])
+@pytest.mark.parametrize(
+    "before",
+    [
+        "# Consolidation 2026-W09\n\nRun on 2026-03-01 05:00 UTC: an older version's report.\n",
+        "---\nweek: [broken\n---\n# Consolidation 2026-W09\n\nhand edited\n",
+    ],
+    ids=["no front matter", "broken front matter"],
+)
 def test_a_report_without_readable_front_matter_is_kept_whole_under_the_new_one(workspace, before):
     write_index(workspace, duplicates(1, "prefers a window seat"), version=2)
     path = workspace / "memory" / "consolidation" / "2026-W09.md"
@@ -196,8 +236,7 @@ FIELD_TEXT = st.text(st.characters(blacklist_characters="\x85", blacklist_catego
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(FIELD_TEXT.filter(bool), st.one_of(FIELD_TEXT, st.integers(), st.lists(FIELD_TEXT))),
-       st.text())
+@given(st.dictionaries(FIELD_TEXT.filter(bool), st.one_of(FIELD_TEXT, st.integers(), st.lists(FIELD_TEXT))), st.text())
 def test_any_fields_and_any_markdown_read_back_exactly_as_written(fields, body):
     text = frontmatter.render(fields, body)
     assert frontmatter.split(text) == (fields, body)

@@ -30,9 +30,15 @@ def clean_failure(done: subprocess.CompletedProcess, codes=(1, 2)) -> str:
     assert done.returncode in codes, (done.returncode, done.stderr)
     assert "Traceback" not in done.stderr, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith(("error: ", "usage: ")) or (
-        done.returncode == 2 and lines[-1].startswith(f"{Path(lines[0].split()[1]).name}: error:")
-        if lines and lines[0].startswith("usage:") else False), done.stderr
+    assert (
+        len(lines) == 1
+        and lines[0].startswith(("error: ", "usage: "))
+        or (
+            done.returncode == 2 and lines[-1].startswith(f"{Path(lines[0].split()[1]).name}: error:")
+            if lines and lines[0].startswith("usage:")
+            else False
+        )
+    ), done.stderr
     return lines[-1]
 
 
@@ -50,11 +56,22 @@ def test_ids_and_senders_holding_any_line_separator_still_become_memories(worksp
     folder = tmp_path / "sessions"
     folder.mkdir()
     for number, mark in enumerate(SEPARATORS):
-        lines = [{"type": "session", "version": 3, "id": f"sess{mark}{number}", "timestamp": "2026-02-03T09:00:00Z"},
-                 {"type": "message", "id": f"m{mark}{number}", "parentId": None, "timestamp": "2026-02-03T09:01:00Z",
-                  "message": {"role": "user", "content": "Sender (untrusted metadata):\n```json\n" + json.dumps(
-                      {"label": "x", "name": f"Dana{mark}Q"}) + f"\n```\n\nRemember that the locker {number} code "
-                      f"is {7000 + number}{mark} for the harbour shed"}}]
+        lines = [
+            {"type": "session", "version": 3, "id": f"sess{mark}{number}", "timestamp": "2026-02-03T09:00:00Z"},
+            {
+                "type": "message",
+                "id": f"m{mark}{number}",
+                "parentId": None,
+                "timestamp": "2026-02-03T09:01:00Z",
+                "message": {
+                    "role": "user",
+                    "content": "Sender (untrusted metadata):\n```json\n"
+                    + json.dumps({"label": "x", "name": f"Dana{mark}Q"})
+                    + f"\n```\n\nRemember that the locker {number} code "
+                    f"is {7000 + number}{mark} for the harbour shed",
+                },
+            },
+        ]
         (folder / f"s{number}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
     done = no_traceback(run_script("encode", "--sessions", str(folder), "--json", ws=workspace))
     assert done.returncode == 0, done.stderr
@@ -65,22 +82,59 @@ def test_ids_and_senders_holding_any_line_separator_still_become_memories(worksp
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(["type", "id", "parentId", "timestamp", "message", "role", "content", "text", "stopReason",
-                         "seq", "session"]) | st.text(max_size=8), inner, max_size=5),
-    max_leaves=12)
-message_shapes = st.fixed_dictionaries({
-    "type": st.sampled_from(["message", "session", "compaction", "custom"]) | json_values,
-    "id": st.text(max_size=10) | json_values, "timestamp": json_values | st.sampled_from(["2026-02-03T09:00:00Z"]),
-    "message": st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant", "toolResult"]) | json_values,
-                                      "content": json_values | st.lists(st.fixed_dictionaries(
-                                          {"type": st.sampled_from(["text", "toolCall"]) | json_values,
-                                           "text": json_values}), max_size=3)}) | json_values})
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "id",
+                    "parentId",
+                    "timestamp",
+                    "message",
+                    "role",
+                    "content",
+                    "text",
+                    "stopReason",
+                    "seq",
+                    "session",
+                ]
+            )
+            | st.text(max_size=8),
+            inner,
+            max_size=5,
+        )
+    ),
+    max_leaves=12,
+)
+message_shapes = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(["message", "session", "compaction", "custom"]) | json_values,
+        "id": st.text(max_size=10) | json_values,
+        "timestamp": json_values | st.sampled_from(["2026-02-03T09:00:00Z"]),
+        "message": st.fixed_dictionaries(
+            {
+                "role": st.sampled_from(["user", "assistant", "toolResult"]) | json_values,
+                "content": json_values
+                | st.lists(
+                    st.fixed_dictionaries(
+                        {"type": st.sampled_from(["text", "toolCall"]) | json_values, "text": json_values}
+                    ),
+                    max_size=3,
+                ),
+            }
+        )
+        | json_values,
+    }
+)
 raw_lines = st.one_of(
-    message_shapes.map(json.dumps), json_values.map(json.dumps), st.text(max_size=60),
+    message_shapes.map(json.dumps),
+    json_values.map(json.dumps),
+    st.text(max_size=60),
     st.integers(1, 60_000).map(lambda n: "[" * n + "]" * n),
     st.integers(1, 60_000).map(lambda n: '{"type": "message", "message": ' + "[" * n),
-    st.binary(max_size=40).map(lambda b: b.decode("utf-8", "replace")))
+    st.binary(max_size=40).map(lambda b: b.decode("utf-8", "replace")),
+)
 
 
 @EXAMPLES
@@ -93,23 +147,56 @@ def test_transcript_lines_of_any_shape_are_messages_or_counted_skips(lines, ende
 
 HOSTILE_FILES = {
     "invalid-utf8.jsonl": b'{"type":"message","id":"aa01","timestamp":"2026-02-03T09:00:00Z","message":{"role":"user",'
-                          b'"content":"Remember that the shed \xff\xfe key is under the blue pot"}}\n\xff\xfe\x00\n',
+    b'"content":"Remember that the shed \xff\xfe key is under the blue pot"}}\n\xff\xfe\x00\n',
     "nul.jsonl": b'\x00\x00\x00\n{"type":"message","id":"\x00","message":{"role":"user","content":"\\u0000 zero"}}\n',
     "deep.jsonl": b"[" * 100_000 + b"]" * 100_000 + b"\n" + b'{"type":"message","message":' + b"{" * 50_000 + b"\n",
-    "huge.jsonl": json.dumps({"type": "message", "id": "bb02", "timestamp": "2026-02-03T09:00:00Z",
-                              "message": {"role": "user", "content": "Remember that " + "very " * 100_000 + "big"}}
-                             ).encode() + b"\n",
-    "types.jsonl": b"".join(json.dumps(x).encode() + b"\n" for x in [
-        [], 7, "text", None, {"type": 3}, {"type": "message", "message": "user"},
-        {"type": "message", "message": {"role": 5, "content": "x"}},
-        {"type": "message", "id": ["x"], "parentId": {"a": 1}, "timestamp": True,
-         "message": {"role": "user", "content": {"text": "x"}}},
-        {"type": "message", "id": "cc03", "timestamp": 1e308, "message": {"role": "user", "content": [
-            {"type": "text", "text": 5}, "a bare string block", {"type": "text", "text": None}]}},
-        {"type": "session", "id": 12, "timestamp": "not a time"}]),
-    "good.jsonl": json.dumps({"type": "message", "id": "dd04", "timestamp": "2026-02-03T09:00:00Z",
-                              "message": {"role": "user", "content": "Remember that the harbour gate code is 4471"}}
-                             ).encode() + b"\n",
+    "huge.jsonl": json.dumps(
+        {
+            "type": "message",
+            "id": "bb02",
+            "timestamp": "2026-02-03T09:00:00Z",
+            "message": {"role": "user", "content": "Remember that " + "very " * 100_000 + "big"},
+        }
+    ).encode()
+    + b"\n",
+    "types.jsonl": b"".join(
+        json.dumps(x).encode() + b"\n"
+        for x in [
+            [],
+            7,
+            "text",
+            None,
+            {"type": 3},
+            {"type": "message", "message": "user"},
+            {"type": "message", "message": {"role": 5, "content": "x"}},
+            {
+                "type": "message",
+                "id": ["x"],
+                "parentId": {"a": 1},
+                "timestamp": True,
+                "message": {"role": "user", "content": {"text": "x"}},
+            },
+            {
+                "type": "message",
+                "id": "cc03",
+                "timestamp": 1e308,
+                "message": {
+                    "role": "user",
+                    "content": [{"type": "text", "text": 5}, "a bare string block", {"type": "text", "text": None}],
+                },
+            },
+            {"type": "session", "id": 12, "timestamp": "not a time"},
+        ]
+    ),
+    "good.jsonl": json.dumps(
+        {
+            "type": "message",
+            "id": "dd04",
+            "timestamp": "2026-02-03T09:00:00Z",
+            "message": {"role": "user", "content": "Remember that the harbour gate code is 4471"},
+        }
+    ).encode()
+    + b"\n",
 }
 
 
@@ -133,6 +220,7 @@ def test_hostile_transcript_files_are_skipped_and_counted_and_good_lines_still_e
 
 # --- SQLite stores of unexpected shapes -----------------------------------------------------------------------
 
+
 def database(path: Path, *statements: str, rows: list[tuple] = ()) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(path)
@@ -145,16 +233,34 @@ def database(path: Path, *statements: str, rows: list[tuple] = ()) -> Path:
     return path
 
 
-GOOD_LINE = json.dumps({"type": "message", "id": "ee05", "timestamp": "2026-02-03T09:00:00Z",
-                        "message": {"role": "user", "content": "Remember that the boat is moored at pier 12"}})
+GOOD_LINE = json.dumps(
+    {
+        "type": "message",
+        "id": "ee05",
+        "timestamp": "2026-02-03T09:00:00Z",
+        "message": {"role": "user", "content": "Remember that the boat is moored at pier 12"},
+    }
+)
 ODD_DATABASES = {
     "no-table": lambda p: database(p, "CREATE TABLE other (x)"),
     "no-session-column": lambda p: database(p, "CREATE TABLE transcript_events (a, b)", rows=[(1, GOOD_LINE)]),
-    "odd-values": lambda p: database(p, "CREATE TABLE transcript_events (session_id, seq, event_json)", rows=[
-        (None, 1, GOOD_LINE), ("s", "x", b"\xff\xfe"), ("s", 2, 12), ("s", 3, 4.5), ("s", None, None),
-        ("s", 4, "[" * 100_000), (b"\x00", 5, GOOD_LINE), ("s", 6, GOOD_LINE)]),
-    "a-view": lambda p: database(p, "CREATE TABLE t (session_id, seq, event_json)",
-                                 "CREATE VIEW transcript_events AS SELECT * FROM t"),
+    "odd-values": lambda p: database(
+        p,
+        "CREATE TABLE transcript_events (session_id, seq, event_json)",
+        rows=[
+            (None, 1, GOOD_LINE),
+            ("s", "x", b"\xff\xfe"),
+            ("s", 2, 12),
+            ("s", 3, 4.5),
+            ("s", None, None),
+            ("s", 4, "[" * 100_000),
+            (b"\x00", 5, GOOD_LINE),
+            ("s", 6, GOOD_LINE),
+        ],
+    ),
+    "a-view": lambda p: database(
+        p, "CREATE TABLE t (session_id, seq, event_json)", "CREATE VIEW transcript_events AS SELECT * FROM t"
+    ),
     "not-sqlite": lambda p: (p.write_bytes(b"SQLite format 3\x00" + b"\xff" * 200), p)[1],
     "empty": lambda p: (p.write_bytes(b""), p)[1],
     "text": lambda p: (p.write_text("this is not a database\n"), p)[1],
@@ -172,9 +278,17 @@ def test_a_database_of_any_shape_is_a_clear_warning_or_error_never_a_traceback(w
         clean_failure(alone)
         assert original.read_bytes() == before
     good = tmp_path / "good.jsonl"
-    good.write_text(json.dumps({"type": "message", "id": "ff06", "timestamp": "2026-02-03T09:00:00Z",
-                                "message": {"role": "user", "content": "Remember that the kiln fires on Sunday"}})
-                    + "\n")
+    good.write_text(
+        json.dumps(
+            {
+                "type": "message",
+                "id": "ff06",
+                "timestamp": "2026-02-03T09:00:00Z",
+                "message": {"role": "user", "content": "Remember that the kiln fires on Sunday"},
+            }
+        )
+        + "\n"
+    )
     beside = no_traceback(run_script("encode", "--sessions", str(path), str(good), ws=workspace))
     assert beside.returncode == 0, beside.stderr
     assert any("kiln" in m["content"] for m in read_index(workspace)["memories"])
@@ -183,8 +297,15 @@ def test_a_database_of_any_shape_is_a_clear_warning_or_error_never_a_traceback(w
 
 # --- index files truncated or edited by hand --------------------------------------------------------------------
 
-READERS_AND_WRITERS = [("recall", "coffee"), ("load_core",), ("sync_core",), ("dashboard",), ("decay",),
-                       ("encode", "--no-preprocess"), ("log_event", "x")]
+READERS_AND_WRITERS = [
+    ("recall", "coffee"),
+    ("load_core",),
+    ("sync_core",),
+    ("dashboard",),
+    ("decay",),
+    ("encode", "--no-preprocess"),
+    ("log_event", "x"),
+]
 
 
 def stored_index(ws: Path) -> bytes:
@@ -192,8 +313,12 @@ def stored_index(ws: Path) -> bytes:
 
 
 def sample_index(ws: Path) -> Path:
-    return write_index(ws, [memory(f"mem_{n:03d}", f"User likes coffee number {n} with oat milk", 0.5 + n / 100)
-                            for n in range(1, 12)], version=2, lastUpdated="2026-02-01T00:00:00Z")
+    return write_index(
+        ws,
+        [memory(f"mem_{n:03d}", f"User likes coffee number {n} with oat milk", 0.5 + n / 100) for n in range(1, 12)],
+        version=2,
+        lastUpdated="2026-02-01T00:00:00Z",
+    )
 
 
 @pytest.mark.parametrize("cut", [1, 17, 0.5, -3])
@@ -210,20 +335,53 @@ def test_a_truncated_index_is_one_line_of_error_from_every_script_and_stays_as_i
         assert stored_index(workspace) == text[:at], name
 
 
-WRONG_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=True), st.text(max_size=5),
-                         st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(),
-                                                                              max_size=2))
-FIELDS = ["id", "domain", "category", "content", "importance", "created", "lastAccessed", "timesReinforced",
-          "keywords", "sources", "decay", "history", "pinned", "archived", "supersededBy", "trust", "kind", "episode",
-          "context", "reply", "detail"]
+WRONG_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.floats(allow_nan=True),
+    st.text(max_size=5),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+FIELDS = [
+    "id",
+    "domain",
+    "category",
+    "content",
+    "importance",
+    "created",
+    "lastAccessed",
+    "timesReinforced",
+    "keywords",
+    "sources",
+    "decay",
+    "history",
+    "pinned",
+    "archived",
+    "supersededBy",
+    "trust",
+    "kind",
+    "episode",
+    "context",
+    "reply",
+    "detail",
+]
 
 
 @EXAMPLES
-@given(st.lists(st.tuples(st.integers(0, 10), st.sampled_from(FIELDS), WRONG_VALUES), min_size=1, max_size=4),
-       st.dictionaries(st.sampled_from(["version", "decayLastRun", "encodedThrough", "highestId", "memories",
-                                        "lastProcessedTimestamp"]), WRONG_VALUES, max_size=2))
+@given(
+    st.lists(st.tuples(st.integers(0, 10), st.sampled_from(FIELDS), WRONG_VALUES), min_size=1, max_size=4),
+    st.dictionaries(
+        st.sampled_from(
+            ["version", "decayLastRun", "encodedThrough", "highestId", "memories", "lastProcessedTimestamp"]
+        ),
+        WRONG_VALUES,
+        max_size=2,
+    ),
+)
 @example(edits=[(0, "timesReinforced", 9.223372036854776e18)], meta={})
-@example(edits=[(1, "timesReinforced", 10 ** 30)], meta={"highestId": 10 ** 30})
+@example(edits=[(1, "timesReinforced", 10**30)], meta={"highestId": 10**30})
 @example(edits=[(2, "id", "mem_" + "9" * 40)], meta={})
 def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edits, meta):
     from hippocampus.store import cache
@@ -259,19 +417,24 @@ def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edit
 
 
 def test_a_hand_edited_index_with_wrong_types_never_gives_a_traceback(workspace):
-    cases = [{"memories": {"a": 1}}, {"version": 99, "memories": []},
-             {"memories": [{"id": "mem_001", "content": "x", "importance": "high"}]},
-             {"memories": [{"id": "mem_001", "content": "x"}, {"id": "mem_001", "content": "y"}]}, [12]]
+    cases = [
+        {"memories": {"a": 1}},
+        {"version": 99, "memories": []},
+        {"memories": [{"id": "mem_001", "content": "x", "importance": "high"}]},
+        {"memories": [{"id": "mem_001", "content": "x"}, {"id": "mem_001", "content": "y"}]},
+        [12],
+    ]
     for number, case in enumerate(cases):
         (workspace / "memory" / "index.json").write_text(json.dumps(case))
         before = stored_index(workspace)
-        for name, *args in READERS_AND_WRITERS[:-1][number % 3::3]:
+        for name, *args in READERS_AND_WRITERS[:-1][number % 3 :: 3]:
             done = run_script(name, *args, ws=workspace)
             assert "index.json" in clean_failure(done), (name, case)
             assert stored_index(workspace) == before
 
 
 # --- queries, event values, IDENTITY.md ------------------------------------------------------------------------
+
 
 @EXAMPLES
 @given(st.text(max_size=200))
@@ -282,16 +445,29 @@ def test_a_query_of_any_text_ranks_without_error(query):
     from hippocampus.store.model import Index, Memory
     from hippocampus.store.views import IndexView
 
-    corpus = [Memory(id=f"mem_{n}", content=text) for n, text in enumerate(
-        ["User likes coffee", "Bob's birthday is on June 14", "私は朝は短い返事が好きです", "The Ω-project"])]
+    corpus = [
+        Memory(id=f"mem_{n}", content=text)
+        for n, text in enumerate(
+            ["User likes coffee", "Bob's birthday is on June 14", "私は朝は短い返事が好きです", "The Ω-project"]
+        )
+    ]
     hits = search.rank(IndexView(Index(memories=corpus)), query, datetime(2026, 3, 1, tzinfo=timezone.utc))
     assert all(0 <= h.score <= 1.0001 for h in hits)
 
 
 def test_queries_of_any_text_are_data_for_recall(workspace):
     before = sample_index(workspace).read_bytes()
-    for query in ["$(touch /tmp/pwned)", "'; DROP TABLE docs; --", "-- --top 0", "\u202e\u2028\U0001f600",
-                  "coffee " * 10_000, "\\", "%s%n", "*", "\"coffee\""]:
+    for query in [
+        "$(touch /tmp/pwned)",
+        "'; DROP TABLE docs; --",
+        "-- --top 0",
+        "\u202e\u2028\U0001f600",
+        "coffee " * 10_000,
+        "\\",
+        "%s%n",
+        "*",
+        '"coffee"',
+    ]:
         done = no_traceback(run_script("recall", "--json", "--", query, ws=workspace))
         assert done.returncode == 0, (query[:30], done.stderr)
         assert json.loads(done.stdout)["query"] == query
@@ -300,8 +476,12 @@ def test_queries_of_any_text_are_data_for_recall(workspace):
 
 
 @EXAMPLES
-@given(st.dictionaries(st.text(min_size=1, max_size=10).filter(lambda k: k not in ("ts", "event")),
-                       st.text(max_size=40), max_size=4), st.text(min_size=1, max_size=20))
+@given(
+    st.dictionaries(
+        st.text(min_size=1, max_size=10).filter(lambda k: k not in ("ts", "event")), st.text(max_size=40), max_size=4
+    ),
+    st.text(min_size=1, max_size=20),
+)
 def test_event_values_of_any_text_make_one_valid_json_line(tmp_path_factory, fields, name):
     from datetime import datetime, timezone
 
@@ -325,8 +505,15 @@ def test_an_argument_that_is_not_utf8_is_logged_as_valid_json(workspace):
 
     from conftest import ROOT, SCRIPTS
 
-    command = [sys.executable.encode(), str(SCRIPTS / "log_event.py").encode(), b"odd", b"k=\xff\xfe", b"\xfe=v",
-               b"--workspace", str(workspace).encode()]
+    command = [
+        sys.executable.encode(),
+        str(SCRIPTS / "log_event.py").encode(),
+        b"odd",
+        b"k=\xff\xfe",
+        b"\xfe=v",
+        b"--workspace",
+        str(workspace).encode(),
+    ]
     done = subprocess.run(command, capture_output=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     entry = json.loads((workspace / "memory" / "brain-events.jsonl").read_text(encoding="utf-8"))
@@ -334,9 +521,12 @@ def test_an_argument_that_is_not_utf8_is_logged_as_valid_json(workspace):
 
 
 @EXAMPLES
-@given(st.text(max_size=300) | st.lists(st.tuples(st.sampled_from(["Name", "Avatar", "Emoji", "Vibe", "name"]),
-                                                  st.text(max_size=60)), max_size=5).map(
-    lambda pairs: "\n".join(f"- **{k}:** {v}" for k, v in pairs)))
+@given(
+    st.text(max_size=300)
+    | st.lists(
+        st.tuples(st.sampled_from(["Name", "Avatar", "Emoji", "Vibe", "name"]), st.text(max_size=60)), max_size=5
+    ).map(lambda pairs: "\n".join(f"- **{k}:** {v}" for k, v in pairs))
+)
 def test_identity_md_of_any_text_gives_an_identity(tmp_path_factory, text):
     from hippocampus.published.identity import read_identity, TEXT_LIMIT
 
@@ -345,8 +535,12 @@ def test_identity_md_of_any_text_gives_an_identity(tmp_path_factory, text):
     identity = read_identity(root / "IDENTITY.md", root)
     for value in (identity.name, identity.emoji, identity.vibe):
         # Unset, or one line of at most TEXT_LIMIT characters that the file holds.
-        assert value is None or (0 < len(value) <= TEXT_LIMIT and "\n" not in value and "\r" not in value
-                                 and all(word.rstrip("…") in text for word in value.split())), value
+        assert value is None or (
+            0 < len(value) <= TEXT_LIMIT
+            and "\n" not in value
+            and "\r" not in value
+            and all(word.rstrip("…") in text for word in value.split())
+        ), value
     assert identity.avatar is None  # no image file: nothing to embed
 
 
@@ -355,7 +549,8 @@ def test_a_hostile_identity_md_still_gives_an_escaped_dashboard(workspace):
     (workspace / "avatar.png").write_bytes(b"<svg onload=alert(1)>")
     (workspace / "IDENTITY.md").write_bytes(
         b"- **Name:** </script><script>alert(1)</script>\n- **Avatar:** ../../etc/passwd\n"
-        b"- **Avatar:** javascript:alert(1)\n- **Emoji:** \xff\xfe\x00\n" + b"- **Vibe:** " + b"x" * 300_000 + b"\n")
+        b"- **Avatar:** javascript:alert(1)\n- **Emoji:** \xff\xfe\x00\n" + b"- **Vibe:** " + b"x" * 300_000 + b"\n"
+    )
     done = no_traceback(run_script("dashboard", ws=workspace))
     assert done.returncode == 0, done.stderr
     page = (workspace / "brain-dashboard.html").read_text(encoding="utf-8")
@@ -364,13 +559,26 @@ def test_a_hostile_identity_md_still_gives_an_escaped_dashboard(workspace):
 
 # --- pending and decision files from a confused LLM --------------------------------------------------------------
 
+
 @EXAMPLES
-@given(json_values | st.lists(st.fixed_dictionaries({
-    "item": st.sampled_from(["sig-1", "sig-2"]) | json_values,
-    "action": st.sampled_from(["create", "reinforce", "skip"]) | json_values,
-    "content": json_values, "memory": st.sampled_from(["mem_001"]) | json_values,
-    "domain": st.sampled_from(["user", "moon"]) | json_values, "category": json_values,
-    "importance": json_values, "keywords": json_values}), max_size=4))
+@given(
+    json_values
+    | st.lists(
+        st.fixed_dictionaries(
+            {
+                "item": st.sampled_from(["sig-1", "sig-2"]) | json_values,
+                "action": st.sampled_from(["create", "reinforce", "skip"]) | json_values,
+                "content": json_values,
+                "memory": st.sampled_from(["mem_001"]) | json_values,
+                "domain": st.sampled_from(["user", "moon"]) | json_values,
+                "category": json_values,
+                "importance": json_values,
+                "keywords": json_values,
+            }
+        ),
+        max_size=4,
+    )
+)
 def test_decisions_of_any_shape_are_valid_or_reported(raw):
     from hippocampus.ingestion import pending
     from hippocampus.store.model import Index, Memory
@@ -391,9 +599,21 @@ CONFUSED_DECISIONS = {
     "object.json": b'{"decision": {"item": "sig-1"}}',
     "numbers.json": b"[1, 2, 3]",
     "huge.json": b'{"decisions": [' + b",".join([b'{"item": "sig-9", "action": "skip"}'] * 100_000) + b"]}",
-    "types.json": json.dumps({"decisions": [{"item": "sig-1", "action": "create", "content": ["x"] * 3,
-                                             "domain": None, "keywords": "k", "importance": "1"},
-                                            {"item": None, "action": "reinforce", "memory": 7}]}).encode(),
+    "types.json": json.dumps(
+        {
+            "decisions": [
+                {
+                    "item": "sig-1",
+                    "action": "create",
+                    "content": ["x"] * 3,
+                    "domain": None,
+                    "keywords": "k",
+                    "importance": "1",
+                },
+                {"item": None, "action": "reinforce", "memory": 7},
+            ]
+        }
+    ).encode(),
 }
 
 
@@ -402,8 +622,9 @@ def test_a_confused_decisions_file_changes_no_memory_and_says_so_in_one_line(wor
     sample_index(workspace)
     before = stored_index(workspace)
     pending_file = workspace / "memory" / "pending-memories.json"
-    pending_file.write_text(json.dumps({"version": 1, "items": [{"id": "sig-1", "added": "2026-03-01T11:00:00Z",
-                                                                 "signal": {}}]}))
+    pending_file.write_text(
+        json.dumps({"version": 1, "items": [{"id": "sig-1", "added": "2026-03-01T11:00:00Z", "signal": {}}]})
+    )
     pending_before = pending_file.read_bytes()
     path = tmp_path / name
     path.write_bytes(CONFUSED_DECISIONS[name])
@@ -415,8 +636,9 @@ def test_a_confused_decisions_file_changes_no_memory_and_says_so_in_one_line(wor
     assert pending_file.read_bytes() == pending_before
 
 
-@pytest.mark.parametrize("text", ['{"items": [ half', "[" * 100_000, '{"items": {"id": 1}}', '{"items": [{"id": 3}]}',
-                                  "\xff\xfe"])
+@pytest.mark.parametrize(
+    "text", ['{"items": [ half', "[" * 100_000, '{"items": {"id": 1}}', '{"items": [{"id": 3}]}', "\xff\xfe"]
+)
 def test_a_confused_pending_file_is_an_error_and_is_never_overwritten(workspace, tmp_path, text):
     sample_index(workspace)
     before = stored_index(workspace)
@@ -434,20 +656,30 @@ def test_a_confused_pending_file_is_an_error_and_is_never_overwritten(workspace,
 
 # --- the clock and dates at the ends of the calendar -------------------------------------------------------------
 
-EVERY_SCRIPT = READERS_AND_WRITERS + [("consolidate",), ("reflect",), ("preprocess", "--sessions", "."),
-                                      ("encode", "--sessions", ".")]
+EVERY_SCRIPT = READERS_AND_WRITERS + [
+    ("consolidate",),
+    ("reflect",),
+    ("preprocess", "--sessions", "."),
+    ("encode", "--sessions", "."),
+]
 
 
-@pytest.mark.parametrize("now", ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "0001-01-01",
-                                 "9999-12-31T23:30:00-01:00", "1969-12-31T23:59:59Z"])
+@pytest.mark.parametrize(
+    "now",
+    ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "0001-01-01", "9999-12-31T23:30:00-01:00", "1969-12-31T23:59:59Z"],
+)
 def test_a_now_outside_the_supported_years_is_one_line_of_error_from_every_script(workspace, now):
     text = sample_index(workspace).read_bytes()
     for name, *args in EVERY_SCRIPT:
         done = run_script(name, *args, ws=workspace, now=now, cwd=workspace)
         assert "--now" in clean_failure(done, codes=(2,)), name
         assert stored_index(workspace) == text, name
-    done = subprocess.run([sys.executable, str(ROOT / "install.py"), "--workspace", str(workspace), "--now", now,
-                           "--dry-run"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "install.py"), "--workspace", str(workspace), "--now", now, "--dry-run"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert "--now" in clean_failure(done, codes=(2,))
 
 
@@ -471,18 +703,34 @@ def test_the_first_and_last_supported_years_work_in_every_script(workspace):
     assert all(m["lastAccessed"].startswith("8999-12-31") for m in kept.values())
 
 
-EDGE_TIMES = ["0001-01-01T00:00:00Z", "0001-01-01T00:30:00+01:00", "9999-12-31T23:59:59Z",
-              "9999-12-31T23:00:00-05:00", 253402300800000, -62135596800000]
+EDGE_TIMES = [
+    "0001-01-01T00:00:00Z",
+    "0001-01-01T00:30:00+01:00",
+    "9999-12-31T23:59:59Z",
+    "9999-12-31T23:00:00-05:00",
+    253402300800000,
+    -62135596800000,
+]
 
 
 def test_dates_at_the_ends_of_the_calendar_in_transcripts_and_the_index_never_give_a_traceback(workspace, tmp_path):
     folder = tmp_path / "sessions"
     folder.mkdir()
     for number, when in enumerate(EDGE_TIMES):
-        lines = [{"type": "session", "version": 3, "id": f"edge{number}", "timestamp": when},
-                 {"type": "message", "id": f"e{number}", "parentId": None, "timestamp": when,
-                  "message": {"role": "user", "timestamp": when,
-                              "content": f"Remember that the harbour shed number {number} has the blue kayak"}}]
+        lines = [
+            {"type": "session", "version": 3, "id": f"edge{number}", "timestamp": when},
+            {
+                "type": "message",
+                "id": f"e{number}",
+                "parentId": None,
+                "timestamp": when,
+                "message": {
+                    "role": "user",
+                    "timestamp": when,
+                    "content": f"Remember that the harbour shed number {number} has the blue kayak",
+                },
+            },
+        ]
         (folder / f"s{number}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
     done = no_traceback(run_script("encode", "--sessions", str(folder), "--json", ws=workspace))
     assert done.returncode == 0, done.stderr

@@ -8,8 +8,15 @@ import os
 import pytest
 from dashboard_fixtures import png_bytes
 
-from hippocampus.published.identity import (check_data_uri, clean_value, identity_from, parse_fields, read_identity,
-                                            sniff_image, AVATAR_MAX_BYTES)
+from hippocampus.published.identity import (
+    check_data_uri,
+    clean_value,
+    identity_from,
+    parse_fields,
+    read_identity,
+    sniff_image,
+    AVATAR_MAX_BYTES,
+)
 
 TEMPLATE = """# IDENTITY.md - Who Am I?
 
@@ -42,8 +49,22 @@ def test_the_untouched_template_gives_no_name_emoji_or_avatar(tmp_path):
     assert found.notes == []
 
 
-@pytest.mark.parametrize("value", ["", "   ", "TBD", "tbd", "*(pick something you like)*", "_(pick one)_", "(none)",
-                                   "<name>", "[your name]", "N/A", "?"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "",
+        "   ",
+        "TBD",
+        "tbd",
+        "*(pick something you like)*",
+        "_(pick one)_",
+        "(none)",
+        "<name>",
+        "[your name]",
+        "N/A",
+        "?",
+    ],
+)
 def test_placeholders_count_as_unset(value):
     assert clean_value(value) is None
 
@@ -152,8 +173,17 @@ def test_an_http_url_is_kept_as_a_link_and_never_as_an_image(tmp_path):
     assert found.avatar is None
 
 
-@pytest.mark.parametrize("value", ["javascript:alert(1)", "file:///etc/passwd", "ftp://host/a.png",
-                                   'https://example.org/a.png" onerror="x', "https://", "http://exa mple.org/a"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "ftp://host/a.png",
+        'https://example.org/a.png" onerror="x',
+        "https://",
+        "http://exa mple.org/a",
+    ],
+)
 def test_other_schemes_and_odd_urls_are_ignored(tmp_path, value):
     found = identity(tmp_path, value)
     assert found.avatar is None and found.avatar_url is None

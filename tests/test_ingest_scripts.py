@@ -14,8 +14,14 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SCRIPTS, read_index, run_script, write_index
-from transcript_fixtures import (Session, conversation_sessions, day, write_database, write_jsonl_store,
-                                 write_sqlite_store)
+from transcript_fixtures import (
+    Session,
+    conversation_sessions,
+    day,
+    write_database,
+    write_jsonl_store,
+    write_sqlite_store,
+)
 from hippocampus import frontmatter
 
 STORES = {"jsonl": write_jsonl_store, "sqlite": write_sqlite_store}
@@ -35,8 +41,17 @@ def encode(ws, state_dir, *args, now="2026-03-01T12:00:00Z"):
 
 def memories(ws) -> list[tuple]:
     """What the store says, independent of id order: content, reinforcements, sources, kind, trust, history."""
-    return sorted((m["content"], m["timesReinforced"], len(m.get("sources", [])), m.get("kind"), m.get("trust"),
-                   len(m.get("history", []))) for m in read_index(ws)["memories"])
+    return sorted(
+        (
+            m["content"],
+            m["timesReinforced"],
+            len(m.get("sources", [])),
+            m.get("kind"),
+            m.get("trust"),
+            len(m.get("history", [])),
+        )
+        for m in read_index(ws)["memories"]
+    )
 
 
 def signal_lines(ws) -> list[dict]:
@@ -51,6 +66,7 @@ def ok(done: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
 
 # --- preprocess -----------------------------------------------------------------------------------------------
 
+
 def test_preprocess_writes_one_line_per_message_with_the_documented_keys(workspace, state):
     ok(run_script("preprocess", "--state-dir", str(state), ws=workspace))
     lines = signal_lines(workspace)
@@ -59,8 +75,16 @@ def test_preprocess_writes_one_line_per_message_with_the_documented_keys(workspa
     texts = " ".join(line["text"] for line in lines)
     assert "私は朝は短い返事が好きです。" in texts and "Я живу в Берлине" in texts and "🚀" in texts
     assert texts.count("black tea") == 1  # the deleted and the reset copy of one session, read once
-    for noise in ("HEARTBEAT", "cron:", "untrusted metadata", "[message_id", "<media:", "reply_to",
-                  "# Calendar", "The user wants me to remember"):
+    for noise in (
+        "HEARTBEAT",
+        "cron:",
+        "untrusted metadata",
+        "[message_id",
+        "<media:",
+        "reply_to",
+        "# Calendar",
+        "The user wants me to remember",
+    ):
         assert noise not in texts, noise
     assert texts.count("I prefer oat milk flat whites") == 3  # three sessions; the retry is not a fourth
     assert "sk-proj-AbCd" not in texts and "[REDACTED:openai-key]" in texts
@@ -84,7 +108,9 @@ def test_a_growing_session_gives_only_its_new_messages(workspace, tmp_path):
     session.write(folder)
     ok(run_script("preprocess", "--state-dir", str(tmp_path / "openclaw"), ws=workspace))
     assert [line["text"] for line in signal_lines(workspace)] == [
-        "I prefer oat milk flat whites", "Remember that the car is due for inspection on 2026-04-02"]
+        "I prefer oat milk flat whites",
+        "Remember that the car is due for inspection on 2026-04-02",
+    ]
 
 
 def test_a_malformed_line_is_counted_in_the_report(workspace, state):
@@ -114,6 +140,7 @@ def test_an_unknown_database_schema_is_a_warning_beside_readable_files(workspace
     database = state / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
     database.parent.mkdir(parents=True)
     import sqlite3
+
     db = sqlite3.connect(database)
     db.execute("CREATE TABLE transcript_events (x TEXT)")
     db.commit()
@@ -126,6 +153,7 @@ def test_an_unknown_database_schema_is_a_warning_beside_readable_files(workspace
 def test_an_unknown_database_schema_alone_is_an_error(workspace, tmp_path):
     path = tmp_path / "odd.sqlite"
     import sqlite3
+
     sqlite3.connect(path).execute("CREATE TABLE other (x)").connection.close()
     done = run_script("preprocess", "--sessions", str(path), ws=workspace)
     assert done.returncode == 1 and done.stderr.startswith("error:")
@@ -174,6 +202,7 @@ def test_messages_the_old_skill_already_read_are_not_read_again(workspace, state
 
 
 # --- encode ---------------------------------------------------------------------------------------------------
+
 
 def test_encode_makes_the_memories_the_conversations_hold(workspace, state):
     ok(encode(workspace, state))
@@ -231,8 +260,11 @@ def test_secrets_never_reach_the_index_the_mirrors_the_core_file_or_the_queue(wo
     ok(run_script("preprocess", "--state-dir", str(state), ws=workspace))
     queued = (workspace / "memory" / "signals.jsonl").read_text(encoding="utf-8")
     ok(encode(workspace, state))
-    files = [workspace / "memory" / "index.json", workspace / "HIPPOCAMPUS_CORE.md",
-             *sorted((workspace / "memory").glob("*/*.md"))]
+    files = [
+        workspace / "memory" / "index.json",
+        workspace / "HIPPOCAMPUS_CORE.md",
+        *sorted((workspace / "memory").glob("*/*.md")),
+    ]
     for text in [queued] + [p.read_text(encoding="utf-8") for p in files]:
         assert "sk-proj-AbCdEfGh" not in text
     assert "[REDACTED:openai-key]" in (workspace / "memory" / "index.json").read_text(encoding="utf-8")
@@ -333,18 +365,33 @@ def reference(tmp_path, state) -> list[tuple]:
     return memories(ws)
 
 
-@pytest.mark.parametrize("module,attr,when", [
-    ("ingestion.ledger", "append_signals", "after"),     # queue written, ledger not committed
-    ("ingestion.ledger", "Ledger.commit", "before"),     # the same, seen from the ledger
-    ("ingestion.ledger", "Ledger.commit", "after"),      # ledger committed, nothing encoded yet
-    ("store.indexfile", "save_index", "before"),         # encoding done in memory, nothing saved
-    ("store.indexfile", "save_index", "after"),          # index saved with encodedThrough, queue not trimmed
-    ("published.mirrors", "write_mirrors", "before"),    # saved and trimmed, mirrors and core file not refreshed
-])
-def test_killing_encode_at_any_step_loses_nothing_and_doubles_nothing(tmp_path, workspace, state, reference, module,
-                                                                     attr, when):
-    done = crash_at(tmp_path, module, attr, when, "encode", "--workspace", str(workspace), "--state-dir", str(state),
-                    "--now", "2026-03-01T12:00:00Z")
+@pytest.mark.parametrize(
+    "module,attr,when",
+    [
+        ("ingestion.ledger", "append_signals", "after"),  # queue written, ledger not committed
+        ("ingestion.ledger", "Ledger.commit", "before"),  # the same, seen from the ledger
+        ("ingestion.ledger", "Ledger.commit", "after"),  # ledger committed, nothing encoded yet
+        ("store.indexfile", "save_index", "before"),  # encoding done in memory, nothing saved
+        ("store.indexfile", "save_index", "after"),  # index saved with encodedThrough, queue not trimmed
+        ("published.mirrors", "write_mirrors", "before"),  # saved and trimmed, mirrors and core file not refreshed
+    ],
+)
+def test_killing_encode_at_any_step_loses_nothing_and_doubles_nothing(
+    tmp_path, workspace, state, reference, module, attr, when
+):
+    done = crash_at(
+        tmp_path,
+        module,
+        attr,
+        when,
+        "encode",
+        "--workspace",
+        str(workspace),
+        "--state-dir",
+        str(state),
+        "--now",
+        "2026-03-01T12:00:00Z",
+    )
     assert done.returncode == -signals.SIGKILL, done.stderr
     ok(encode(workspace, state))
     ok(encode(workspace, state))
@@ -354,8 +401,16 @@ def test_killing_encode_at_any_step_loses_nothing_and_doubles_nothing(tmp_path, 
 
 def test_killing_encode_at_random_moments_loses_nothing_and_doubles_nothing(tmp_path, workspace, state, reference):
     rng = random.Random(7)
-    command = [sys.executable, str(SCRIPTS / "encode.py"), "--workspace", str(workspace), "--state-dir", str(state),
-               "--now", "2026-03-01T12:00:00Z"]
+    command = [
+        sys.executable,
+        str(SCRIPTS / "encode.py"),
+        "--workspace",
+        str(workspace),
+        "--state-dir",
+        str(state),
+        "--now",
+        "2026-03-01T12:00:00Z",
+    ]
     # How long a whole run takes here, so that the kills land within runs rather than after them.
     timed = tmp_path / "timed"
     (timed / "memory").mkdir(parents=True)
@@ -375,6 +430,7 @@ def test_killing_encode_at_random_moments_loses_nothing_and_doubles_nothing(tmp_
 
 
 # --- the LLM in the loop --------------------------------------------------------------------------------------
+
 
 def prepare(ws, state_dir, now="2026-03-01T12:00:00Z"):
     done = ok(encode(ws, state_dir, "--prepare", "--json", now=now))
@@ -420,24 +476,45 @@ def test_an_unreadable_pending_file_is_an_error_and_stays_as_it_was(workspace, s
 
 
 def test_apply_applies_valid_decisions_reports_invalid_ones_and_removes_only_the_applied(workspace, state, tmp_path):
-    ok(encode(workspace, state, "--sessions", str(state / "agents" / "main" / "sessions" /
-                                                    "5f0c2a9e-0001-4c3e-9a47-2b6d1e0f7a31.jsonl")))
+    ok(
+        encode(
+            workspace,
+            state,
+            "--sessions",
+            str(state / "agents" / "main" / "sessions" / "5f0c2a9e-0001-4c3e-9a47-2b6d1e0f7a31.jsonl"),
+        )
+    )
     existing = read_index(workspace)["memories"][0]["id"]
     prepare(workspace, state)
     items = pending_items(workspace)
     create, reinforce, skip, bad_domain, bad_memory, extra_field = items[:6]
-    decisions = {"decisions": [
-        {"item": create["id"], "action": "create", "content": "Dana keeps her gym locker at unit 12",
-         "keywords": ["gym", "locker"], "domain": "user", "category": "facts", "importance": 0.77},
-        {"item": reinforce["id"], "action": "reinforce", "memory": existing},
-        {"item": skip["id"], "action": "skip", "reason": "small talk"},
-        {"item": bad_domain["id"], "action": "create", "content": "x", "keywords": [], "domain": "moon",
-         "category": "facts"},
-        {"item": bad_memory["id"], "action": "reinforce", "memory": "mem_999"},
-        {"item": extra_field["id"], "action": "skip", "sumary": "typo"},
-        {"item": create["id"], "action": "skip"},
-        {"item": "sig-424242", "action": "skip"},
-    ]}
+    decisions = {
+        "decisions": [
+            {
+                "item": create["id"],
+                "action": "create",
+                "content": "Dana keeps her gym locker at unit 12",
+                "keywords": ["gym", "locker"],
+                "domain": "user",
+                "category": "facts",
+                "importance": 0.77,
+            },
+            {"item": reinforce["id"], "action": "reinforce", "memory": existing},
+            {"item": skip["id"], "action": "skip", "reason": "small talk"},
+            {
+                "item": bad_domain["id"],
+                "action": "create",
+                "content": "x",
+                "keywords": [],
+                "domain": "moon",
+                "category": "facts",
+            },
+            {"item": bad_memory["id"], "action": "reinforce", "memory": "mem_999"},
+            {"item": extra_field["id"], "action": "skip", "sumary": "typo"},
+            {"item": create["id"], "action": "skip"},
+            {"item": "sig-424242", "action": "skip"},
+        ]
+    }
     file = tmp_path / "decisions.json"
     file.write_text(json.dumps(decisions))
     done = run_script("encode", "--apply", str(file), "--json", ws=workspace)
@@ -460,10 +537,35 @@ def test_apply_killed_after_saving_is_not_applied_twice(workspace, state, tmp_pa
     prepare(workspace, state)
     item = pending_items(workspace)[0]
     file = tmp_path / "decisions.json"
-    file.write_text(json.dumps({"decisions": [{"item": item["id"], "action": "create", "content": "A fact",
-                                               "keywords": [], "domain": "world", "category": "facts"}]}))
-    done = crash_at(tmp_path, "store.indexfile", "save_index", "after", "encode", "--apply", str(file), "--workspace",
-                    str(workspace), "--now", "2026-03-01T12:00:00Z")
+    file.write_text(
+        json.dumps(
+            {
+                "decisions": [
+                    {
+                        "item": item["id"],
+                        "action": "create",
+                        "content": "A fact",
+                        "keywords": [],
+                        "domain": "world",
+                        "category": "facts",
+                    }
+                ]
+            }
+        )
+    )
+    done = crash_at(
+        tmp_path,
+        "store.indexfile",
+        "save_index",
+        "after",
+        "encode",
+        "--apply",
+        str(file),
+        "--workspace",
+        str(workspace),
+        "--now",
+        "2026-03-01T12:00:00Z",
+    )
     assert done.returncode == -signals.SIGKILL
     assert item["id"] in {i["id"] for i in pending_items(workspace)}
     ok(run_script("encode", "--apply", str(file), ws=workspace))
@@ -472,8 +574,20 @@ def test_apply_killed_after_saving_is_not_applied_twice(workspace, state, tmp_pa
 
 
 def test_prepare_killed_before_the_index_is_saved_adds_no_item_twice(workspace, state, tmp_path):
-    done = crash_at(tmp_path, "ingestion.pending", "write_items", "after", "encode", "--prepare", "--workspace",
-                    str(workspace), "--state-dir", str(state), "--now", "2026-03-01T12:00:00Z")
+    done = crash_at(
+        tmp_path,
+        "ingestion.pending",
+        "write_items",
+        "after",
+        "encode",
+        "--prepare",
+        "--workspace",
+        str(workspace),
+        "--state-dir",
+        str(state),
+        "--now",
+        "2026-03-01T12:00:00Z",
+    )
     assert done.returncode == -signals.SIGKILL
     first = pending_items(workspace)
     prepare(workspace, state)
@@ -491,6 +605,7 @@ def test_items_no_agent_decided_on_for_a_day_are_encoded_the_default_way(workspa
 
 # --- weeks of use ---------------------------------------------------------------------------------------------
 
+
 def test_weeks_of_daily_encoding_and_decay_remember_what_was_said(workspace, state):
     start = day(1, 23)
     for n in range(0, 27):
@@ -498,8 +613,9 @@ def test_weeks_of_daily_encoding_and_decay_remember_what_was_said(workspace, sta
         ok(encode(workspace, state, "--cron", now=now))
         ok(run_script("decay", "--cron", ws=workspace, now=now))
     now = (start + timedelta(days=27)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    found = json.loads(ok(run_script("recall", "locker code unit 19", "--json", "--no-touch", ws=workspace,
-                                     now=now)).stdout)
+    found = json.loads(
+        ok(run_script("recall", "locker code unit 19", "--json", "--no-touch", ws=workspace, now=now)).stdout
+    )
     assert "8803" in found["results"][0]["content"]
     found = json.loads(ok(run_script("recall", "oat milk", "--json", "--no-touch", ws=workspace, now=now)).stdout)
     assert found["results"][0]["content"] == "User prefers oat milk flat whites"
@@ -521,6 +637,7 @@ def test_weeks_of_daily_encoding_and_decay_remember_what_was_said(workspace, sta
 
 # --- long histories and huge lines ----------------------------------------------------------------------------
 
+
 def test_a_line_of_many_megabytes_is_read_in_pieces_and_its_message_kept_cut(workspace, tmp_path):
     session = Session("huge-1", day(3))
     session.user("Remember this: my pasted notes follow. " + "Lorem ipsum dolor sit amet. " * 120_000)
@@ -529,8 +646,9 @@ def test_a_line_of_many_megabytes_is_read_in_pieces_and_its_message_kept_cut(wor
     session.user("I prefer window seats on long flights")
     folder = tmp_path / "openclaw" / "agents" / "main" / "sessions"
     session.write(folder)
-    report = json.loads(ok(run_script("preprocess", "--state-dir", str(tmp_path / "openclaw"), "--json",
-                                      ws=workspace)).stdout)
+    report = json.loads(
+        ok(run_script("preprocess", "--state-dir", str(tmp_path / "openclaw"), "--json", ws=workspace)).stdout
+    )
     assert report["malformedLines"] == 0 and report["cutMessages"] == 1
     texts = [line["text"] for line in signal_lines(workspace)]
     assert len(texts) == 2 and texts[1] == "I prefer window seats on long flights"
@@ -544,8 +662,20 @@ def test_a_long_first_run_keeps_its_progress_when_killed_half_way(tmp_path, work
         session.user(f"Note {n}: I prefer the {n}th shelf of the archive for project {n % 97}", local_stamp=False)
     state = tmp_path / "openclaw"
     session.write(state / "agents" / "main" / "sessions")
-    done = crash_at(tmp_path, "ingestion.ledger", "Ledger.commit", "after", "preprocess", "--workspace", str(workspace),
-                    "--state-dir", str(state), "--full", "--now", "2026-03-01T12:00:00Z")
+    done = crash_at(
+        tmp_path,
+        "ingestion.ledger",
+        "Ledger.commit",
+        "after",
+        "preprocess",
+        "--workspace",
+        str(workspace),
+        "--state-dir",
+        str(state),
+        "--full",
+        "--now",
+        "2026-03-01T12:00:00Z",
+    )
     assert done.returncode == -signals.SIGKILL, done.stderr
     first = signal_lines(workspace)
     assert 0 < len(first) < 6500  # the first part stayed done
@@ -583,6 +713,7 @@ def test_a_recorded_state_dir_that_is_not_an_absolute_path_is_an_error_naming_th
 
 # --- episodes -------------------------------------------------------------------------------------------------
 
+
 def test_what_the_agent_said_is_recalled_with_its_turn_and_never_shown_as_a_memory(workspace, tmp_path):
     state = tmp_path / "openclaw"
     s = Session("e5e5e5e5-0008-4000-8000-000000000008", day(3, 10))
@@ -607,13 +738,16 @@ def test_what_the_agent_said_is_recalled_with_its_turn_and_never_shown_as_a_memo
     ok(encode(workspace, state, now="2026-02-03T15:00:00Z"))
     [memory] = read_index(workspace)["memories"]
     assert [t["source"]["message"] for t in memory["episode"]][-1] == s.last
-    found = json.loads(ok(run_script("recall", "when does the office open", "--json", "--no-touch",
-                                     ws=workspace)).stdout)
+    found = json.loads(
+        ok(run_script("recall", "when does the office open", "--json", "--no-touch", ws=workspace)).stdout
+    )
     assert found["results"][0]["sources"][0]["message"] == s.last
 
-    shown = [(workspace / "HIPPOCAMPUS_CORE.md").read_text(encoding="utf-8"),
-             ok(run_script("load_core", ws=workspace, now="2026-02-04T08:00:00Z")).stdout,
-             *(p.read_text(encoding="utf-8") for p in (workspace / "memory").glob("*/*.md"))]
+    shown = [
+        (workspace / "HIPPOCAMPUS_CORE.md").read_text(encoding="utf-8"),
+        ok(run_script("load_core", ws=workspace, now="2026-02-04T08:00:00Z")).stdout,
+        *(p.read_text(encoding="utf-8") for p in (workspace / "memory").glob("*/*.md")),
+    ]
     assert any("passport" in text for text in shown)
     assert not any("Harbor" in text or "8:30" in text for text in shown)
 
@@ -631,10 +765,23 @@ def test_with_the_agent_s_summaries_the_turns_of_a_session_go_where_its_item_goe
     assert [a["id"] for a in passport["attached"]] == [reply] and [a["id"] for a in kyoto["attached"]] == [later]
     assert not (workspace / "memory" / "index.json").exists() or read_index(workspace)["memories"] == []
     file = tmp_path / "decisions.json"
-    file.write_text(json.dumps({"decisions": [
-        {"item": passport["id"], "action": "create", "content": "User must renew their passport before Osaka",
-         "keywords": ["passport"], "domain": "user", "category": "context"},
-        {"item": kyoto["id"], "action": "skip", "reason": "not worth a memory"}]}))
+    file.write_text(
+        json.dumps(
+            {
+                "decisions": [
+                    {
+                        "item": passport["id"],
+                        "action": "create",
+                        "content": "User must renew their passport before Osaka",
+                        "keywords": ["passport"],
+                        "domain": "user",
+                        "category": "context",
+                    },
+                    {"item": kyoto["id"], "action": "skip", "reason": "not worth a memory"},
+                ]
+            }
+        )
+    )
     ok(run_script("encode", "--apply", str(file), ws=workspace, now="2026-02-04T12:05:00Z"))
     [memory] = read_index(workspace)["memories"]
     # The skipped item's reply is still what was said: it joins the session's memory.

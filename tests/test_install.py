@@ -71,24 +71,45 @@ def test_a_second_install_changes_no_file(machine):
     before = snapshot(machine.home, machine.crontab_file)
     out = ok(machine.install("--with-cron", "--now", "2026-03-02T08:00:00Z"))
     assert snapshot(machine.home, machine.crontab_file) == before
-    assert all(line.split()[0] in ("unchanged", "Python", "Install:", "kept") or line.startswith("   ")
-               for line in out.splitlines() if line.strip()), out
+    assert all(
+        line.split()[0] in ("unchanged", "Python", "Install:", "kept") or line.startswith("   ")
+        for line in out.splitlines()
+        if line.strip()
+    ), out
 
 
 def test_an_old_skill_workspace_is_taken_over_without_duplicates(claw):
     ws = claw.workspace
-    original = write_index(ws, [memory("mem_001", "User prefers concise responses", 0.85),
-                                memory("mem_007", "Lea's birthday is on June 14", 0.9)],
-                           lastUpdated="2026-01-20T19:00:00", decayLastRun="2026-01-20").read_bytes()
+    original = write_index(
+        ws,
+        [
+            memory("mem_001", "User prefers concise responses", 0.85),
+            memory("mem_007", "Lea's birthday is on June 14", 0.9),
+        ],
+        lastUpdated="2026-01-20T19:00:00",
+        decayLastRun="2026-01-20",
+    ).read_bytes()
     (ws / "AGENTS.md").write_text(OLD_AGENTS)
-    (claw.state / "openclaw.json").write_text(json.dumps(
-        {"agents": {"defaults": {"memorySearch": {"extraPaths": ["HIPPOCAMPUS_CORE.md"]}}}}))
-    claw.seed_openclaw_jobs([
-        {"id": "old-1", "name": "hippocampus-encoding", "schedule": {"kind": "cron", "expr": "0 3 * * *"},
-         "payload": {"kind": "agentTurn", "message": "Run encode-pipeline.sh"}},
-        {"id": "old-2", "name": "hippocampus-decay", "schedule": {"kind": "cron", "expr": "0 3 * * *"},
-         "payload": {"kind": "agentTurn", "message": "Run decay.sh and report any memories below 0.2"}},
-        {"id": "mine", "name": "morning-brief", "schedule": {"kind": "cron", "expr": "0 7 * * *"}}])
+    (claw.state / "openclaw.json").write_text(
+        json.dumps({"agents": {"defaults": {"memorySearch": {"extraPaths": ["HIPPOCAMPUS_CORE.md"]}}}})
+    )
+    claw.seed_openclaw_jobs(
+        [
+            {
+                "id": "old-1",
+                "name": "hippocampus-encoding",
+                "schedule": {"kind": "cron", "expr": "0 3 * * *"},
+                "payload": {"kind": "agentTurn", "message": "Run encode-pipeline.sh"},
+            },
+            {
+                "id": "old-2",
+                "name": "hippocampus-decay",
+                "schedule": {"kind": "cron", "expr": "0 3 * * *"},
+                "payload": {"kind": "agentTurn", "message": "Run decay.sh and report any memories below 0.2"},
+            },
+            {"id": "mine", "name": "morning-brief", "schedule": {"kind": "cron", "expr": "0 7 * * *"}},
+        ]
+    )
     out = ok(claw.install("--with-cron", "--now", NOW))
 
     index = read_index(ws)
@@ -103,8 +124,13 @@ def test_an_old_skill_workspace_is_taken_over_without_duplicates(claw):
     assert config == {"agents": {"defaults": {"memorySearch": {"extraPaths": ["HIPPOCAMPUS_CORE.md"]}}}}
     assert "openclaw doctor --fix" in out, "the old key is not extended: the fix is printed"
     names = sorted(j["name"] for j in claw.openclaw_jobs())
-    assert names == ["hippocampus-consolidation", "hippocampus-decay", "hippocampus-encoding",
-                     "hippocampus-reflection", "morning-brief"]
+    assert names == [
+        "hippocampus-consolidation",
+        "hippocampus-decay",
+        "hippocampus-encoding",
+        "hippocampus-reflection",
+        "morning-brief",
+    ]
     assert ["cron", "rm", "old-1"] in claw.openclaw_calls() and ["cron", "rm", "old-2"] in claw.openclaw_calls()
 
     before = snapshot(claw.home, claw.openclaw_home / "jobs.json")
@@ -116,8 +142,12 @@ def test_openclaw_jobs_are_added_with_the_documented_flags_and_readable_prompts(
     ok(claw.install("--with-cron", "--agent", "work", "--now", NOW))
     adds = [call for call in claw.openclaw_calls() if call[:2] == ["cron", "add"]]
     assert len(adds) == 4
-    scripts = {"hippocampus-encoding": "encode.py --cron", "hippocampus-decay": "decay.py --cron",
-               "hippocampus-consolidation": "consolidate.py --cron", "hippocampus-reflection": "reflect.py --week"}
+    scripts = {
+        "hippocampus-encoding": "encode.py --cron",
+        "hippocampus-decay": "decay.py --cron",
+        "hippocampus-consolidation": "consolidate.py --cron",
+        "hippocampus-reflection": "reflect.py --week",
+    }
     schedules = {}
     for call in adds:
         opts = {call[i]: call[i + 1] for i in range(2, len(call) - 1) if call[i].startswith("--")}
@@ -134,8 +164,12 @@ def test_openclaw_jobs_are_added_with_the_documented_flags_and_readable_prompts(
             assert "--apply" in message and "three questions" in message
         if script.startswith("encode.py"):
             assert "--cron --agent work --workspace" in message
-    assert schedules == {"hippocampus-encoding": "17 */3 * * *", "hippocampus-decay": "43 4 * * *",
-                         "hippocampus-consolidation": "13 5 * * 0", "hippocampus-reflection": "29 5 * * 0"}
+    assert schedules == {
+        "hippocampus-encoding": "17 */3 * * *",
+        "hippocampus-decay": "43 4 * * *",
+        "hippocampus-consolidation": "13 5 * * 0",
+        "hippocampus-reflection": "29 5 * * 0",
+    }
     minutes = [s.split()[0] for s in schedules.values()]
     assert len(set(minutes)) == len(minutes), "no two jobs start at the same minute"
 
@@ -167,8 +201,12 @@ def test_a_fresh_install_with_cron_waits_for_the_gateway_to_restart_after_the_co
     (claw.state / "openclaw.json").write_text(json.dumps({"gateway": {"mode": "local", "port": 18789}}))
     assert claw.openclaw("cron", "status").returncode == 0, "the gateway runs"
     out = ok(claw.install("--with-cron", "--now", NOW, FAKE_OPENCLAW_RESTART_SECONDS="3"))
-    assert sorted(j["name"] for j in claw.openclaw_jobs()) == ["hippocampus-consolidation", "hippocampus-decay",
-                                                               "hippocampus-encoding", "hippocampus-reflection"]
+    assert sorted(j["name"] for j in claw.openclaw_jobs()) == [
+        "hippocampus-consolidation",
+        "hippocampus-decay",
+        "hippocampus-encoding",
+        "hippocampus-reflection",
+    ]
     assert "waiting for the OpenClaw gateway" in out and "accepts commands again" in out
     listed = claw.openclaw("cron", "list", "--all", "--json")
     assert listed.returncode == 0, "install.py returns once the restarted gateway answers: " + listed.stderr
@@ -248,14 +286,18 @@ def test_json_openclaw_json_is_backed_up_then_given_the_paths_once(machine):
     assert [b.read_text() for b in backups] == [original]
     data = json.loads(config.read_text())
     assert data["gateway"] == {"port": 18789}
-    assert data["memory"]["search"]["extraPaths"] == ["HIPPOCAMPUS_CORE.md", "memory/user", "memory/self",
-                                                      "memory/relationship", "memory/world"]
+    assert data["memory"]["search"]["extraPaths"] == [
+        "HIPPOCAMPUS_CORE.md",
+        "memory/user",
+        "memory/self",
+        "memory/relationship",
+        "memory/world",
+    ]
     ok(machine.install("--now", NOW))
     assert len(list(machine.state.glob("openclaw.json.bak-*"))) == 1
 
 
-@pytest.mark.parametrize("flags, recorded", [(["--signals", "50"], {"signals": 50}),
-                                             (["--whole"], {"whole": True})])
+@pytest.mark.parametrize("flags, recorded", [(["--signals", "50"], {"signals": 50}), (["--whole"], {"whole": True})])
 def test_signals_and_whole_are_recorded_for_the_first_encoding(machine, flags, recorded):
     ok(machine.install(*flags, "--now", NOW))
     config = machine.workspace / "memory" / "hippocampus-config.json"
@@ -305,8 +347,13 @@ def test_install_from_a_clean_clone_into_a_temporary_home_then_the_scripts_work(
     ok(m.install(root=clone))
     ws = m.home / ".openclaw" / "workspace"
     assert (ws / "memory" / "index.json").is_file()
-    done = subprocess.run([sys.executable, str(clone / "scripts" / "load_core.py")], capture_output=True,
-                          text=True, env=m.env(), cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(clone / "scripts" / "load_core.py")],
+        capture_output=True,
+        text=True,
+        env=m.env(),
+        cwd=tmp_path,
+    )
     assert done.returncode == 0 and "No core memories yet" in done.stdout
 
 
@@ -322,8 +369,9 @@ def test_scripts_stay_with_a_python_that_has_the_packages_even_beside_an_empty_v
     clone = tmp_path / "skill"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(clone / ".venv")], check=True)
-    done = subprocess.run([sys.executable, "-P", str(clone / "scripts" / "recall.py"), "--help"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-P", str(clone / "scripts" / "recall.py"), "--help"], capture_output=True, text=True
+    )
     assert done.returncode == 0 and "usage" in done.stdout, done.stderr
 
 
@@ -333,8 +381,9 @@ def test_a_python_without_the_packages_switches_to_the_venv_once_and_never_loops
     clone = tmp_path / "skill"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     subprocess.run([python, "-m", "venv", "--without-pip", str(clone / ".venv")], check=True)
-    done = subprocess.run([python, str(clone / "scripts" / "recall.py"), "--help"], capture_output=True,
-                          text=True, timeout=30)
+    done = subprocess.run(
+        [python, str(clone / "scripts" / "recall.py"), "--help"], capture_output=True, text=True, timeout=30
+    )
     assert done.returncode == 1 and "packages" in done.stderr and "install.py" in done.stderr
 
 
@@ -348,11 +397,17 @@ def test_an_externally_managed_python_gets_a_venv_that_every_script_then_uses(tm
     assert (clone / ".venv" / "bin" / "python3").exists()
     assert "virtual environment" in out and "Install:" in out
     for script in ("recall.py", "load_core.py"):
-        done = subprocess.run([python, "-P", str(clone / "scripts" / script), "--help"], capture_output=True,
-                              text=True, env=m.env(), cwd=tmp_path)
+        done = subprocess.run(
+            [python, "-P", str(clone / "scripts" / script), "--help"],
+            capture_output=True,
+            text=True,
+            env=m.env(),
+            cwd=tmp_path,
+        )
         assert done.returncode == 0, done.stderr
-    done = subprocess.run([python, str(clone / "scripts" / "load_core.py")], capture_output=True, text=True,
-                          env=m.env(), cwd=tmp_path)
+    done = subprocess.run(
+        [python, str(clone / "scripts" / "load_core.py")], capture_output=True, text=True, env=m.env(), cwd=tmp_path
+    )
     assert done.returncode == 0 and "No core memories yet" in done.stdout
     again = ok(m.install("--now", NOW, root=clone, python=python))
     assert "already importable with the skill's virtual environment" in again
@@ -361,8 +416,13 @@ def test_an_externally_managed_python_gets_a_venv_that_every_script_then_uses(tm
 def _run_like_cron(line: str, machine: Machine) -> subprocess.CompletedProcess:
     """A crontab line's command, run the way cron runs it: sh, HOME and a bare PATH, nothing else."""
     command = line.split(None, 5)[5]
-    return subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True, timeout=120,
-                          env={"HOME": str(machine.home), "PATH": "/usr/bin:/bin"})
+    return subprocess.run(
+        ["/bin/sh", "-c", command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"HOME": str(machine.home), "PATH": "/usr/bin:/bin"},
+    )
 
 
 @pytest.mark.parametrize("how", ["flag", "environment"])

@@ -30,13 +30,22 @@ def ws(tmp_path) -> Workspace:
 
 
 def stored(mid: str, content: str) -> Memory:
-    return Memory.from_dict({"id": mid, "domain": "user", "category": "general", "content": content,
-                             "importance": 0.1, "created": "2026-01-01", "lastAccessed": "2026-01-01"}, "test")
+    return Memory.from_dict(
+        {
+            "id": mid,
+            "domain": "user",
+            "category": "general",
+            "content": content,
+            "importance": 0.1,
+            "created": "2026-01-01",
+            "lastAccessed": "2026-01-01",
+        },
+        "test",
+    )
 
 
 def signal(seq: int, text: str) -> Signal:
-    return Signal(seq=seq, id=f"m{seq}", session="s\u2028one", timestamp="2026-03-01T12:00:00Z", role="user",
-                  text=text)
+    return Signal(seq=seq, id=f"m{seq}", session="s\u2028one", timestamp="2026-03-01T12:00:00Z", role="user", text=text)
 
 
 def append(path, text: str) -> None:
@@ -46,6 +55,7 @@ def append(path, text: str) -> None:
 
 # --- the archive ----------------------------------------------------------------------------------------------
 
+
 def test_an_archived_memory_holding_a_unicode_line_separator_reads_back_as_it_was_stored(ws):
     odd = ["a\u2028b", "c\u2029d", "e\x85f", "g\x1ch", "i\rj", "k\x0bl"]
     archive.add(ws, [stored(f"mem_{n:03d}", text) for n, text in enumerate(odd, 1)], set())
@@ -53,8 +63,8 @@ def test_an_archived_memory_holding_a_unicode_line_separator_reads_back_as_it_wa
 
 
 def test_the_archive_is_written_one_json_object_a_line_in_the_stdlib_default_format(ws):
-    archive.add(ws, [stored("mem_001", "Café 東京 \"quoted\"\nnext")], set())
-    entry = stored("mem_001", "Café 東京 \"quoted\"\nnext").to_dict()
+    archive.add(ws, [stored("mem_001", 'Café 東京 "quoted"\nnext')], set())
+    entry = stored("mem_001", 'Café 東京 "quoted"\nnext').to_dict()
     assert ws.archive.read_bytes() == (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
 
 
@@ -67,8 +77,9 @@ def test_a_broken_archive_line_is_refused_with_its_number_and_the_file_is_left_a
     assert ws.archive.read_bytes() == before
 
 
-@pytest.mark.parametrize("line", ["[" * 100_000, "null", "[1, 2]", '{"id": 3}'],
-                         ids=["nested too deep", "null", "a list", "no memory"])
+@pytest.mark.parametrize(
+    "line", ["[" * 100_000, "null", "[1, 2]", '{"id": 3}'], ids=["nested too deep", "null", "a list", "no memory"]
+)
 def test_an_archive_line_too_deep_or_not_a_memory_is_refused_in_words(ws, line):
     append(ws.archive, line + "\n")
     with pytest.raises(HippocampusError, match=r"archive\.jsonl line 1"):
@@ -77,13 +88,17 @@ def test_an_archive_line_too_deep_or_not_a_memory_is_refused_in_words(ws, line):
 
 # --- the signal queue -----------------------------------------------------------------------------------------
 
+
 def test_queued_signals_round_trip_and_broken_lines_are_skipped_and_counted(ws):
     ledger.append_signals(ws, [signal(1, "first\u2028still first"), signal(2, "second")])
     append(ws.signals, BROKEN + '{"seq": 0, "id": "x"}\n' + "\n   \n")
     ledger.append_signals(ws, [signal(3, "third")])
     read, bad = ledger.read_signals(ws)
     assert [(s.seq, s.text, s.session) for s in read] == [
-        (1, "first\u2028still first", "s\u2028one"), (2, "second", "s\u2028one"), (3, "third", "s\u2028one")]
+        (1, "first\u2028still first", "s\u2028one"),
+        (2, "second", "s\u2028one"),
+        (3, "third", "s\u2028one"),
+    ]
     assert bad == 5  # four broken lines and one object that is no signal; blank lines are not counted
 
 
@@ -99,12 +114,19 @@ def test_the_queue_is_written_in_the_stdlib_default_format_and_trimming_drops_th
 
 # --- events ---------------------------------------------------------------------------------------------------
 
+
 def test_events_are_written_as_before_and_broken_lines_are_skipped_and_counted(ws):
-    events.log_event(ws, "a", NOW, {"when": NOW, "n": 10 ** 20, "text": "x\u2028y"})
+    events.log_event(ws, "a", NOW, {"when": NOW, "n": 10**20, "text": "x\u2028y"})
     append(ws.events, BROKEN + "[1, 2]\n\n")
     events.log_event(ws, "b", NOW, {})
-    first = {"ts": "2026-03-01T12:00:00Z", "type": "hippocampus", "event": "a", "when": str(NOW), "n": 10 ** 20,
-             "text": "x\u2028y"}
+    first = {
+        "ts": "2026-03-01T12:00:00Z",
+        "type": "hippocampus",
+        "event": "a",
+        "when": str(NOW),
+        "n": 10**20,
+        "text": "x\u2028y",
+    }
     assert ws.events.read_text(encoding="utf-8").split("\n", 1)[0] == json.dumps(first, ensure_ascii=False)
     found, skipped = events.read_events(ws)
     assert [e["event"] for e in found] == ["a", "b"] and found[0] == first
@@ -113,11 +135,13 @@ def test_events_are_written_as_before_and_broken_lines_are_skipped_and_counted(w
 
 # --- touches --------------------------------------------------------------------------------------------------
 
+
 def test_touches_round_trip_and_a_broken_line_loses_only_itself(ws):
     touches.record_touches(ws, ["mem_001", "mem\u2028two"], NOW)
     append(ws.touches, BROKEN + '{"ts": "never", "ids": ["mem_009"]}\n' + '{"ts": "2026-03-01T12:00:00Z"}\n')
     touches.record_touches(ws, ["mem_003"], NOW)
     lines = ws.touches.read_text(encoding="utf-8").split("\n")
-    assert lines[0] == json.dumps({"ts": "2026-03-01T12:00:00Z", "ids": ["mem_001", "mem\u2028two"]},
-                                  ensure_ascii=False)
+    assert lines[0] == json.dumps(
+        {"ts": "2026-03-01T12:00:00Z", "ids": ["mem_001", "mem\u2028two"]}, ensure_ascii=False
+    )
     assert touches.read_touches(ws) == [(NOW, ["mem_001", "mem\u2028two"]), (NOW, ["mem_003"])]

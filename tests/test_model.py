@@ -7,8 +7,16 @@ from hippocampus.store.model import Index, Memory
 
 def _stored() -> dict:
     # As a hand edit or an older version may leave it: the anchor before other keys, empty lists kept.
-    return {"id": "mem_001", "importance": 0.8, "decay": {"base": 0.8, "from": "2026-02-01", "last": 0.8},
-            "content": "User prefers tea", "sources": [], "history": [], "keywords": ["tea"], "pinned": True}
+    return {
+        "id": "mem_001",
+        "importance": 0.8,
+        "decay": {"base": 0.8, "from": "2026-02-01", "last": 0.8},
+        "content": "User prefers tea",
+        "sources": [],
+        "history": [],
+        "keywords": ["tea"],
+        "pinned": True,
+    }
 
 
 def test_comparing_a_memory_with_itself_leaves_it_as_it_was():

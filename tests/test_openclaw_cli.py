@@ -4,10 +4,12 @@ import json
 
 from hippocampus.installation.openclaw_cli import cause
 
-UNREACHABLE = ("Gateway not reachable at ws://127.0.0.1:18790 (ECONNREFUSED).\n"
-               "Start it with `openclaw gateway run` or check `openclaw gateway status`.\n"
-               "Gateway target: ws://127.0.0.1:18790\nSource: local loopback\nConfig: /h/.openclaw/openclaw.json\n"
-               "Bind: loopback\n")
+UNREACHABLE = (
+    "Gateway not reachable at ws://127.0.0.1:18790 (ECONNREFUSED).\n"
+    "Start it with `openclaw gateway run` or check `openclaw gateway status`.\n"
+    "Gateway target: ws://127.0.0.1:18790\nSource: local loopback\nConfig: /h/.openclaw/openclaw.json\n"
+    "Bind: loopback\n"
+)
 
 
 def test_the_cause_is_the_first_line_of_the_json_error_not_the_context_below_it():
@@ -17,8 +19,10 @@ def test_the_cause_is_the_first_line_of_the_json_error_not_the_context_below_it(
 
 
 def test_a_warning_printed_before_the_error_is_not_taken_for_its_cause():
-    stderr = ("No --agent specified; the job will run with the configured default agent.\n"
-              "gateway rejected websocket upgrade (HTTP 503): Gateway websocket admission closed\n")
+    stderr = (
+        "No --agent specified; the job will run with the configured default agent.\n"
+        "gateway rejected websocket upgrade (HTTP 503): Gateway websocket admission closed\n"
+    )
     assert cause("", stderr, 1) == "gateway rejected websocket upgrade (HTTP 503): Gateway websocket admission closed"
 
 

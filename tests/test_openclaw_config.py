@@ -5,8 +5,12 @@ import json
 from hippocampus.installation import openclaw_config as oc
 
 PATHS = ["HIPPOCAMPUS_CORE.md", "memory/user"]
-ALIASES = {"HIPPOCAMPUS_CORE.md": "HIPPOCAMPUS_CORE.md", "/ws/HIPPOCAMPUS_CORE.md": "HIPPOCAMPUS_CORE.md",
-           "memory/user": "memory/user", "/ws/memory/user": "memory/user"}
+ALIASES = {
+    "HIPPOCAMPUS_CORE.md": "HIPPOCAMPUS_CORE.md",
+    "/ws/HIPPOCAMPUS_CORE.md": "HIPPOCAMPUS_CORE.md",
+    "memory/user": "memory/user",
+    "/ws/memory/user": "memory/user",
+}
 
 
 def test_a_file_with_only_the_old_key_is_not_extended_and_says_which_key_is_wrong():
@@ -40,7 +44,7 @@ def test_paths_already_there_in_any_form_are_not_added_again():
 
 
 def test_json5_is_never_rewritten_and_a_pasteable_snippet_is_offered():
-    text = '// my config\n{ agents: { defaults: { memorySearch: { enabled: true, }, }, }, }\n'
+    text = "// my config\n{ agents: { defaults: { memorySearch: { enabled: true, }, }, }, }\n"
     plan = oc.plan_add(text, PATHS, ALIASES)
     assert plan.text is None and plan.parse_error
     assert plan.keys == [oc.NEW_KEY] and plan.legacy

@@ -23,11 +23,17 @@ SECRETS = [
     ("aws-access-key", "AKIAIOSFODNN7EXAMPLE is the access key", "AKIAIOSFODNN7EXAMPLE"),
     ("google-api-key", "maps key AIzaSyA-1234567890abcdefghijklmnopqrstu here", "AIzaSyA-123"),
     ("stripe-key", "charge with sk_live_4eC39HqLyjWDarjtT1zdp7dc now", "sk_live_4eC"),
-    ("jwt", "Cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-     "eyJhbGciOiJIUzI1NiJ9"),
+    (
+        "jwt",
+        "Cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "eyJhbGciOiJIUzI1NiJ9",
+    ),
     ("bearer-token", "curl -H 'Authorization: Bearer abc123def456ghi789jkl' https://api", "abc123def456"),
-    ("private-key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE "
-     "KEY-----", "b3BlbnNzaC1rZXkt"),
+    (
+        "private-key",
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----",
+        "b3BlbnNzaC1rZXkt",
+    ),
     ("private-key", "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7 (pasted half of it)", "MIIEowIBAAKCAQEA7"),
     ("credential", "db password=hunter2 on staging", "hunter2"),
     ("credential", '{"api_key": "a1b2c3d4e5f6g7h8"}', "a1b2c3d4e5f6g7h8"),
@@ -46,20 +52,23 @@ def test_each_kind_of_secret_is_redacted(kind, text, secret):
     assert kind in found(text)
 
 
-@pytest.mark.parametrize("text", [
-    "Call me on +1 415-555-0134 or 030 1234 5678 after 6",
-    "The dentist moved my appointment to 2026-02-20 at 16:30",
-    "Order #A1234-5567-8890 should arrive by 20/02/2026",
-    "The locker code for unit 12 is 4417",
-    "max_tokens=4096 and the tokens: 5120 used yesterday",
-    "the password is in the drawer next to the printer",
-    "Secret: the party is on Friday",
-    "Flight LH 1234 from gate B22, seat 14C, booking ref XJ7KQ2",
-    "The risk-assessment-2024-final-version document is ready",
-    "Task-list item 42: ask-for-budget-approval-before-friday",
-    "IBAN-like reference 1234 5678 9012 3456 for the invoice",
-    "私の電話番号は090-1234-5678です。",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Call me on +1 415-555-0134 or 030 1234 5678 after 6",
+        "The dentist moved my appointment to 2026-02-20 at 16:30",
+        "Order #A1234-5567-8890 should arrive by 20/02/2026",
+        "The locker code for unit 12 is 4417",
+        "max_tokens=4096 and the tokens: 5120 used yesterday",
+        "the password is in the drawer next to the printer",
+        "Secret: the party is on Friday",
+        "Flight LH 1234 from gate B22, seat 14C, booking ref XJ7KQ2",
+        "The risk-assessment-2024-final-version document is ready",
+        "Task-list item 42: ask-for-budget-approval-before-friday",
+        "IBAN-like reference 1234 5678 9012 3456 for the invoice",
+        "私の電話番号は090-1234-5678です。",
+    ],
+)
 def test_ordinary_text_with_numbers_is_left_alone(text):
     assert redact(text) == text
     assert found(text) == []
@@ -82,9 +91,35 @@ def test_text_made_of_digits_and_punctuation_is_redacted_only_where_a_card_numbe
 
 
 # "is" is left out: "password is 4417" states a password and is redacted, as "pin 4417" is (see SAID below).
-@given(st.lists(st.sampled_from(["the", "code", "and", "4417", "unit", "12", "token", "password", "key", "at",
-                                 "16:30", "sk", "order", "#5521", "bearer", "of", "news", "seed", "pass", "secret"]),
-                max_size=12))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "the",
+                "code",
+                "and",
+                "4417",
+                "unit",
+                "12",
+                "token",
+                "password",
+                "key",
+                "at",
+                "16:30",
+                "sk",
+                "order",
+                "#5521",
+                "bearer",
+                "of",
+                "news",
+                "seed",
+                "pass",
+                "secret",
+            ]
+        ),
+        max_size=12,
+    )
+)
 def test_plain_words_and_numbers_in_any_order_are_never_redacted(parts):
     text = " ".join(parts)
     assert redact(text) == text
@@ -94,43 +129,88 @@ def test_plain_words_and_numbers_in_any_order_are_never_redacted(parts):
 
 # (kind, text, the secret): the secret alone becomes [REDACTED:<kind>], every other character stays.
 SAID = [
-    ("telegram-bot-token", "alerts bot 7263549810:AAPtYgjmUhBel31iEl2hpChYgCfrL1spNxn posts at 9",
-     "7263549810:AAPtYgjmUhBel31iEl2hpChYgCfrL1spNxn"),
-    ("huggingface-token", "download with 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 tonight",
-     "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"),
+    (
+        "telegram-bot-token",
+        "alerts bot 7263549810:AAPtYgjmUhBel31iEl2hpChYgCfrL1spNxn posts at 9",
+        "7263549810:AAPtYgjmUhBel31iEl2hpChYgCfrL1spNxn",
+    ),
+    (
+        "huggingface-token",
+        "download with 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 tonight",
+        "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",
+    ),
     ("gitlab-token", "CI pushes with glpat-F4vUCsMehGAkWvj7FAc9 now", "glpat-F4vUCsMehGAkWvj7FAc9"),
-    ("npm-token", "publish with npm_QeWJKY40uvSwMFLZDe1f8rESQedUStPKR0Cs from the laptop",
-     "npm_QeWJKY40uvSwMFLZDe1f8rESQedUStPKR0Cs"),
-    ("sendgrid-key", "mail goes out with 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 again",
-     "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"),
-    ("discord-token", "the bot runs as MTA4NKu8iS2G8NPRVdD53X83RZ.Jzzzzg.EOzdmenCkhvMdgaKjIg8xNbe3nNyjO since May",
-     "MTA4NKu8iS2G8NPRVdD53X83RZ.Jzzzzg.EOzdmenCkhvMdgaKjIg8xNbe3nNyjO"),
-    ("age-secret-key", "backup identity AGE-SECRET-KEY-1SKH788LA77N9FX4S72PDHFPN9SH2KW4WV0EWVLKPP37SVKUKH9WXW7V4D7 is "
-     "in the drawer", "AGE-SECRET-KEY-1SKH788LA77N9FX4S72PDHFPN9SH2KW4WV0EWVLKPP37SVKUKH9WXW7V4D7"),
-    ("pypi-token", "twine uses pypi-AgEIcHlwaS5vcmcN5N1aE6PwZPf1Qh6yYTWmE4lBYOvfZ8UzDzV8fUkkibjL5DZPjN0MEQ7wjJJ ok",
-     "pypi-AgEIcHlwaS5vcmcN5N1aE6PwZPf1Qh6yYTWmE4lBYOvfZ8UzDzV8fUkkibjL5DZPjN0MEQ7wjJJ"),
+    (
+        "npm-token",
+        "publish with npm_QeWJKY40uvSwMFLZDe1f8rESQedUStPKR0Cs from the laptop",
+        "npm_QeWJKY40uvSwMFLZDe1f8rESQedUStPKR0Cs",
+    ),
+    (
+        "sendgrid-key",
+        "mail goes out with 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 again",
+        "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",
+    ),
+    (
+        "discord-token",
+        "the bot runs as MTA4NKu8iS2G8NPRVdD53X83RZ.Jzzzzg.EOzdmenCkhvMdgaKjIg8xNbe3nNyjO since May",
+        "MTA4NKu8iS2G8NPRVdD53X83RZ.Jzzzzg.EOzdmenCkhvMdgaKjIg8xNbe3nNyjO",
+    ),
+    (
+        "age-secret-key",
+        "backup identity AGE-SECRET-KEY-1SKH788LA77N9FX4S72PDHFPN9SH2KW4WV0EWVLKPP37SVKUKH9WXW7V4D7 is in the drawer",
+        "AGE-SECRET-KEY-1SKH788LA77N9FX4S72PDHFPN9SH2KW4WV0EWVLKPP37SVKUKH9WXW7V4D7",
+    ),
+    (
+        "pypi-token",
+        "twine uses pypi-AgEIcHlwaS5vcmcN5N1aE6PwZPf1Qh6yYTWmE4lBYOvfZ8UzDzV8fUkkibjL5DZPjN0MEQ7wjJJ ok",
+        "pypi-AgEIcHlwaS5vcmcN5N1aE6PwZPf1Qh6yYTWmE4lBYOvfZ8UzDzV8fUkkibjL5DZPjN0MEQ7wjJJ",
+    ),
     ("twilio-key", "texts go through SK40034d6608697a8d41bed440e50454f3 now", "SK40034d6608697a8d41bed440e50454f3"),
     ("mailgun-key", "newsletter via key-1af3176813e02ea68ef786e4d3cea27d", "key-1af3176813e02ea68ef786e4d3cea27d"),
-    ("digitalocean-token", "doctl login dop_v1_26934b484e73cf575dcad6ba2b0aee0ca923732881584d8c4fa2815d28028272 done",
-     "dop_v1_26934b484e73cf575dcad6ba2b0aee0ca923732881584d8c4fa2815d28028272"),
-    ("shopify-token", "shop admin 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 never expires",
-     "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"),
-    ("azure-client-secret", "Entra app uses OIR8Q~F~Ha6i_li8GjHEAD6.Wj9KfzjsQGMrb9h~ until June",
-     "OIR8Q~F~Ha6i_li8GjHEAD6.Wj9KfzjsQGMrb9h~"),
-    ("credential", "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=5n3/YNBDRzrZSgqbjG3uhkWKFLf6xuI5aHUQPFe"
-     "NBTxaQWk8JzFalHlsZfYcMMDktXP/tKsf2rcDkdfrUnW5gc==;EndpointSuffix=core.windows.net",
-     "5n3/YNBDRzrZSgqbjG3uhkWKFLf6xuI5aHUQPFeNBTxaQWk8JzFalHlsZfYcMMDktXP/tKsf2rcDkdfrUnW5gc=="),
-    ("private-key", '{"type": "service_account", "project_id": "acme", "private_key": "-----BEGIN PRIVATE KEY-----\\n'
-     'ImB+LK777pzNk8cL6j5IXAAjlsHUqJoUD/+Ydua+5ZMs1SWOpQaPRYpzbLGViYXj\\n-----END PRIVATE KEY-----\\n", '
-     '"client_email": "bot@acme.iam.gserviceaccount.com"}',
-     "-----BEGIN PRIVATE KEY-----\\nImB+LK777pzNk8cL6j5IXAAjlsHUqJoUD/+Ydua+5ZMs1SWOpQaPRYpzbLGViYXj\\n"
-     "-----END PRIVATE KEY-----"),
-    ("google-oauth-secret", "calendar sync client 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 for Dana",
-     "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"),
-    ("slack-webhook", "post to https://hooks.slack.com/services/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 when done",
-     "https://hooks.slack.com/services/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"),
-    ("groq-key", "groq 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 in the notes",
-     "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"),
+    (
+        "digitalocean-token",
+        "doctl login dop_v1_26934b484e73cf575dcad6ba2b0aee0ca923732881584d8c4fa2815d28028272 done",
+        "dop_v1_26934b484e73cf575dcad6ba2b0aee0ca923732881584d8c4fa2815d28028272",
+    ),
+    (
+        "shopify-token",
+        "shop admin 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 never expires",
+        "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",
+    ),
+    (
+        "azure-client-secret",
+        "Entra app uses OIR8Q~F~Ha6i_li8GjHEAD6.Wj9KfzjsQGMrb9h~ until June",
+        "OIR8Q~F~Ha6i_li8GjHEAD6.Wj9KfzjsQGMrb9h~",
+    ),
+    (
+        "credential",
+        "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=5n3/YNBDRzrZSgqbjG3uhkWKFLf6xuI5aHUQPFe"
+        "NBTxaQWk8JzFalHlsZfYcMMDktXP/tKsf2rcDkdfrUnW5gc==;EndpointSuffix=core.windows.net",
+        "5n3/YNBDRzrZSgqbjG3uhkWKFLf6xuI5aHUQPFeNBTxaQWk8JzFalHlsZfYcMMDktXP/tKsf2rcDkdfrUnW5gc==",
+    ),
+    (
+        "private-key",
+        '{"type": "service_account", "project_id": "acme", "private_key": "-----BEGIN PRIVATE KEY-----\\n'
+        'ImB+LK777pzNk8cL6j5IXAAjlsHUqJoUD/+Ydua+5ZMs1SWOpQaPRYpzbLGViYXj\\n-----END PRIVATE KEY-----\\n", '
+        '"client_email": "bot@acme.iam.gserviceaccount.com"}',
+        "-----BEGIN PRIVATE KEY-----\\nImB+LK777pzNk8cL6j5IXAAjlsHUqJoUD/+Ydua+5ZMs1SWOpQaPRYpzbLGViYXj\\n"
+        "-----END PRIVATE KEY-----",
+    ),
+    (
+        "google-oauth-secret",
+        "calendar sync client 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 for Dana",
+        "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",
+    ),
+    (
+        "slack-webhook",
+        "post to https://hooks.slack.com/services/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 when done",
+        "https://hooks.slack.com/services/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",
+    ),
+    (
+        "groq-key",
+        "groq 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 in the notes",
+        "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",
+    ),
     # said in words, in several languages
     ("password", "Remember: my password is: Sunshine2024, don't tell anyone", "Sunshine2024"),
     ("password", "the password for the wifi is blue-falcon-77 ok?", "blue-falcon-77"),
@@ -144,8 +224,7 @@ SAID = [
     ("password", "Mijn wachtwoord is fietsbel88 trouwens", "fietsbel88"),
     ("password", "remember the password is sunshine", "sunshine"),
     ("password", "hunter22 is my password for the NAS", "hunter22"),
-    ("password", 'the wifi password is "correct horse battery staple", all lower case',
-     "correct horse battery staple"),
+    ("password", 'the wifi password is "correct horse battery staple", all lower case', "correct horse battery staple"),
     ("password", "パスワードはtulip-77です", "tulip-77です"),
     ("password", "我的密码是Sol123x", "Sol123x"),
     ("password", "mitt lösenord är Sol123x, glöm inte", "Sol123x"),
@@ -170,21 +249,38 @@ SAID = [
     ("pin", "le code PIN de ma carte est 4821", "4821"),
     ("pin", "the CVV is 737", "737"),
     ("pin", "my iPhone passcode is 480213", "480213"),
-    ("seed-phrase", "my seed phrase is: abandon ability able about above absent absorb abstract absurd abuse access "
-     "accident. Keep it offline.",
-     "abandon ability able about above absent absorb abstract absurd abuse access accident"),
-    ("seed-phrase", "Recovery phrase for the Ledger:\n1. witch 2. collapse 3. practice 4. feed 5. shame 6. open "
-     "7. despair 8. creek 9. road 10. again 11. ice 12. least\nThanks!",
-     "witch 2. collapse 3. practice 4. feed 5. shame 6. open 7. despair 8. creek 9. road 10. again 11. ice 12. least"),
-    ("seed-phrase", "seed words, one a line:\nwitch\ncollapse\npractice\nfeed\nshame\nopen\ndespair\ncreek\nroad\n"
-     "again\nice\nleast", "witch\ncollapse\npractice\nfeed\nshame\nopen\ndespair\ncreek\nroad\nagain\nice\nleast"),
-    ("seed-phrase", "mnemonic: abandon, ability, able, about, above, absent, absorb, abstract, absurd, abuse, access, "
-     "accident, thanks for keeping it", "abandon, ability, able, about, above, absent, absorb, abstract, absurd, "
-     "abuse, access, accident"),
-    ("seed-phrase", "Meine Seed-Phrase: tiger ocean vivid harbor glass uncle nephew rally puzzle sudden orbit dune "
-     "crater eager fossil galaxy humble invest jungle kitten ladder melody noble oyster", "tiger ocean vivid harbor "
-     "glass uncle nephew rally puzzle sudden orbit dune crater eager fossil galaxy humble invest jungle kitten "
-     "ladder melody noble oyster"),
+    (
+        "seed-phrase",
+        "my seed phrase is: abandon ability able about above absent absorb abstract absurd abuse access "
+        "accident. Keep it offline.",
+        "abandon ability able about above absent absorb abstract absurd abuse access accident",
+    ),
+    (
+        "seed-phrase",
+        "Recovery phrase for the Ledger:\n1. witch 2. collapse 3. practice 4. feed 5. shame 6. open "
+        "7. despair 8. creek 9. road 10. again 11. ice 12. least\nThanks!",
+        "witch 2. collapse 3. practice 4. feed 5. shame 6. open 7. despair 8. creek 9. road 10. again 11. ice 12. least",
+    ),
+    (
+        "seed-phrase",
+        "seed words, one a line:\nwitch\ncollapse\npractice\nfeed\nshame\nopen\ndespair\ncreek\nroad\n"
+        "again\nice\nleast",
+        "witch\ncollapse\npractice\nfeed\nshame\nopen\ndespair\ncreek\nroad\nagain\nice\nleast",
+    ),
+    (
+        "seed-phrase",
+        "mnemonic: abandon, ability, able, about, above, absent, absorb, abstract, absurd, abuse, access, "
+        "accident, thanks for keeping it",
+        "abandon, ability, able, about, above, absent, absorb, abstract, absurd, abuse, access, accident",
+    ),
+    (
+        "seed-phrase",
+        "Meine Seed-Phrase: tiger ocean vivid harbor glass uncle nephew rally puzzle sudden orbit dune "
+        "crater eager fossil galaxy humble invest jungle kitten ladder melody noble oyster",
+        "tiger ocean vivid harbor "
+        "glass uncle nephew rally puzzle sudden orbit dune crater eager fossil galaxy humble invest jungle kitten "
+        "ladder melody noble oyster",
+    ),
 ]
 
 
@@ -238,9 +334,11 @@ def test_ordinary_text_everyday_codes_and_hashes_pass_untouched(text):
 
 # --- a private key pasted over several messages ------------------------------------------------------------------
 
-BODY = ["BlIFXZ53Ncqe28+ajY75FnCttn6kfaqDeMqG3omjMyXHCabM6JOF8EFd0Nhcy/1kGD2VD/",
-        "eR1UYzaLiA/zNyD7CHLn/xC+1hsYgBds1ghxY5OokvQyx7eNWVQ4vnakJkS1pAWTN3lg8z",
-        "V5yPU8d0FZfWe7ihGyiRUIQfHOJMaidDn87XG3/q"]
+BODY = [
+    "BlIFXZ53Ncqe28+ajY75FnCttn6kfaqDeMqG3omjMyXHCabM6JOF8EFd0Nhcy/1kGD2VD/",
+    "eR1UYzaLiA/zNyD7CHLn/xC+1hsYgBds1ghxY5OokvQyx7eNWVQ4vnakJkS1pAWTN3lg8z",
+    "V5yPU8d0FZfWe7ihGyiRUIQfHOJMaidDn87XG3/q",
+]
 BEGIN, END = "-----BEGIN OPENSSH PRIVATE KEY-----", "-----END OPENSSH PRIVATE KEY-----"
 
 
@@ -260,9 +358,13 @@ def test_a_key_whose_body_comes_in_the_next_message_is_redacted_there_and_the_re
 
 def test_a_key_split_over_three_messages_with_a_reply_between_is_redacted_in_each():
     talk = Conversations()
-    texts = [talk.redact("s1", f"{BEGIN}\n{BODY[0]}"), talk.redact("s1", "It looks cut off, send the rest?"),
-             talk.redact("s1", BODY[1]), talk.redact("s1", f"{BODY[2]}\n{END}"),
-             talk.redact("s1", "Abcdefghijklmnopqrstuvwxyz0123 is my new username")]
+    texts = [
+        talk.redact("s1", f"{BEGIN}\n{BODY[0]}"),
+        talk.redact("s1", "It looks cut off, send the rest?"),
+        talk.redact("s1", BODY[1]),
+        talk.redact("s1", f"{BODY[2]}\n{END}"),
+        talk.redact("s1", "Abcdefghijklmnopqrstuvwxyz0123 is my new username"),
+    ]
     assert _no_body(texts)
     assert texts[1] == "It looks cut off, send the rest?"
     assert texts[2] == texts[3] == "[REDACTED:private-key]"
@@ -285,18 +387,35 @@ def test_the_end_of_a_key_is_redacted_without_its_begin_line():
 
 # --- stored memories written before a kind was known ---------------------------------------------------------------
 
+
 def test_a_stored_memory_is_redacted_in_place_and_nothing_else_of_it_changes():
-    raw = {"id": "mem_007", "domain": "user", "category": "credentials", "importance": 0.8,
-           "content": "User's bank card PIN is 8264", "keywords": ["bank", "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"],
-           "detail": "DB_PASS=s3cr3t-Pa55", "context": ["wifi"],
-           "history": [{"ts": "2026-02-01T10:00:00Z", "content": "mein Passwort ist Sonnenblume7"},
-                       {"ts": "2026-02-02T10:00:00Z", "restored": "archive"}],
-           "sources": [{"session": "s", "message": "m", "ts": "2026-02-01T10:00:00Z"}], "pinned": True}
+    raw = {
+        "id": "mem_007",
+        "domain": "user",
+        "category": "credentials",
+        "importance": 0.8,
+        "content": "User's bank card PIN is 8264",
+        "keywords": ["bank", "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"],
+        "detail": "DB_PASS=s3cr3t-Pa55",
+        "context": ["wifi"],
+        "history": [
+            {"ts": "2026-02-01T10:00:00Z", "content": "mein Passwort ist Sonnenblume7"},
+            {"ts": "2026-02-02T10:00:00Z", "restored": "archive"},
+        ],
+        "sources": [{"session": "s", "message": "m", "ts": "2026-02-01T10:00:00Z"}],
+        "pinned": True,
+    }
     assert redact_memory(raw) is True
-    assert raw == {**raw, "content": "User's bank card PIN is [REDACTED:pin]",
-                   "keywords": ["bank", "[REDACTED:huggingface-token]"], "detail": "DB_PASS=[REDACTED:credential]",
-                   "history": [{"ts": "2026-02-01T10:00:00Z", "content": "mein Passwort ist [REDACTED:password]"},
-                               {"ts": "2026-02-02T10:00:00Z", "restored": "archive"}]}
+    assert raw == {
+        **raw,
+        "content": "User's bank card PIN is [REDACTED:pin]",
+        "keywords": ["bank", "[REDACTED:huggingface-token]"],
+        "detail": "DB_PASS=[REDACTED:credential]",
+        "history": [
+            {"ts": "2026-02-01T10:00:00Z", "content": "mein Passwort ist [REDACTED:password]"},
+            {"ts": "2026-02-02T10:00:00Z", "restored": "archive"},
+        ],
+    }
     assert raw["sources"] == [{"session": "s", "message": "m", "ts": "2026-02-01T10:00:00Z"}] and raw["pinned"]
     assert redact_memory(raw) is False
 
@@ -304,8 +423,10 @@ def test_a_stored_memory_is_redacted_in_place_and_nothing_else_of_it_changes():
 def test_a_keyword_that_is_a_value_rather_than_a_word_is_redacted_and_words_with_digits_are_kept():
     said = {"content": "Dana's NAS", "keywords": ["nas", "hunter2secret!", "covid19", "python3.11", "mp3", "c-3po"]}
     assert redact_memory(said) is True
-    assert said == {"content": "Dana's NAS", "keywords": ["nas", "[REDACTED:credential]", "covid19", "python3.11",
-                                                          "mp3", "c-3po"]}
+    assert said == {
+        "content": "Dana's NAS",
+        "keywords": ["nas", "[REDACTED:credential]", "covid19", "python3.11", "mp3", "c-3po"],
+    }
 
 
 # --- generated secrets in ordinary sentences ---------------------------------------------------------------------
@@ -327,36 +448,53 @@ def _card_number(prefix: str, rest: str, grouped: bool) -> str:
         number = int(char) * (2 if position % 2 == 0 else 1)  # the check digit will sit to the right
         total += number - 9 if number > 9 else number
     digits += str((10 - total % 10) % 10)
-    return " ".join(digits[i:i + 4] for i in range(0, 16, 4)) if grouped else digits
+    return " ".join(digits[i : i + 4] for i in range(0, 16, 4)) if grouped else digits
 
 
 def _card_numbers():
-    return st.builds(_card_number, st.sampled_from(["4", "51", "55", "2221", "6011", "37"]),
-                     st.text("0123456789", min_size=14, max_size=14), st.booleans())
+    return st.builds(
+        _card_number,
+        st.sampled_from(["4", "51", "55", "2221", "6011", "37"]),
+        st.text("0123456789", min_size=14, max_size=14),
+        st.booleans(),
+    )
 
 
 def _password():
-    return st.tuples(st.sampled_from("abcdefghijkmnopqrstuvwyzABCDEFGHIJKLMNOPQRSTUVWXYZ"),
-                     st.text(alphabet=ALNUM + "!@#&*-_+=?", min_size=4, max_size=20),
-                     st.sampled_from("0123456789")).map("".join)
+    return st.tuples(
+        st.sampled_from("abcdefghijkmnopqrstuvwyzABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+        st.text(alphabet=ALNUM + "!@#&*-_+=?", min_size=4, max_size=20),
+        st.sampled_from("0123456789"),
+    ).map("".join)
 
 
-SEED_WORDS = ("abandon ability tiger ocean vivid harbor glass uncle nephew rally puzzle sudden orbit dune crater eager "
-              "fossil galaxy humble invest jungle kitten ladder melody noble oyster witch collapse feed shame").split()
+SEED_WORDS = (
+    "abandon ability tiger ocean vivid harbor glass uncle nephew rally puzzle sudden orbit dune crater eager "
+    "fossil galaxy humble invest jungle kitten ladder melody noble oyster witch collapse feed shame"
+).split()
 
 # (kind, a phrase with {} where the secret goes, the secret's strategy)
 GENERATED = [
     ("openai-key", "the key {} works", _body(ALNUM, 40).map(lambda b: "sk-proj-" + b)),
     ("github-token", "CI token {} expires", _body(ALNUM, 36).map(lambda b: "ghp_" + b)),
-    ("huggingface-token", "use {} for models", _body("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", 34)
-     .map(lambda b: "hf_" + b)),
+    (
+        "huggingface-token",
+        "use {} for models",
+        _body("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", 34).map(lambda b: "hf_" + b),
+    ),
     ("gitlab-token", "deploy with {} today", _body(ALNUM + "_-", 20).map(lambda b: "glpat-" + b)),
     ("npm-token", "npm publish via {}", _body(ALNUM, 36).map(lambda b: "npm_" + b)),
-    ("telegram-bot-token", "bot {} online", st.tuples(_body("0123456789", 10), _body(ALNUM + "_-", 34))
-     .map(lambda p: f"{p[0]}:A{p[1]}")),
+    (
+        "telegram-bot-token",
+        "bot {} online",
+        st.tuples(_body("0123456789", 10), _body(ALNUM + "_-", 34)).map(lambda p: f"{p[0]}:A{p[1]}"),
+    ),
     ("sendgrid-key", "mail via {}", st.tuples(_body(ALNUM, 22), _body(ALNUM, 43)).map(lambda p: f"SG.{p[0]}.{p[1]}")),
-    ("age-secret-key", "identity {}", _body("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)
-     .map(lambda b: "AGE-SECRET-KEY-1" + b)),
+    (
+        "age-secret-key",
+        "identity {}",
+        _body("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58).map(lambda b: "AGE-SECRET-KEY-1" + b),
+    ),
     ("password", "my password is {}", _password()),
     ("password", "the password for the wifi is {}", _password()),
     ("password", "mein Passwort ist {}", _password()),
@@ -364,15 +502,24 @@ GENERATED = [
     ("credential", "DB_PASS={}", _password()),
     ("pin", "my bank card PIN is {}", st.text("0123456789", min_size=4, max_size=6)),
     ("card-number", "pay with {} please", _card_numbers()),
-    ("seed-phrase", "my recovery phrase: {}", st.sampled_from([12, 15, 18, 21, 24]).flatmap(
-        lambda n: st.lists(st.sampled_from(SEED_WORDS), min_size=n, max_size=n)).map(" ".join)),
+    (
+        "seed-phrase",
+        "my recovery phrase: {}",
+        st.sampled_from([12, 15, 18, 21, 24])
+        .flatmap(lambda n: st.lists(st.sampled_from(SEED_WORDS), min_size=n, max_size=n))
+        .map(" ".join),
+    ),
 ]
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(range(len(GENERATED))).flatmap(
-    lambda i: st.tuples(st.just(GENERATED[i][0]), st.just(GENERATED[i][1]), GENERATED[i][2])),
-    st.sampled_from(BEFORE), st.sampled_from(AFTER))
+@given(
+    st.sampled_from(range(len(GENERATED))).flatmap(
+        lambda i: st.tuples(st.just(GENERATED[i][0]), st.just(GENERATED[i][1]), GENERATED[i][2])
+    ),
+    st.sampled_from(BEFORE),
+    st.sampled_from(AFTER),
+)
 def test_a_generated_secret_in_an_ordinary_sentence_is_gone_and_the_words_around_it_stay(case, before, after):
     kind, phrase, secret = case
     text = f"{before} {phrase.format(secret)}. {after}"
@@ -395,9 +542,12 @@ def _runs_by_definition(text: str) -> int:
     return mask
 
 
-@given(st.lists(st.sampled_from(sorted(redaction._MASKS) +
-                                ["a", "x", " ", "\n", "-", "P", "K", "İ", "4111 1111 1111 1111"]), max_size=10)
-       .map("".join))
+@given(
+    st.lists(
+        st.sampled_from(sorted(redaction._MASKS) + ["a", "x", " ", "\n", "-", "P", "K", "İ", "4111 1111 1111 1111"]),
+        max_size=10,
+    ).map("".join)
+)
 @settings(max_examples=300, deadline=None)
 def test_the_pre_check_finds_every_trigger_word_however_they_overlap(text):
     assert redaction._runs(text) == _runs_by_definition(text)
@@ -412,9 +562,46 @@ def _every_pattern(text: str) -> str:
 
 # Words that start the patterns for a credential said in words, with case variants and the letters case-insensitive
 # matching takes for others (the Kelvin sign for k, a long s, a dotless i), around values.
-_SAID_PIECES = ["cle", "CLE", "Clé", "clé", " ", "  ", "\t", "wifi", "WiFi", "wi-fi", "wıfı", "wpa", "WPA", "uncle",
-                "article", "vehicle", "Onkel", "est", "is", "my", "the", "la", ":", "=", "hunter22", "S3cret!x",
-                "password", "passwort", "puk", "PIN", "backup", "phrase", "seed", "ſeed", "\u212aey", "\n", ".", ","]
+_SAID_PIECES = [
+    "cle",
+    "CLE",
+    "Clé",
+    "clé",
+    " ",
+    "  ",
+    "\t",
+    "wifi",
+    "WiFi",
+    "wi-fi",
+    "wıfı",
+    "wpa",
+    "WPA",
+    "uncle",
+    "article",
+    "vehicle",
+    "Onkel",
+    "est",
+    "is",
+    "my",
+    "the",
+    "la",
+    ":",
+    "=",
+    "hunter22",
+    "S3cret!x",
+    "password",
+    "passwort",
+    "puk",
+    "PIN",
+    "backup",
+    "phrase",
+    "seed",
+    "ſeed",
+    "\u212aey",
+    "\n",
+    ".",
+    ",",
+]
 
 
 @settings(max_examples=500, deadline=None)
@@ -423,7 +610,8 @@ def test_the_trigger_words_never_keep_a_pattern_from_a_text_it_would_redact(text
     assert redact(text) == _every_pattern(text)
 
 
-@pytest.mark.parametrize("text", ["ma cle wifi est hunter22", "la CLE WPA: S3cret!x", "Clé WiFi : hunter22",
-                                  "cle wıfı: hunter22"])
+@pytest.mark.parametrize(
+    "text", ["ma cle wifi est hunter22", "la CLE WPA: S3cret!x", "Clé WiFi : hunter22", "cle wıfı: hunter22"]
+)
 def test_a_wifi_key_said_in_french_is_redacted_with_or_without_its_accent(text):
     assert "[REDACTED:password]" in redact(text) == _every_pattern(text)

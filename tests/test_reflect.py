@@ -14,17 +14,38 @@ NOW = "2026-03-01T05:29:00Z"  # Sunday of ISO week 2026-W09
 
 @pytest.fixture
 def ws(workspace) -> Path:
-    write_index(workspace, [
-        memory("mem_001", "User prefers oat milk flat whites", 0.8, category="preferences", created="2026-02-26"),
-        memory("mem_002", "Thanks, you're the best! That refactor was great work", 0.82, domain="relationship",
-               category="feedback", created="2026-02-27"),
-        memory("mem_003", "I am Nova; I believe short answers work best for Dana", 0.7, domain="self",
-               category="identity", created="2026-02-28"),
-        memory("mem_004", "User's sister Lea lives in Berlin", 0.7, created="2026-01-10",
-               sources=[{"session": "s1", "message": "m1", "ts": "2026-02-25T10:00:00Z"}]),
-        memory("mem_005", "User mentioned the old bike shop on Elm Street", 0.6, created="2026-01-05"),
-        memory("mem_006", "User's gym locker code is 3141", 0.7, created="2026-02-26", supersededBy="mem_007"),
-    ], version=2)
+    write_index(
+        workspace,
+        [
+            memory("mem_001", "User prefers oat milk flat whites", 0.8, category="preferences", created="2026-02-26"),
+            memory(
+                "mem_002",
+                "Thanks, you're the best! That refactor was great work",
+                0.82,
+                domain="relationship",
+                category="feedback",
+                created="2026-02-27",
+            ),
+            memory(
+                "mem_003",
+                "I am Nova; I believe short answers work best for Dana",
+                0.7,
+                domain="self",
+                category="identity",
+                created="2026-02-28",
+            ),
+            memory(
+                "mem_004",
+                "User's sister Lea lives in Berlin",
+                0.7,
+                created="2026-01-10",
+                sources=[{"session": "s1", "message": "m1", "ts": "2026-02-25T10:00:00Z"}],
+            ),
+            memory("mem_005", "User mentioned the old bike shop on Elm Street", 0.6, created="2026-01-05"),
+            memory("mem_006", "User's gym locker code is 3141", 0.7, created="2026-02-26", supersededBy="mem_007"),
+        ],
+        version=2,
+    )
     return workspace
 
 
@@ -71,16 +92,30 @@ def test_the_example_the_prompt_shows_is_a_file_apply_accepts(ws):
 
 
 def test_answers_become_relationship_and_self_memories_whose_sources_name_the_reflection(ws):
-    path = answers(ws, [
-        {"domain": "relationship", "content": "Dana likes being thanked back briefly; long replies to praise feel "
-         "awkward to her.", "about": ["mem_002"], "keywords": ["praise"]},
-        {"domain": "self", "content": "I work best when I ask one clarifying question first.", "importance": 0.9,
-         "category": "habits"}])
+    path = answers(
+        ws,
+        [
+            {
+                "domain": "relationship",
+                "content": "Dana likes being thanked back briefly; long replies to praise feel awkward to her.",
+                "about": ["mem_002"],
+                "keywords": ["praise"],
+            },
+            {
+                "domain": "self",
+                "content": "I work best when I ask one clarifying question first.",
+                "importance": 0.9,
+                "category": "habits",
+            },
+        ],
+    )
     done = reflect(ws, "--apply", str(path))
     assert done.returncode == 0, done.stderr
     made = [m for m in read_index(ws)["memories"] if m.get("kind") == "reflection"]
     assert [(m["id"], m["domain"], m["category"], m["importance"]) for m in made] == [
-        ("mem_007", "relationship", "insight", 0.75), ("mem_008", "self", "habits", 0.9)]
+        ("mem_007", "relationship", "insight", 0.75),
+        ("mem_008", "self", "habits", 0.9),
+    ]
     source = made[0]["sources"][0]
     assert source["reflection"] == "2026-W09" and source["about"] == ["mem_002"] and source["ts"] == NOW
     assert made[0]["keywords"] == ["praise"]
@@ -106,18 +141,21 @@ def test_an_answer_that_says_what_a_memory_already_says_reinforces_it(ws):
     assert nova["timesReinforced"] == 1 and nova["sources"][-1]["reflection"] == "2026-W09"
 
 
-@pytest.mark.parametrize("entry, error", [
-    ({"domain": "user", "content": "Dana likes tea"}, "`domain` must be one of relationship, self"),
-    ({"domain": "self", "content": "   "}, "`content` must be non-empty text"),
-    ({"domain": "self", "content": "x" * 301}, "`content` must be at most 300 characters"),
-    ({"domain": "self", "content": "ok", "importance": 1.5}, "`importance` must be a number from 0 to 1"),
-    ({"domain": "self", "content": "ok", "importance": True}, "`importance` must be a number from 0 to 1"),
-    ({"domain": "self", "content": "ok", "category": "Big Ideas"}, "`category` must be a lower-case word"),
-    ({"domain": "self", "content": "ok", "keywords": "tea"}, "`keywords` must be a list"),
-    ({"domain": "self", "content": "ok", "about": ["mem_999"]}, "`about` names no memory of the index: mem_999"),
-    ({"domain": "self", "content": "ok", "mood": "glad"}, "unknown field(s): mood"),
-    ("I learned a lot", "an answer must be an object"),
-])
+@pytest.mark.parametrize(
+    "entry, error",
+    [
+        ({"domain": "user", "content": "Dana likes tea"}, "`domain` must be one of relationship, self"),
+        ({"domain": "self", "content": "   "}, "`content` must be non-empty text"),
+        ({"domain": "self", "content": "x" * 301}, "`content` must be at most 300 characters"),
+        ({"domain": "self", "content": "ok", "importance": 1.5}, "`importance` must be a number from 0 to 1"),
+        ({"domain": "self", "content": "ok", "importance": True}, "`importance` must be a number from 0 to 1"),
+        ({"domain": "self", "content": "ok", "category": "Big Ideas"}, "`category` must be a lower-case word"),
+        ({"domain": "self", "content": "ok", "keywords": "tea"}, "`keywords` must be a list"),
+        ({"domain": "self", "content": "ok", "about": ["mem_999"]}, "`about` names no memory of the index: mem_999"),
+        ({"domain": "self", "content": "ok", "mood": "glad"}, "unknown field(s): mood"),
+        ("I learned a lot", "an answer must be an object"),
+    ],
+)
 def test_every_field_of_an_answer_is_validated_and_an_invalid_one_is_reported_while_the_rest_apply(ws, entry, error):
     path = answers(ws, [entry, {"domain": "self", "content": "I keep promises about reminders."}])
     done = reflect(ws, "--apply", str(path))
@@ -125,15 +163,19 @@ def test_every_field_of_an_answer_is_validated_and_an_invalid_one_is_reported_wh
     assert f"invalid answer #0: {error}" in done.stdout
     assert "1 new" in done.stdout
     assert [m["content"] for m in read_index(ws)["memories"] if m.get("kind") == "reflection"] == [
-        "I keep promises about reminders."]
+        "I keep promises about reminders."
+    ]
 
 
-@pytest.mark.parametrize("body, error", [
-    ({"reflection": "week 9", "answers": []}, "`reflection` must name the week"),
-    ({"reflection": "2026-W09"}, "must hold"),
-    ({"reflection": "2026-W09", "answers": [], "notes": "x"}, "unknown top-level field(s): notes"),
-    ([], "must hold"),
-])
+@pytest.mark.parametrize(
+    "body, error",
+    [
+        ({"reflection": "week 9", "answers": []}, "`reflection` must name the week"),
+        ({"reflection": "2026-W09"}, "must hold"),
+        ({"reflection": "2026-W09", "answers": [], "notes": "x"}, "unknown top-level field(s): notes"),
+        ([], "must hold"),
+    ],
+)
 def test_a_file_that_is_not_an_answer_file_is_one_error_and_changes_nothing(ws, body, error):
     path = ws / "answers.json"
     path.write_text(json.dumps(body))

@@ -26,7 +26,7 @@ def test_thirty_days_of_decay_give_the_same_importance_run_once_daily_or_twice_a
     once = run_decay(fresh(), [start + timedelta(days=30)])
     daily = run_decay(fresh(), [start + timedelta(days=d) for d in range(1, 31)])
     twice = run_decay(fresh(), [start + timedelta(days=d, hours=h) for d in range(1, 31) for h in (1, 13)])
-    assert abs(once - 0.8 * 0.99 ** 30) < 0.001
+    assert abs(once - 0.8 * 0.99**30) < 0.001
     assert abs(daily - once) < 0.001
     assert abs(twice - once) < 0.001
 
@@ -48,10 +48,13 @@ def test_a_second_decay_on_the_same_day_changes_nothing():
 
 
 def test_decay_reports_archive_candidates_below_point_two_and_deletes_nothing():
-    index = Index(memories=[
-        Memory(id="mem_001", content="old trivia", importance=0.25, lastAccessed="2025-01-01"),
-        Memory(id="mem_002", content="fresh fact", importance=0.9, lastAccessed="2026-01-09"),
-    ], meta={})
+    index = Index(
+        memories=[
+            Memory(id="mem_001", content="old trivia", importance=0.25, lastAccessed="2025-01-01"),
+            Memory(id="mem_002", content="fresh fact", importance=0.9, lastAccessed="2026-01-09"),
+        ],
+        meta={},
+    )
     report = retention.decay_index(index, at("2026-01-10"))
     assert [m.id for m in report.archive_candidates] == ["mem_001"]
     assert len(index.memories) == 2
@@ -62,18 +65,21 @@ def test_a_hand_edited_importance_becomes_the_new_anchor():
     retention.decay_index(index, at("2026-01-11"))
     index.memories[0].importance = 0.95  # the user raised it by hand
     retention.decay_index(index, at("2026-01-21"))
-    assert abs(index.memories[0].importance - 0.95 * 0.99 ** 10) < 0.001
+    assert abs(index.memories[0].importance - 0.95 * 0.99**10) < 0.001
 
 
 def test_old_skill_memories_decay_from_the_later_of_last_decay_run_and_last_access():
-    index = Index(memories=[
-        Memory(id="mem_001", content="a", importance=0.8, lastAccessed="2026-01-05"),
-        Memory(id="mem_002", content="b", importance=0.8, lastAccessed="2026-01-15"),
-    ], meta={"decayLastRun": "2026-01-10"})
+    index = Index(
+        memories=[
+            Memory(id="mem_001", content="a", importance=0.8, lastAccessed="2026-01-05"),
+            Memory(id="mem_002", content="b", importance=0.8, lastAccessed="2026-01-15"),
+        ],
+        meta={"decayLastRun": "2026-01-10"},
+    )
     retention.decay_index(index, at("2026-01-20"))
     a, b = index.memories
-    assert abs(a.importance - 0.8 * 0.99 ** 10) < 0.001
-    assert abs(b.importance - 0.8 * 0.99 ** 5) < 0.001
+    assert abs(a.importance - 0.8 * 0.99**10) < 0.001
+    assert abs(b.importance - 0.8 * 0.99**5) < 0.001
 
 
 def test_pinned_memories_do_not_fade():
@@ -92,7 +98,7 @@ def test_reinforcement_adds_a_tenth_of_the_distance_to_one_and_restarts_decay():
     assert memory.timesReinforced == 1
     assert memory.sources == [{"session": "s1", "message": "m1", "ts": "2026-01-01T03:00:00Z"}]
     retention.decay_index(index, at("2026-01-11"))
-    assert abs(memory.importance - 0.64 * 0.99 ** 10) < 0.001
+    assert abs(memory.importance - 0.64 * 0.99**10) < 0.001
 
 
 def test_a_touch_restarts_decay_from_the_access_and_is_idempotent():
@@ -100,18 +106,24 @@ def test_a_touch_restarts_decay_from_the_access_and_is_idempotent():
     memory = index.memories[0]
     when = at("2026-01-11")
     assert retention.touch(memory, when, index.meta)
-    assert abs(memory.importance - 0.8 * 0.99 ** 10) < 0.001
+    assert abs(memory.importance - 0.8 * 0.99**10) < 0.001
     assert memory.lastAccessed == "2026-01-11T00:00:00Z"
     snapshot = memory.to_dict()
     assert not retention.touch(memory, when, index.meta)
     assert memory.to_dict() == snapshot
     retention.decay_index(index, at("2026-01-21"))
-    assert abs(memory.importance - 0.8 * 0.99 ** 20) < 0.001
+    assert abs(memory.importance - 0.8 * 0.99**20) < 0.001
 
 
 def stranger(importance=0.6) -> Memory:
-    return Memory(id="mem_002", content="Mallory said: use my server", importance=importance, created="2026-01-01",
-                  lastAccessed="2026-01-01", extra={"trust": "untrusted"})
+    return Memory(
+        id="mem_002",
+        content="Mallory said: use my server",
+        importance=importance,
+        created="2026-01-01",
+        lastAccessed="2026-01-01",
+        extra={"trust": "untrusted"},
+    )
 
 
 def test_reinforcing_a_stranger_s_words_never_lifts_them_above_the_ceiling():

@@ -46,8 +46,10 @@ def test_each_hit_carries_named_parts_that_add_up_to_its_score():
 
 
 def test_importance_and_recency_break_ties_between_equally_relevant_memories():
-    memories = [mem("mem_001", "likes jazz", importance=0.3, last="2025-01-01"),
-                mem("mem_002", "likes jazz", importance=0.9)]
+    memories = [
+        mem("mem_001", "likes jazz", importance=0.3, last="2025-01-01"),
+        mem("mem_002", "likes jazz", importance=0.9),
+    ]
     assert [h.memory.id for h in rank(memories, "jazz", NOW, {})] == ["mem_002", "mem_001"]
 
 
@@ -60,8 +62,11 @@ def test_top_min_score_and_domain_filter_results():
 
 
 def test_superseded_and_archived_memories_are_left_out_unless_asked_for():
-    memories = [mem("mem_001", "office in Berlin", supersededBy="mem_002"), mem("mem_002", "office in Lisbon"),
-                mem("mem_003", "office party", archived=True)]
+    memories = [
+        mem("mem_001", "office in Berlin", supersededBy="mem_002"),
+        mem("mem_002", "office in Lisbon"),
+        mem("mem_003", "office party", archived=True),
+    ]
     assert [h.memory.id for h in rank(memories, "office", NOW, {})] == ["mem_002"]
     assert len(rank(memories, "office", NOW, {}, include_all=True)) == 3
 
@@ -79,9 +84,10 @@ def test_a_query_of_only_stop_words_matches_nothing_rather_than_everything():
 
 
 def test_a_strong_match_outranks_a_weak_one_however_important_the_weak_one_is():
-    memories = [mem("mem_001", "We talked about the weather", importance=0.95),
-                mem("mem_002", "The pottery class on Sunday: we painted a blue bowl", importance=0.1,
-                    last="2025-06-01")]
+    memories = [
+        mem("mem_001", "We talked about the weather", importance=0.95),
+        mem("mem_002", "The pottery class on Sunday: we painted a blue bowl", importance=0.1, last="2025-06-01"),
+    ]
     assert [h.memory.id for h in rank(memories, "what did we paint at the pottery class", NOW, {})][0] == "mem_002"
 
 
@@ -94,26 +100,45 @@ def test_the_best_match_has_relevance_one_and_a_weak_lone_match_stays_weak():
 
 
 def test_the_words_a_summary_left_out_still_find_the_memory():
-    memories = [mem("mem_001", "User went to the support group (said 2026-02-01)",
-                    detail="We also talked about the pottery class"), mem("mem_002", "Lunch was good")]
+    memories = [
+        mem(
+            "mem_001",
+            "User went to the support group (said 2026-02-01)",
+            detail="We also talked about the pottery class",
+        ),
+        mem("mem_002", "Lunch was good"),
+    ]
     assert [h.memory.id for h in rank(memories, "pottery", NOW, {})] == ["mem_001"]
 
 
 def test_a_reply_is_found_by_words_of_the_message_it_answered():
-    memories = [mem("mem_001", "I used to have a dog back in Michigan with that name", context=["tilly", "named"]),
-                mem("mem_002", "The dog park is closed")]
+    memories = [
+        mem("mem_001", "I used to have a dog back in Michigan with that name", context=["tilly", "named"]),
+        mem("mem_002", "The dog park is closed"),
+    ]
     hits = rank(memories, "why is the dog called Tilly", NOW, {})
     assert hits[0].memory.id == "mem_001" and "tilly" in hits[0].matched
 
 
 def episode_memory():
     """A memory whose statement is about a passport and whose attached turns say where and when."""
-    return mem("mem_001", "User needs to renew their passport before the trip to Osaka", sources=None, episode=[
-        {"text": "Do you want me to book an appointment?", "role": "assistant",
-         "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"}},
-        {"text": "Your passport appointment is at the Harbor Street office on October 9.", "role": "assistant",
-         "source": {"session": "s", "message": "m4", "ts": "2026-02-01T10:03:00Z"}},
-    ])
+    return mem(
+        "mem_001",
+        "User needs to renew their passport before the trip to Osaka",
+        sources=None,
+        episode=[
+            {
+                "text": "Do you want me to book an appointment?",
+                "role": "assistant",
+                "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"},
+            },
+            {
+                "text": "Your passport appointment is at the Harbor Street office on October 9.",
+                "role": "assistant",
+                "source": {"session": "s", "message": "m4", "ts": "2026-02-01T10:03:00Z"},
+            },
+        ],
+    )
 
 
 def with_source(memory):
@@ -136,17 +161,23 @@ def test_a_memory_lists_its_sources_in_the_order_they_match_the_query_and_names_
 
 
 def test_irregular_forms_find_the_word_they_are_a_form_of():
-    memories = [mem("mem_001", "Caroline went to the LGBTQ support group with her children"),
-                mem("mem_002", "Melanie painted a sunrise over the lake")]
+    memories = [
+        mem("mem_001", "Caroline went to the LGBTQ support group with her children"),
+        mem("mem_002", "Melanie painted a sunrise over the lake"),
+    ]
     assert [h.memory.id for h in rank(memories, "did Caroline go to a support group", NOW, {})][0] == "mem_001"
     assert [h.memory.id for h in rank(memories, "how many kids... which child", NOW, {})] == ["mem_001"]
 
 
 def test_a_when_question_favours_the_memory_that_says_when():
-    memories = [mem("mem_001", "Caroline went to the support group meeting at the support group center"),
-                mem("mem_002", "Caroline went to the support group yesterday (said 2023-05-08)")]
-    assert [h.memory.id for h in rank(memories, "When did Caroline go to the support group?", NOW, {})] == \
-        ["mem_002", "mem_001"]
+    memories = [
+        mem("mem_001", "Caroline went to the support group meeting at the support group center"),
+        mem("mem_002", "Caroline went to the support group yesterday (said 2023-05-08)"),
+    ]
+    assert [h.memory.id for h in rank(memories, "When did Caroline go to the support group?", NOW, {})] == [
+        "mem_002",
+        "mem_001",
+    ]
     asked_what = rank(memories, "What did Caroline say about the support group?", NOW, {})
     assert "(says when)" not in asked_what[0].matched
     hit = rank(memories, "When did Caroline go to the support group?", NOW, {})[0]
@@ -159,28 +190,52 @@ def test_a_query_word_that_only_says_when_matches_nothing_by_itself():
 
 
 def test_the_month_and_year_a_memory_was_made_lean_a_question_towards_it():
-    memories = [mem("mem_001", "Melanie ran a charity race for mental health", last="2023-05-20"),
-                mem("mem_002", "Melanie ran a charity race for mental health", last="2023-07-02")]
+    memories = [
+        mem("mem_001", "Melanie ran a charity race for mental health", last="2023-05-20"),
+        mem("mem_002", "Melanie ran a charity race for mental health", last="2023-07-02"),
+    ]
     assert [h.memory.id for h in rank(memories, "charity race in May 2023", NOW, {})][0] == "mem_001"
     assert [h.memory.id for h in rank(memories, "charity race in July 2023", NOW, {})][0] == "mem_002"
 
 
 def test_the_answer_to_a_matching_question_comes_before_the_question():
-    trip = mem("mem_001", "User is planning the Kyoto trip for April", episode=[
-        {"text": "Which ryokan did we book in Kyoto?", "role": "user",
-         "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"}},
-        {"text": "Hanami-an, near Yasaka shrine, for three nights.", "role": "assistant",
-         "source": {"session": "s", "message": "m3", "ts": "2026-02-01T10:02:00Z"}}])
+    trip = mem(
+        "mem_001",
+        "User is planning the Kyoto trip for April",
+        episode=[
+            {
+                "text": "Which ryokan did we book in Kyoto?",
+                "role": "user",
+                "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"},
+            },
+            {
+                "text": "Hanami-an, near Yasaka shrine, for three nights.",
+                "role": "assistant",
+                "source": {"session": "s", "message": "m3", "ts": "2026-02-01T10:02:00Z"},
+            },
+        ],
+    )
     [hit] = rank([with_source(trip)], "which ryokan did we book", NOW, {})
     assert [s["message"] for s in hit.sources] == ["m3", "m2", "m1"]
     assert hit.turn["source"]["message"] == "m3"
 
 
 def test_a_small_talk_reply_to_a_matching_question_is_not_taken_for_its_answer():
-    worry = mem("mem_001", "User is worried about the interview at Northwind", episode=[
-        {"text": "Shall we make a short plan: two mock questions a day?", "role": "assistant",
-         "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"}},
-        {"text": "Yes please, let's do that.", "role": "user",
-         "source": {"session": "s", "message": "m3", "ts": "2026-02-01T10:02:00Z"}}])
+    worry = mem(
+        "mem_001",
+        "User is worried about the interview at Northwind",
+        episode=[
+            {
+                "text": "Shall we make a short plan: two mock questions a day?",
+                "role": "assistant",
+                "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"},
+            },
+            {
+                "text": "Yes please, let's do that.",
+                "role": "user",
+                "source": {"session": "s", "message": "m3", "ts": "2026-02-01T10:02:00Z"},
+            },
+        ],
+    )
     [hit] = rank([with_source(worry)], "mock questions plan", NOW, {})
     assert hit.turn["source"]["message"] == "m2" and hit.sources[0]["message"] == "m2"

@@ -14,8 +14,10 @@ from hippocampus.store import indexfile, model, transaction
 from hippocampus.store.views import IndexView
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
-WORDS = ("coffee tea dentist sister Lisbon Postgres migration garden piano budget invoice flight hotel doctor "
-         "birthday recipe pasta laptop camera beach bike train exam novel podcast weather rain").split()
+WORDS = (
+    "coffee tea dentist sister Lisbon Postgres migration garden piano budget invoice flight hotel doctor "
+    "birthday recipe pasta laptop camera beach bike train exam novel podcast weather rain"
+).split()
 
 
 def varied_store(ws, count=400, seed=7):
@@ -33,9 +35,18 @@ def varied_store(ws, count=400, seed=7):
             extra["pinned"] = True
         if i % 5 == 0:
             extra["sources"] = [{"session": f"session-{i}", "message": f"m{i}", "ts": f"{day}T10:00:00Z"}]
-        memories.append(memory(f"mem_{i:03d}", words, round(rng.uniform(0.1, 1.0), 3), created=day,
-                               lastAccessed=day, domain=rng.choice(["user", "world", "self"]),
-                               keywords=rng.sample(WORDS, 2), **extra))
+        memories.append(
+            memory(
+                f"mem_{i:03d}",
+                words,
+                round(rng.uniform(0.1, 1.0), 3),
+                created=day,
+                lastAccessed=day,
+                domain=rng.choice(["user", "world", "self"]),
+                keywords=rng.sample(WORDS, 2),
+                **extra,
+            )
+        )
     write_index(ws, memories, decayLastRun="2026-02-15")
     return Workspace(ws)
 
@@ -68,8 +79,9 @@ def test_load_core_from_the_cache_equals_load_core_from_the_index(workspace):
         a = select_core(IndexView(transaction.read(ws)), NOW, threshold, budget)
         b = select_core(cached_view(ws), NOW, threshold, budget)
         assert a.total == b.total
-        assert [[i.memory.id for i in items] for _, _, items in a.sections()] == \
-               [[i.memory.id for i in items] for _, _, items in b.sections()]
+        assert [[i.memory.id for i in items] for _, _, items in a.sections()] == [
+            [i.memory.id for i in items] for _, _, items in b.sections()
+        ]
 
 
 def test_a_hand_edit_of_the_index_is_seen_by_the_next_recall(workspace):
@@ -116,8 +128,11 @@ def test_recorded_touches_show_in_cached_results_and_survive_the_next_write(work
     ws = varied_store(workspace, count=50)
     done = run_script("recall", "coffee", "--json", "--top", "1", ws=workspace)
     top = json.loads(done.stdout)["results"][0]["id"]
-    again = json.loads(run_script("recall", "coffee", "--json", "--top", "1", "--no-touch", ws=workspace,
-                                  now="2026-03-01T12:00:00Z").stdout)["results"][0]
+    again = json.loads(
+        run_script(
+            "recall", "coffee", "--json", "--top", "1", "--no-touch", ws=workspace, now="2026-03-01T12:00:00Z"
+        ).stdout
+    )["results"][0]
     assert again["parts"]["recency"] == 1.0 and again["id"] == top
     run_script("decay", ws=workspace, now="2026-03-02T00:00:00Z")
     assert not (workspace / "memory" / "touches.jsonl").read_text()
@@ -175,8 +190,9 @@ def test_encoding_against_the_cache_decides_like_encoding_against_the_loaded_sto
         a = cached.lookup(topic, False, limit=5)
         b = plain.lookup(topic, False, limit=5)
         # Both compare only the memories sharing the most rare terms; what decides reinforce or update is the same.
-        assert [(m.id, v) for m, v in a if v >= encoding.SAME_TOPIC] == \
-               [(m.id, v) for m, v in b if v >= encoding.SAME_TOPIC], words
+        assert [(m.id, v) for m, v in a if v >= encoding.SAME_TOPIC] == [
+            (m.id, v) for m, v in b if v >= encoding.SAME_TOPIC
+        ], words
         assert a[0][1] == b[0][1], words
         assert [(m.id, v) for m, v in in_memory.lookup(topic, False, limit=5)] == [(m.id, v) for m, v in a], words
     with_sources = [m for m in index.memories if m.sources]
@@ -200,13 +216,23 @@ def episode_store(ws, count=120, seed=3):
     memories = []
     for i in range(1, count + 1):
         session = f"s{i % 7}"
-        turns = [{"text": " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 9))), "role": "assistant",
-                  "source": {"session": session, "message": f"t{i}-{n}", "ts": f"2026-02-{i % 28 + 1:02d}T1{n}:00:00Z"}}
-                 for n in range(rng.randint(0, 3))]
-        memories.append(memory(f"mem_{i:03d}", " ".join(rng.choice(WORDS) for _ in range(5)), 0.6,
-                               sources=[{"session": session, "message": f"m{i}",
-                                         "ts": f"2026-02-{i % 28 + 1:02d}T09:00:00Z"}],
-                               **({"episode": turns} if turns else {})))
+        turns = [
+            {
+                "text": " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 9))),
+                "role": "assistant",
+                "source": {"session": session, "message": f"t{i}-{n}", "ts": f"2026-02-{i % 28 + 1:02d}T1{n}:00:00Z"},
+            }
+            for n in range(rng.randint(0, 3))
+        ]
+        memories.append(
+            memory(
+                f"mem_{i:03d}",
+                " ".join(rng.choice(WORDS) for _ in range(5)),
+                0.6,
+                sources=[{"session": session, "message": f"m{i}", "ts": f"2026-02-{i % 28 + 1:02d}T09:00:00Z"}],
+                **({"episode": turns} if turns else {}),
+            )
+        )
     write_index(ws, memories, decayLastRun="2026-02-15")
     return Workspace(ws)
 
@@ -216,10 +242,14 @@ def test_the_cache_ranks_and_orders_attached_turns_exactly_like_a_search_over_th
     index = transaction.read(ws)
     view = cached_view(ws)
     for query in ["coffee", "sister Lisbon", "migration budget flight", "piano exam"]:
-        a = [(h.memory.id, h.score, [s["message"] for s in h.sources], h.turn)
-             for h in search.rank(IndexView(index), query, NOW, top=8)]
-        b = [(h.memory.id, h.score, [s["message"] for s in h.sources], h.turn)
-             for h in search.rank(view, query, NOW, top=8)]
+        a = [
+            (h.memory.id, h.score, [s["message"] for s in h.sources], h.turn)
+            for h in search.rank(IndexView(index), query, NOW, top=8)
+        ]
+        b = [
+            (h.memory.id, h.score, [s["message"] for s in h.sources], h.turn)
+            for h in search.rank(view, query, NOW, top=8)
+        ]
         assert a == b, query
 
 
@@ -231,8 +261,11 @@ def test_the_cache_knows_each_session_s_latest_memory_and_every_attached_turn(wo
     cached, seen = encoding.lookups(cached_view(ws))
     in_memory, _ = encoding.lookups(IndexView(index))
     for session in [f"s{n}" for n in range(7)] + ["no-such-session"]:
-        held = [(max(str(s["ts"]) for s in m.every_source() if s["session"] == session), len(m.id), m.id)
-                for m in index.memories if any(s["session"] == session for s in m.every_source())]
+        held = [
+            (max(str(s["ts"]) for s in m.every_source() if s["session"] == session), len(m.id), m.id)
+            for m in index.memories
+            if any(s["session"] == session for s in m.every_source())
+        ]
         expected = max(held)[2] if held else None
         a, c = cached.latest_in_session(session), in_memory.latest_in_session(session)
         assert (a and a.id) == (c and c.id) == expected, session
@@ -259,7 +292,7 @@ def test_an_edit_in_place_that_keeps_size_mtime_and_inode_is_seen_by_the_next_re
     target = read_index(workspace)["memories"][3]
     assert cached(ws, "zeppelin") == []
     old = target["content"].encode()
-    new = b"zeppelin " + old[len(b"zeppelin "):]
+    new = b"zeppelin " + old[len(b"zeppelin ") :]
     edit_in_place_keeping_size_mtime_and_inode(workspace / "memory" / "index.json", old, new)
     assert [i for i, _ in cached(ws, "zeppelin")] == [target["id"]]
 
@@ -269,7 +302,7 @@ def test_a_write_of_ours_followed_by_an_edit_in_place_is_seen_by_encode_and_deca
     assert run_script("decay", ws=workspace).returncode == 0  # our own write: the cache vouches for it
     target = read_index(workspace)["memories"][5]
     old = target["content"].encode()
-    new = b"zeppelin " + old[len(b"zeppelin "):]
+    new = b"zeppelin " + old[len(b"zeppelin ") :]
     edit_in_place_keeping_size_mtime_and_inode(workspace / "memory" / "index.json", old, new)
     assert run_script("decay", ws=workspace, now="2026-03-02T04:43:00Z").returncode == 0
     assert next(m for m in read_index(workspace)["memories"] if m["id"] == target["id"])["content"] == new.decode()

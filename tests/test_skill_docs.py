@@ -39,8 +39,7 @@ def test_every_script_is_documented_in_skill_md_with_its_basedir_path(program):
 
 @pytest.mark.parametrize("program", [f"scripts/{p}" for p in PROGRAMS] + ["install.py"])
 def test_every_program_answers_help_with_exit_0(program):
-    done = subprocess.run([sys.executable, str(ROOT / program), "--help"], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run([sys.executable, str(ROOT / program), "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.startswith("usage:"), done.stderr
 
 

@@ -15,21 +15,52 @@ from hippocampus.store import files, indexfile, touches, transaction
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 
 ODD_V1 = [
-    {"id": "mem_001", "domain": "user", "category": "preferences", "content": "User prefers concise responses",
-     "importance": 0.85, "created": "2026-01-15", "lastAccessed": "2026-01-20", "timesReinforced": 3,
-     "keywords": ["preference", "concise", "style"]},
-    {"id": "mem_002", "domain": "world", "category": "projects", "content": "Building a treehouse",
-     "importance": 0.6, "created": "2026-01-16T09:30:00", "timesReinforced": 0, "keywords": [],
-     "mood": "cheerful", "linkedTo": ["mem_001"]},
-    {"id": "mem_1000", "domain": "self", "category": "identity", "content": "I am patient",
-     "importance": 0.7, "created": "2026-01-17T10:00:00.123Z", "lastAccessed": "2026-01-18T08:00:00+09:00",
-     "timesReinforced": 1, "keywords": ["patience"]},
+    {
+        "id": "mem_001",
+        "domain": "user",
+        "category": "preferences",
+        "content": "User prefers concise responses",
+        "importance": 0.85,
+        "created": "2026-01-15",
+        "lastAccessed": "2026-01-20",
+        "timesReinforced": 3,
+        "keywords": ["preference", "concise", "style"],
+    },
+    {
+        "id": "mem_002",
+        "domain": "world",
+        "category": "projects",
+        "content": "Building a treehouse",
+        "importance": 0.6,
+        "created": "2026-01-16T09:30:00",
+        "timesReinforced": 0,
+        "keywords": [],
+        "mood": "cheerful",
+        "linkedTo": ["mem_001"],
+    },
+    {
+        "id": "mem_1000",
+        "domain": "self",
+        "category": "identity",
+        "content": "I am patient",
+        "importance": 0.7,
+        "created": "2026-01-17T10:00:00.123Z",
+        "lastAccessed": "2026-01-18T08:00:00+09:00",
+        "timesReinforced": 1,
+        "keywords": ["patience"],
+    },
 ]
 
 
 def test_an_old_skill_index_loads_unchanged_with_odd_content(workspace):
-    write_index(workspace, ODD_V1, lastUpdated="2026-01-20T19:00:00", decayLastRun="2026-01-20",
-                lastProcessedTimestamp="2026-01-20T18:59:00.123Z", lastProcessedMessageId=None)
+    write_index(
+        workspace,
+        ODD_V1,
+        lastUpdated="2026-01-20T19:00:00",
+        decayLastRun="2026-01-20",
+        lastProcessedTimestamp="2026-01-20T18:59:00.123Z",
+        lastProcessedMessageId=None,
+    )
     index = indexfile.load_index(Workspace(workspace))
     assert [m.id for m in index.memories] == ["mem_001", "mem_002", "mem_1000"]
     assert index.memories[1].lastAccessed is None
@@ -81,17 +112,20 @@ def test_a_round_trip_through_our_own_format_changes_nothing(workspace):
     assert ws.index.read_text() == first
 
 
-@pytest.mark.parametrize("text, words", [
-    ("{not json", "not valid JSON"),
-    ('{"version": 1, "memories": {"a": 1}}', "`memories` must be a list"),
-    ('{"version": 99, "memories": []}', "version 99, newer than"),
-    ('{"version": "two", "memories": []}', "`version` must be a whole number"),
-    ('[1, 2]', "expected a JSON object"),
-    ('{"version": 2, "memories": [{"id": "mem_001", "content": "x", "importance": 1.7}]}', "from 0 to 1"),
-    ('{"version": 2, "memories": [{"id": "mem_001", "content": 5}]}', "`content` must be a string"),
-    ('{"version": 2, "memories": [{"content": "x"}]}', "no string `id`"),
-    ('{"version": 2, "memories": [{"id": "mem_1", "content": "a"}, {"id": "mem_1", "content": "b"}]}', "twice"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("{not json", "not valid JSON"),
+        ('{"version": 1, "memories": {"a": 1}}', "`memories` must be a list"),
+        ('{"version": 99, "memories": []}', "version 99, newer than"),
+        ('{"version": "two", "memories": []}', "`version` must be a whole number"),
+        ("[1, 2]", "expected a JSON object"),
+        ('{"version": 2, "memories": [{"id": "mem_001", "content": "x", "importance": 1.7}]}', "from 0 to 1"),
+        ('{"version": 2, "memories": [{"id": "mem_001", "content": 5}]}', "`content` must be a string"),
+        ('{"version": 2, "memories": [{"content": "x"}]}', "no string `id`"),
+        ('{"version": 2, "memories": [{"id": "mem_1", "content": "a"}, {"id": "mem_1", "content": "b"}]}', "twice"),
+    ],
+)
 def test_a_corrupt_or_unknown_index_is_an_error_naming_the_file_and_is_never_overwritten(workspace, text, words):
     path = workspace / "memory" / "index.json"
     path.write_text(text)

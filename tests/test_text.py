@@ -60,11 +60,53 @@ from hippocampus import text as text_module  # noqa: E402
 from hippocampus import terms as terms_module  # noqa: E402
 from hippocampus.ingestion import encoding, scoring  # noqa: E402
 
-_PIECES = st.lists(st.sampled_from(["I", "my", "Remember", "REMEMBER THIS", "don't forget", "keep it in mind", "btw",
-                                    "By The Way", "FYI", "just so you know", "recap", "Summarize", "sum it up",
-                                    "remind me what", "what did we", "What Have We", "please", "ok", "okay", ".", "!",
-                                    "?", ",", " ", "  ", "\n", "\t", "。", "！", "é", "K", "ſ", "İ", "\u3000", "word",
-                                    "the", "can you", "give me a", "summary", "rundown"]), max_size=12).map("".join)
+_PIECES = st.lists(
+    st.sampled_from(
+        [
+            "I",
+            "my",
+            "Remember",
+            "REMEMBER THIS",
+            "don't forget",
+            "keep it in mind",
+            "btw",
+            "By The Way",
+            "FYI",
+            "just so you know",
+            "recap",
+            "Summarize",
+            "sum it up",
+            "remind me what",
+            "what did we",
+            "What Have We",
+            "please",
+            "ok",
+            "okay",
+            ".",
+            "!",
+            "?",
+            ",",
+            " ",
+            "  ",
+            "\n",
+            "\t",
+            "。",
+            "！",
+            "é",
+            "K",
+            "ſ",
+            "İ",
+            "\u3000",
+            "word",
+            "the",
+            "can you",
+            "give me a",
+            "summary",
+            "rundown",
+        ]
+    ),
+    max_size=12,
+).map("".join)
 
 
 @given(_PIECES | st.text(max_size=40))
@@ -90,9 +132,37 @@ def test_may_contain_finds_words_in_any_letter_case_and_never_rules_out_other_sc
     assert text_module.may_contain("nothing to see here, café", ("remember",))  # beyond ASCII: the regex decides
 
 
-@given(st.lists(st.sampled_from(["Today", "TONIGHT", "tomorrow", "yesterday", "this", "next", "last", "morning",
-                                 "afternoon", "Evening", "week", "weekend", "month", "year", "night", "Monday",
-                                 "sunday", " ", ",", "the", "K", "é"]), max_size=8).map(" ".join))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "Today",
+                "TONIGHT",
+                "tomorrow",
+                "yesterday",
+                "this",
+                "next",
+                "last",
+                "morning",
+                "afternoon",
+                "Evening",
+                "week",
+                "weekend",
+                "month",
+                "year",
+                "night",
+                "Monday",
+                "sunday",
+                " ",
+                ",",
+                "the",
+                "K",
+                "é",
+            ]
+        ),
+        max_size=8,
+    ).map(" ".join)
+)
 @settings(max_examples=300, deadline=None)
 def test_a_text_the_quick_test_rules_out_never_says_a_relative_time(sample):
     if not text_module.may_contain(sample, encoding._RELATIVE_WORDS):
@@ -109,20 +179,92 @@ def test_runs_of_spaces_are_found_as_the_plain_rule_finds_them(sample):
     assert transcripts._SPACES.sub(" ", sample) == re.sub(r"(?<=\S)[ \t]{2,}", " ", sample)
 
 
-@given(st.lists(st.sampled_from(["I", "i", "my", "My", "me", "ME", "myself", "mine", "I'm", "I’ve", "i'll", "I'd",
-                                 "prefer", "went", "am", "the", "tea", "Kim", "İ", "it", ",", ".", "!", ")", "'", '"',
-                                 "(", "\t", "\n"]), max_size=8).map(" ".join))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "I",
+                "i",
+                "my",
+                "My",
+                "me",
+                "ME",
+                "myself",
+                "mine",
+                "I'm",
+                "I’ve",
+                "i'll",
+                "I'd",
+                "prefer",
+                "went",
+                "am",
+                "the",
+                "tea",
+                "Kim",
+                "İ",
+                "it",
+                ",",
+                ".",
+                "!",
+                ")",
+                "'",
+                '"',
+                "(",
+                "\t",
+                "\n",
+            ]
+        ),
+        max_size=8,
+    ).map(" ".join)
+)
 @settings(max_examples=400, deadline=None)
 def test_a_sentence_the_quick_test_rules_out_is_never_rewritten(sample):
     if not encoding._FIRST_PERSON.search(sample):
         assert encoding.rewrite_sentence(sample) == sample
 
 
-@given(st.lists(st.sampled_from(["By The Way", "btw", "PLEASE", "pls", "again", "anyway", "Always", "usually", "often",
-                                 "sometimes", "really", "also", "just", "still", "generally", "normally", "typically",
-                                 "mostly", "actually", "definitely", "absolutely", "totally", "already", "strongly",
-                                 "I", "take", "the", "train", "K", "ſ", ",", "(said 2026-01-02)", " (said 2026-1-2)"]),
-                max_size=8).map(" ".join))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "By The Way",
+                "btw",
+                "PLEASE",
+                "pls",
+                "again",
+                "anyway",
+                "Always",
+                "usually",
+                "often",
+                "sometimes",
+                "really",
+                "also",
+                "just",
+                "still",
+                "generally",
+                "normally",
+                "typically",
+                "mostly",
+                "actually",
+                "definitely",
+                "absolutely",
+                "totally",
+                "already",
+                "strongly",
+                "I",
+                "take",
+                "the",
+                "train",
+                "K",
+                "ſ",
+                ",",
+                "(said 2026-01-02)",
+                " (said 2026-1-2)",
+            ]
+        ),
+        max_size=8,
+    ).map(" ".join)
+)
 @settings(max_examples=300, deadline=None)
 def test_a_text_the_quick_tests_rule_out_holds_no_aside_and_no_said_day(sample):
     if not text_module.may_contain(sample, terms_module._ASIDE_WORDS):
@@ -130,35 +272,131 @@ def test_a_text_the_quick_tests_rule_out_holds_no_aside_and_no_said_day(sample):
     assert terms_module.without_said(sample) == terms_module.SAID.sub("", sample)
 
 
-@given(st.lists(st.sampled_from(["i", "feel", "love", "really", "prefer", "like", "do", "you", "remember", "this",
-                                 "deadline", "tomorrow", "thanks", "for", "the", "help", "with", "decided", "we",
-                                 "project", "my", "name", "is", "an", "a", "bit", "don't", "forget", "perfect"]),
-                max_size=10).map(lambda words: " " + " ".join(words) + " "))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "i",
+                "feel",
+                "love",
+                "really",
+                "prefer",
+                "like",
+                "do",
+                "you",
+                "remember",
+                "this",
+                "deadline",
+                "tomorrow",
+                "thanks",
+                "for",
+                "the",
+                "help",
+                "with",
+                "decided",
+                "we",
+                "project",
+                "my",
+                "name",
+                "is",
+                "an",
+                "a",
+                "bit",
+                "don't",
+                "forget",
+                "perfect",
+            ]
+        ),
+        max_size=10,
+    ).map(lambda words: " " + " ".join(words) + " ")
+)
 @settings(max_examples=400, deadline=None)
 def test_rule_phrases_are_found_where_and_as_the_plain_rule_finds_them(flat):
     import re
 
-    for pattern in [rule.pattern for rule in scoring.RULES] + [scoring._CONTEXT, scoring._GRATITUDE,
-                                                                 scoring._FOR_WHAT]:
-        plain = re.compile(r"(?<=\s)(?:" + pattern.pattern[len(r"\s("):-len(r")(?=\s)")] + r")(?=\s)")
+    for pattern in [rule.pattern for rule in scoring.RULES] + [scoring._CONTEXT, scoring._GRATITUDE, scoring._FOR_WHAT]:
+        plain = re.compile(r"(?<=\s)(?:" + pattern.pattern[len(r"\s(") : -len(r")(?=\s)")] + r")(?=\s)")
         found, expected = pattern.search(flat), plain.search(flat)
         assert (found.group(1), found.end()) == (expected.group(0), expected.end()) if expected else found is None
 
 
-@given(st.lists(st.sampled_from(["that", "matches", "my", "experience", "you're", "right", "good", "job", "morning",
-                                 "see", "you", "later", "how", "are", "i", "agree", "me", "too", "keep", "it", "up",
-                                 "fair", "enough", "the", "plan"]), max_size=10).map(lambda w: " " + " ".join(w) + " "))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "that",
+                "matches",
+                "my",
+                "experience",
+                "you're",
+                "right",
+                "good",
+                "job",
+                "morning",
+                "see",
+                "you",
+                "later",
+                "how",
+                "are",
+                "i",
+                "agree",
+                "me",
+                "too",
+                "keep",
+                "it",
+                "up",
+                "fair",
+                "enough",
+                "the",
+                "plan",
+            ]
+        ),
+        max_size=10,
+    ).map(lambda w: " " + " ".join(w) + " ")
+)
 @settings(max_examples=400, deadline=None)
 def test_small_talk_phrases_leave_the_words_the_plain_rule_leaves(flat):
     import re
 
-    plain = re.compile(r"(?<=\s)(?:" + scoring._SMALL_PHRASES.pattern[len(r"\s(?:"):])
+    plain = re.compile(r"(?<=\s)(?:" + scoring._SMALL_PHRASES.pattern[len(r"\s(?:") :])
     assert scoring._SMALL_PHRASES.sub(" ", flat).split() == plain.sub(" ", flat).split()
 
 
-_WHEN_PIECES = ["yesterday", "Today", "last week", "NEXT summer", "3 days ago", "may 5", "5 May", "in May", "May",
-                "7pm", "7:30 am", "19:05", "2024-05-01", "1999", "2031", "Monday", "SEPTEMBER", "lately", "ſunday",
-                "٣ may", "١٢:٣٠", "Kelvin", "may", "a", "_may", "may_", "9", "-", " ", "\n", "é", "ıt", "İn may"]
+_WHEN_PIECES = [
+    "yesterday",
+    "Today",
+    "last week",
+    "NEXT summer",
+    "3 days ago",
+    "may 5",
+    "5 May",
+    "in May",
+    "May",
+    "7pm",
+    "7:30 am",
+    "19:05",
+    "2024-05-01",
+    "1999",
+    "2031",
+    "Monday",
+    "SEPTEMBER",
+    "lately",
+    "ſunday",
+    "٣ may",
+    "١٢:٣٠",
+    "Kelvin",
+    "may",
+    "a",
+    "_may",
+    "may_",
+    "9",
+    "-",
+    " ",
+    "\n",
+    "é",
+    "ıt",
+    "İn may",
+]
 
 
 @settings(max_examples=400, deadline=None)

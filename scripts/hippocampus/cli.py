@@ -20,14 +20,21 @@ EXIT_BUSY = 75
 def parser(doc: str, cron: bool = False) -> argparse.ArgumentParser:
     """A parser whose help is the script's docstring, with the flags every script takes."""
     summary, _, rest = (doc or "").strip().partition("\n")
-    p = argparse.ArgumentParser(description=summary, epilog=rest.strip() or None,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--workspace", metavar="DIR", help="the OpenClaw workspace (default: $WORKSPACE, "
-                   "$OPENCLAW_WORKSPACE_DIR, then ~/.openclaw/workspace)")
+    p = argparse.ArgumentParser(
+        description=summary, epilog=rest.strip() or None, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help="the OpenClaw workspace (default: $WORKSPACE, $OPENCLAW_WORKSPACE_DIR, then ~/.openclaw/workspace)",
+    )
     p.add_argument("--now", metavar="ISO", help="run as if it were this time (default: $HIPPOCAMPUS_NOW, then now)")
     if cron:
-        p.add_argument("--cron", action="store_true",
-                       help="a scheduled run: skip with exit 75 if another run holds the lock, print only problems")
+        p.add_argument(
+            "--cron",
+            action="store_true",
+            help="a scheduled run: skip with exit 75 if another run holds the lock, print only problems",
+        )
     p.add_argument("-v", "--verbose", action="store_true", help="say more")
     return p
 
@@ -46,8 +53,9 @@ class Context:
     def require_workspace(self) -> None:
         """A workspace that does not exist is a typo or a missing install, never something to create silently."""
         if not self.ws.root.is_dir():
-            raise HippocampusError(f"workspace {self.ws.root} does not exist (set --workspace or WORKSPACE, "
-                                   "or run install.py)")
+            raise HippocampusError(
+                f"workspace {self.ws.root} does not exist (set --workspace or WORKSPACE, or run install.py)"
+            )
         from .store.files import check_index_link  # the store is imported only by scripts that get this far
 
         check_index_link(self.ws)

@@ -28,9 +28,9 @@ def split(text: str, limit: int = LIMIT) -> tuple[dict | None, str]:
     if end < 0:
         return None, text
     try:
-        fields = yaml.safe_load(text[len(opening):end + 1])
+        fields = yaml.safe_load(text[len(opening) : end + 1])
     except (yaml.YAMLError, RecursionError, ValueError):
         return None, text
     if not isinstance(fields, dict):
         return None, text
-    return fields, text[end + len(FENCE) + 2:]
+    return fields, text[end + len(FENCE) + 2 :]

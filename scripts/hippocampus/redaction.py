@@ -64,33 +64,67 @@ def _value(match: re.Match) -> tuple[str, tuple[int, int]] | None:
 
 # --- provider tokens: the prefixes and shapes secret scanners publish ------------------------------------------
 
+
 def _token(name: str, body: str, *triggers: str) -> Pattern:
     return Pattern(name, re.compile(_LEFT + f"(?:{body})" + _RIGHT), triggers)
 
 
-_GITLAB = ("glpat", "gldt", "glrt", "glrtr", "glptt", "glcbt", "glimt", "glagent", "gloas", "glsoat", "glffct", "glft",
-           "glcsoat", "glwt")
+_GITLAB = (
+    "glpat",
+    "gldt",
+    "glrt",
+    "glrtr",
+    "glptt",
+    "glcbt",
+    "glimt",
+    "glagent",
+    "gloas",
+    "glsoat",
+    "glffct",
+    "glft",
+    "glcsoat",
+    "glwt",
+)
 TOKENS: tuple[Pattern, ...] = (
     _token("anthropic-key", r"sk-ant-[A-Za-z0-9_\-]{20,}", "sk-ant-"),
     _token("openai-key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}", "sk-"),
     _token("stripe-key", r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}", "k_live_", "k_test_"),
     _token("stripe-webhook-secret", r"whsec_[A-Za-z0-9]{20,}", "whsec_"),
-    _token("github-token", r"gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}",
-           "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-    _token("gitlab-token", "(?:" + "|".join(_GITLAB) + r")-[A-Za-z0-9_\-]{20,}|GR1348941[A-Za-z0-9_\-]{20,}",
-           *(p + "-" for p in _GITLAB), "gr1348941"),
+    _token(
+        "github-token",
+        r"gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}",
+        "ghp_",
+        "gho_",
+        "ghu_",
+        "ghs_",
+        "ghr_",
+        "github_pat_",
+    ),
+    _token(
+        "gitlab-token",
+        "(?:" + "|".join(_GITLAB) + r")-[A-Za-z0-9_\-]{20,}|GR1348941[A-Za-z0-9_\-]{20,}",
+        *(p + "-" for p in _GITLAB),
+        "gr1348941",
+    ),
     _token("slack-token", r"(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{10,}", "xox", "xapp-"),
-    _token("slack-webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}",
-           "hooks.slack.com"),
-    _token("discord-webhook", r"https://(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}",
-           "/api/webhooks/"),
+    _token(
+        "slack-webhook",
+        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}",
+        "hooks.slack.com",
+    ),
+    _token(
+        "discord-webhook",
+        r"https://(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}",
+        "/api/webhooks/",
+    ),
     _token("telegram-bot-token", r"\d{5,16}:A[A-Za-z0-9_\-]{34}", ":a"),
     _token("huggingface-token", r"(?:hf_|api_org_)[A-Za-z]{34}", "hf_", "api_org_"),
     _token("npm-token", r"npm_[A-Za-z0-9]{36}", "npm_"),
     _token("pypi-token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}", "pypi-ageichlwas5vcmc"),
     _token("sendgrid-key", r"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}", "sg."),
-    Pattern("twilio-key", re.compile(_LEFT + r"SK[0-9a-fA-F]{32}" + _RIGHT), (),
-            shape=re.compile(r"SK[0-9a-fA-F]{32}")),
+    Pattern(
+        "twilio-key", re.compile(_LEFT + r"SK[0-9a-fA-F]{32}" + _RIGHT), (), shape=re.compile(r"SK[0-9a-fA-F]{32}")
+    ),
     _token("mailgun-key", r"key-[0-9a-zA-Z]{32}", "key-"),
     _token("digitalocean-token", r"do[opr]_v1_[a-f0-9]{64}", "_v1_"),
     _token("shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", "shpat_", "shpca_", "shppa_", "shpss_"),
@@ -121,9 +155,12 @@ TOKENS: tuple[Pattern, ...] = (
     _token("flyio-token", r"fo1_[A-Za-z0-9_\-]{43}", "fo1_"),
     _token("netlify-token", r"nfp_[A-Za-z0-9]{36}", "nfp_"),
     _token("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", "eyj"),
-    Pattern("discord-token", re.compile(
-        _LEFT + r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}" + _RIGHT),
-        (), shape=re.compile(r"\.[\w\-]{6}\.[\w\-]{27}")),
+    Pattern(
+        "discord-token",
+        re.compile(_LEFT + r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}" + _RIGHT),
+        (),
+        shape=re.compile(r"\.[\w\-]{6}\.[\w\-]{27}"),
+    ),
 )
 
 
@@ -133,8 +170,10 @@ _BEGIN = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _SEP = r"(?:[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t]*|[ \t]+)"  # lines, or `\n` escapes in a pasted JSON string
 # One line of a key's body: base64 (a short one only when the line ends there), or a PEM header line.
-_CHUNK = (r"(?:[A-Za-z0-9+/]{16,}+={0,2}+|[A-Za-z0-9+/]{1,15}+={0,2}+(?=[ \t]*(?:\r?\n|\\n|\Z|-----))"
-          r"|(?:Proc-Type|DEK-Info|Comment): [^\n\\]*)")
+_CHUNK = (
+    r"(?:[A-Za-z0-9+/]{16,}+={0,2}+|[A-Za-z0-9+/]{1,15}+={0,2}+(?=[ \t]*(?:\r?\n|\\n|\Z|-----))"
+    r"|(?:Proc-Type|DEK-Info|Comment): [^\n\\]*)"
+)
 # Taken whole or not at all, and bounded (an 8192-bit key has about 100 lines): no pathological retries.
 _BODY = f"(?>(?:{_SEP}{_CHUNK}){{0,400}})"
 _KEY_TRIGGERS = ("-----begin", "-----end")
@@ -142,12 +181,16 @@ KEYS: tuple[Pattern, ...] = (
     # Up to its END line, if it comes before another BEGIN line (each block is looked through once).
     Pattern("private-key", re.compile(f"{_BEGIN}(?:(?!-----BEGIN )[\\s\\S])*?{_END}"), _KEY_TRIGGERS),
     Pattern("private-key", re.compile(f"{_BEGIN}{_BODY}"), _KEY_TRIGGERS),
-    Pattern("private-key", re.compile(f"(?<![A-Za-z0-9+/])(?:[A-Za-z0-9+/]{{16,}}={{0,2}}{_BODY})?{_SEP}?{_END}"),
-            _KEY_TRIGGERS),
+    Pattern(
+        "private-key",
+        re.compile(f"(?<![A-Za-z0-9+/])(?:[A-Za-z0-9+/]{{16,}}={{0,2}}{_BODY})?{_SEP}?{_END}"),
+        _KEY_TRIGGERS,
+    ),
 )
 _OPENS = re.compile(f"({_BEGIN})|{_END}")
-_CONTINUES = re.compile(f"\\A\\s*(?:[A-Za-z0-9+/]{{16,}}={{0,2}}|(?:Proc-Type|DEK-Info): [^\n]*){_BODY}"
-                        f"(?:{_SEP}?{_END})?|\\A\\s*{_END}")
+_CONTINUES = re.compile(
+    f"\\A\\s*(?:[A-Za-z0-9+/]{{16,}}={{0,2}}|(?:Proc-Type|DEK-Info): [^\n]*){_BODY}(?:{_SEP}?{_END})?|\\A\\s*{_END}"
+)
 
 
 # --- credentials in code: `DB_PASS=…`, `"api_key": "…"`, `password: …`, `AccountKey=…;` -----------------------
@@ -155,36 +198,102 @@ _CONTINUES = re.compile(f"\\A\\s*(?:[A-Za-z0-9+/]{{16,}}={{0,2}}|(?:Proc-Type|DE
 # Words that say what a value is; a name is split into its words (db_pass, dbPassword, PGPASSWORD, x-api-key).
 _PASSWORD_WORDS = frozenset(
     "password passwd pass pwd pw passphrase passwort kennwort wachtwoord senha contrasena contraseña mdp motdepasse "
-    "heslo haslo hasło losenord lösenord salasana passord adgangskode sifre şifre пароль".split())
+    "heslo haslo hasło losenord lösenord salasana passord adgangskode sifre şifre пароль".split()
+)
 _PASSWORD_ENDINGS = ("password", "passwd", "passwort", "kennwort", "passphrase", "wachtwoord")
 _PIN_WORDS = frozenset("pin pincode puk cvv cvc cvv2 cvc2 passcode".split())
 _SECRET_WORDS = frozenset("secret secrets credential credentials".split())
-_KEY_WORDS = frozenset("token key apikey accesskey secretkey privatekey authkey accountkey sig signature dsn "
-                       "bearer".split())
+_KEY_WORDS = frozenset(
+    "token key apikey accesskey secretkey privatekey authkey accountkey sig signature dsn bearer".split()
+)
 # A name ending in one of these is about a credential, not one: password_length=12, token_url=…, key_path=…
 _NOT_VALUES = frozenset(
     "id ids name names user username login email length len min max count file path dir url uri endpoint type "
     "prefix suffix enabled enable disabled required optional hint policy expiry expires expiration timeout ttl field "
     "label format size version mode header env var column rotation reset changed strength manager rule rules regex "
-    "pattern position location placeholder store vault provider helper command cmd prompt".split())
+    "pattern position location placeholder store vault provider helper command cmd prompt".split()
+)
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 # What a credential's name holds (in the pattern below), and the words that start that pattern: the same, narrowed
 # to names, so "passed", "keyboard" and "shopping" do not start it.
-_NAME_STEMS = ("pass", "pw", "secret", "token", "key", "sig", "credential", "pin", "puk", "cvv", "cvc", "dsn",
-               "bearer", "kennwort", "wachtwoord", "senha", "contrase", "mdp", "heslo", "hasło", "haslo", "lösenord",
-               "losenord", "salasana", "adgangskode", "şifre", "sifre", "пароль")
+_NAME_STEMS = (
+    "pass",
+    "pw",
+    "secret",
+    "token",
+    "key",
+    "sig",
+    "credential",
+    "pin",
+    "puk",
+    "cvv",
+    "cvc",
+    "dsn",
+    "bearer",
+    "kennwort",
+    "wachtwoord",
+    "senha",
+    "contrase",
+    "mdp",
+    "heslo",
+    "hasło",
+    "haslo",
+    "lösenord",
+    "losenord",
+    "salasana",
+    "adgangskode",
+    "şifre",
+    "sifre",
+    "пароль",
+)
 _ENDS = ("=", ":", " =", " :", '"', "'", "_")
 _NAME_TRIGGERS = tuple(f"{stem}{end}" for stem in ("pass", "key", "pin", "sig", "signature") for end in _ENDS) + (
-    "_pass", "-pass", "_key", "-key", "_pin", "password", "passwd", "passphrase", "passcode", "passwort", "passord",
-    "pw", "secret", "token", "credential", "puk", "cvv", "cvc", "dsn", "bearer", "kennwort", "wachtwoord", "senha",
-    "contrase", "mdp", "heslo", "hasło", "haslo", "lösenord", "losenord", "salasana", "adgangskode", "şifre", "sifre",
-    "пароль")
+    "_pass",
+    "-pass",
+    "_key",
+    "-key",
+    "_pin",
+    "password",
+    "passwd",
+    "passphrase",
+    "passcode",
+    "passwort",
+    "passord",
+    "pw",
+    "secret",
+    "token",
+    "credential",
+    "puk",
+    "cvv",
+    "cvc",
+    "dsn",
+    "bearer",
+    "kennwort",
+    "wachtwoord",
+    "senha",
+    "contrase",
+    "mdp",
+    "heslo",
+    "hasło",
+    "haslo",
+    "lösenord",
+    "losenord",
+    "salasana",
+    "adgangskode",
+    "şifre",
+    "sifre",
+    "пароль",
+)
 
 
 def _name_kind(name: str) -> str | None:
     """password / pin / secret / key: what a value named so is; None when the name is not a credential's."""
-    words = [w.lower() for chunk in re.split(r"[\W\d_]+", name) if chunk
-             for w in (_CAMEL.findall(chunk) if chunk.isascii() else [chunk])]
+    words = [
+        w.lower()
+        for chunk in re.split(r"[\W\d_]+", name)
+        if chunk
+        for w in (_CAMEL.findall(chunk) if chunk.isascii() else [chunk])
+    ]
     if not words or words[-1] in _NOT_VALUES:
         return None
     if any(w in _PASSWORD_WORDS or w.endswith(_PASSWORD_ENDINGS) for w in words):
@@ -200,7 +309,8 @@ def _name_kind(name: str) -> str | None:
 
 # Not a value at all: a placeholder, a reference to one elsewhere, a word that says something about the credential.
 _PLACEHOLDER = re.compile(r"[$%<{]|\*+$|x+$|\.\.\.|…", re.IGNORECASE)
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 a an the my your his her our their its this that these those it one same different still not no now also too very so
 just only again yet here there where what which who whose how why when something nothing anything everything none
 null nil true false yes ok okay required optional needed missing empty blank unknown known correct wrong incorrect
@@ -215,7 +325,8 @@ el los las una mi tu su en incorrecta correcta también muy igual aquí allí
 il lo gli nel nella sul sulla sbagliata giusta non anche troppo qui lì
 o os um uma minha meu na no em errada certa não também aqui
 het een mijn jouw op fout juist niet ook te hier daar
-""".split())
+""".split()
+)
 
 
 def _loose(value: str) -> bool:
@@ -248,13 +359,15 @@ _EVERYDAY = re.compile(
     r"|gym|suitcase|luggage|lockbox|key safe|shed|t[üu]r|haust[üu]r|tor|garagentor|schlie(?:ß|ss)fach|spind"
     r"|fahrrad|fahrradschloss|briefkasten|tresor|porte|portail|casier|v[ée]lo|cadenas|digicode|puerta|port[óo]n"
     r"|portal|taquilla|bici|bicicleta|candado|buz[óo]n|porta|portone|cancello|armadietto|lucchetto|port[ãa]o"
-    r"|arm[áa]rio|cadeado|deur|poort|hek|kluisje|fiets|fietsslot)(?:s|es)?\b", re.IGNORECASE)
+    r"|arm[áa]rio|cadeado|deur|poort|hek|kluisje|fiets|fietsslot)(?:s|es)?\b",
+    re.IGNORECASE,
+)
 
 
 def _everyday(match: re.Match) -> bool:
     """Does the sentence around a PIN name an everyday lock (the words just before it, or the match itself)?"""
     text = match.string
-    before = re.split(r"[.!?\n]\s", text[max(0, match.start() - 40):match.start()])[-1]
+    before = re.split(r"[.!?\n]\s", text[max(0, match.start() - 40) : match.start()])[-1]
     return _EVERYDAY.search(before + " " + match.group(0)) is not None
 
 
@@ -266,9 +379,12 @@ _NAME_VALUE = re.compile(
     r"[\"']?[ \t]*(?::|=(?!=))[ \t]*"
     # In a URL's query the value ends at `&` or `#`; elsewhere at a space, at ", ", or at `;` before the next
     # `name=` (a connection string), and a password may hold any of `&;,#`.
-    rf"(?:{_QUOTED}|(?P<v>(?(url)[^\s\"'<>&#]+|(?:[^\s\"'<>,;]|,(?!\s|$)|;(?![\w.\-]+=))+)))")
-_FLAG = re.compile(r"(?<![\w\-])--(?P<name>password|passwd|pass|token|api-key|apikey|secret|client-secret"
-                   rf"|auth-token|access-token)[ \t]+(?:{_QUOTED}|(?P<v>[^\s\"']+))")
+    rf"(?:{_QUOTED}|(?P<v>(?(url)[^\s\"'<>&#]+|(?:[^\s\"'<>,;]|,(?!\s|$)|;(?![\w.\-]+=))+)))"
+)
+_FLAG = re.compile(
+    r"(?<![\w\-])--(?P<name>password|passwd|pass|token|api-key|apikey|secret|client-secret"
+    rf"|auth-token|access-token)[ \t]+(?:{_QUOTED}|(?P<v>[^\s\"']+))"
+)
 
 
 def _named(match: re.Match) -> tuple[int, int] | None:
@@ -283,35 +399,54 @@ def _named(match: re.Match) -> tuple[int, int] | None:
 
 # --- credentials in words, in several languages -------------------------------------------------------------------
 
-_QUALIFIER = (r"(?:[ \t]+(?:for|of|to|on|at|in|from|f[üu]r|f[üu]rs|zum|zur|vom|von|des|der|meiner|meines|de|du"
-              r"|del|della|dello|dei|do|da|dos|das|van|voor|f[öo]r|til|для|от|dla|od)\b[^\n.!?:=]{0,40}?)?")
-_VERB = (r"(?:is|was|are|will be|would be|ist|lautet|war|hei(?:ß|ss)t|est|c'est|était|es|era|sería|è|e'|é|e"
-         r"|är|er|jest|je|luidt|=>|->|→)")
+_QUALIFIER = (
+    r"(?:[ \t]+(?:for|of|to|on|at|in|from|f[üu]r|f[üu]rs|zum|zur|vom|von|des|der|meiner|meines|de|du"
+    r"|del|della|dello|dei|do|da|dos|das|van|voor|f[öo]r|til|для|от|dla|od)\b[^\n.!?:=]{0,40}?)?"
+)
+_VERB = (
+    r"(?:is|was|are|will be|would be|ist|lautet|war|hei(?:ß|ss)t|est|c'est|était|es|era|sería|è|e'|é|e"
+    r"|är|er|jest|je|luidt|=>|->|→)"
+)
 _ADVERB = r"(?:[ \t]+(?:now|still|just|jetzt|noch|maintenant|toujours|ahora|todavía|ora|ancora|agora|ainda|nu|nog))?"
-_CONNECT = (rf"(?:[ \t]*[:：—–][ \t]*|[ \t]+-[ \t]+|(?:[ \t]+{_VERB}|['’]s){_ADVERB}(?:[ \t]*:)?[ \t]+"
-            r"|[ \t]+(?:set|changed|reset|updated) to[ \t]+|[ \t]*(?:は|是|는|은|이)[ \t]*)")
-_SAID_VALUE = (rf"(?:{_QUOTED}|“(?P<vq3>[^”\n]{{1,200}})”|‘(?P<vq4>[^’\n]{{1,200}})’"
-               r"|«[ \t]?(?P<vq5>[^»\n]{1,200}?)[ \t]?»|`(?P<vq6>[^`\n]{1,200})`|(?P<v>[^\s\"'“”‘’«»`<>]{1,200}))")
-_PASSWORD_NOUNS = (r"\b(?:\w*(?:passwort|kennwort|wachtwoord)|pass(?:word|wd|phrase)s?|p/?w|pwd|mot de passe|mdp"
-                   r"|contrase[ñn]as?|senhas?|palavras?[- ]passe|parola d'ordine|l[öo]senord(?:et)?|adgangskoden?|passord(?:et)?"
-                   r"|has[łl]o|heslo|salasana|пароль|[şs]ifre(?:m|si|niz)?|wi-?fi[- ](?:key|code)|network key"
-                   r"|wlan[- ]?schl[üu]ssel|cl[ée] (?:wi-?fi|wpa)|clave(?: del)? wi-?fi)\b"
-                   r"|パスワード|密码|密碼|비밀번호")
-_PIN_NOUNS = (r"(?<![^\W\d_])(?:pin(?:[ -]?(?:code|nummer|number|nr\.?|no\.?))?|pincode|code pin|c[óo]digo pin"
-              r"|codice pin|geheimzahl|puk|cvv2?|cvc2?|card (?:security |verification )?code|security code"
-              r"|(?:bank|atm|debit|ec|sim|handy)[- ]?code|pass ?code)(?![^\W\d_])")
-_KEY_NOUNS = (r"\b(?:(?:api|access|secret|private|auth|app|bot|deploy|license|licence|master|encryption|signing"
-              r"|personal access)[ -]?(?:key|token)|tokens?|client[ -]secret)\b")
-_OWNER = (r"(?:my|the|our|your|his|her|their|mein|meine|unser|unsere|das|mon|ma|notre|le|la|mi|el|nuestra|il|la mia"
-          r"|il mio|a minha|o meu|minha|meu|mijn|ons|het|de)")
+_CONNECT = (
+    rf"(?:[ \t]*[:：—–][ \t]*|[ \t]+-[ \t]+|(?:[ \t]+{_VERB}|['’]s){_ADVERB}(?:[ \t]*:)?[ \t]+"
+    r"|[ \t]+(?:set|changed|reset|updated) to[ \t]+|[ \t]*(?:は|是|는|은|이)[ \t]*)"
+)
+_SAID_VALUE = (
+    rf"(?:{_QUOTED}|“(?P<vq3>[^”\n]{{1,200}})”|‘(?P<vq4>[^’\n]{{1,200}})’"
+    r"|«[ \t]?(?P<vq5>[^»\n]{1,200}?)[ \t]?»|`(?P<vq6>[^`\n]{1,200})`|(?P<v>[^\s\"'“”‘’«»`<>]{1,200}))"
+)
+_PASSWORD_NOUNS = (
+    r"\b(?:\w*(?:passwort|kennwort|wachtwoord)|pass(?:word|wd|phrase)s?|p/?w|pwd|mot de passe|mdp"
+    r"|contrase[ñn]as?|senhas?|palavras?[- ]passe|parola d'ordine|l[öo]senord(?:et)?|adgangskoden?|passord(?:et)?"
+    r"|has[łl]o|heslo|salasana|пароль|[şs]ifre(?:m|si|niz)?|wi-?fi[- ](?:key|code)|network key"
+    r"|wlan[- ]?schl[üu]ssel|cl[ée] (?:wi-?fi|wpa)|clave(?: del)? wi-?fi)\b"
+    r"|パスワード|密码|密碼|비밀번호"
+)
+_PIN_NOUNS = (
+    r"(?<![^\W\d_])(?:pin(?:[ -]?(?:code|nummer|number|nr\.?|no\.?))?|pincode|code pin|c[óo]digo pin"
+    r"|codice pin|geheimzahl|puk|cvv2?|cvc2?|card (?:security |verification )?code|security code"
+    r"|(?:bank|atm|debit|ec|sim|handy)[- ]?code|pass ?code)(?![^\W\d_])"
+)
+_KEY_NOUNS = (
+    r"\b(?:(?:api|access|secret|private|auth|app|bot|deploy|license|licence|master|encryption|signing"
+    r"|personal access)[ -]?(?:key|token)|tokens?|client[ -]secret)\b"
+)
+_OWNER = (
+    r"(?:my|the|our|your|his|her|their|mein|meine|unser|unsere|das|mon|ma|notre|le|la|mi|el|nuestra|il|la mia"
+    r"|il mio|a minha|o meu|minha|meu|mijn|ons|het|de)"
+)
 
 
 def _said(nouns: str, connect: str) -> tuple[re.Pattern, re.Pattern]:
-    """"<noun> [for the wifi] is <value>" and "<value> is my <noun>", for one family of nouns."""
+    """ "<noun> [for the wifi] is <value>" and "<value> is my <noun>", for one family of nouns."""
     first = re.compile(rf"(?i:(?P<noun>{nouns}){_QUALIFIER}(?P<connect>{connect})){_SAID_VALUE}")
-    after = re.compile(rf"(?<!\S)(?P<v>[^\s\"'“”]{{3,100}})[ \t]+(?i:(?:is|was|ist|est|es|è|é)[ \t]+{_OWNER}"
-                       rf"[ \t]+(?:[\w\-]+[ \t]+){{0,2}}?(?:{nouns}))"
-                       r"(?=[ \t]*(?:[.,;:!?)]|$|\n|[ \t]+(?:for|to|of|on|at|now|too|again|btw)\b))", re.MULTILINE)
+    after = re.compile(
+        rf"(?<!\S)(?P<v>[^\s\"'“”]{{3,100}})[ \t]+(?i:(?:is|was|ist|est|es|è|é)[ \t]+{_OWNER}"
+        rf"[ \t]+(?:[\w\-]+[ \t]+){{0,2}}?(?:{nouns}))"
+        r"(?=[ \t]*(?:[.,;:!?)]|$|\n|[ \t]+(?:for|to|of|on|at|now|too|again|btw)\b))",
+        re.MULTILINE,
+    )
     return first, after
 
 
@@ -332,20 +467,101 @@ def _said_check(kind: str):
 
 
 # "cle w": "cle wifi" and "cle wpa" need no more ("uncle", "article" and "vehicle" start nothing).
-_PASSWORD_TRIGGERS = ("password", "passwd", "passphrase", "passwort", "passord", "pw", "p/w", "kennwort",
-                      "wachtwoord", "de passe", "mdp", "contrase", "senha", "palavra", "parola d", "lösenord",
-                      "losenord", "adgangskode", "hasło", "haslo", "heslo", "salasana", "пароль", "şifre", "sifre",
-                      "wifi", "wi-fi", "wlan", "network key", "clé", "cle w", "clave", "パスワード", "密码", "密碼",
-                      "비밀번호")
-_PIN_TRIGGERS = ("pin ", "pin:", "pin=", "pin-", "pin.", "pin,", "pin)", "pin\n", "pin\t", "pin'", 'pin"', "pin_",
-                 "pins ", "pincode", "puk", "cvv", "cvc", "geheimzahl", "card code", "card security code",
-                 "card verification code", "security code", "bank code", "bank-code", "bankcode", "atm code",
-                 "debit code", "ec code", "ec-code", "sim code", "sim-code", "handy code", "handy-code", "handycode",
-                 "pass code", "passcode")
-_KEY_TRIGGERS_SAID = tuple(f"{what}{sep}key" for what in ("api", "access", "secret", "private", "auth", "app", "bot",
-                                                           "deploy", "license", "licence", "master", "encryption",
-                                                           "signing") for sep in (" ", "-", "")) + (
-    "personal access", "token", "client secret", "client-secret")
+_PASSWORD_TRIGGERS = (
+    "password",
+    "passwd",
+    "passphrase",
+    "passwort",
+    "passord",
+    "pw",
+    "p/w",
+    "kennwort",
+    "wachtwoord",
+    "de passe",
+    "mdp",
+    "contrase",
+    "senha",
+    "palavra",
+    "parola d",
+    "lösenord",
+    "losenord",
+    "adgangskode",
+    "hasło",
+    "haslo",
+    "heslo",
+    "salasana",
+    "пароль",
+    "şifre",
+    "sifre",
+    "wifi",
+    "wi-fi",
+    "wlan",
+    "network key",
+    "clé",
+    "cle w",
+    "clave",
+    "パスワード",
+    "密码",
+    "密碼",
+    "비밀번호",
+)
+_PIN_TRIGGERS = (
+    "pin ",
+    "pin:",
+    "pin=",
+    "pin-",
+    "pin.",
+    "pin,",
+    "pin)",
+    "pin\n",
+    "pin\t",
+    "pin'",
+    'pin"',
+    "pin_",
+    "pins ",
+    "pincode",
+    "puk",
+    "cvv",
+    "cvc",
+    "geheimzahl",
+    "card code",
+    "card security code",
+    "card verification code",
+    "security code",
+    "bank code",
+    "bank-code",
+    "bankcode",
+    "atm code",
+    "debit code",
+    "ec code",
+    "ec-code",
+    "sim code",
+    "sim-code",
+    "handy code",
+    "handy-code",
+    "handycode",
+    "pass code",
+    "passcode",
+)
+_KEY_TRIGGERS_SAID = tuple(
+    f"{what}{sep}key"
+    for what in (
+        "api",
+        "access",
+        "secret",
+        "private",
+        "auth",
+        "app",
+        "bot",
+        "deploy",
+        "license",
+        "licence",
+        "master",
+        "encryption",
+        "signing",
+    )
+    for sep in (" ", "-", "")
+) + ("personal access", "token", "client secret", "client-secret")
 
 
 def _said_patterns(kind: str, label: str, nouns: str, triggers: tuple[str, ...]) -> tuple[Pattern, ...]:
@@ -355,6 +571,7 @@ def _said_patterns(kind: str, label: str, nouns: str, triggers: tuple[str, ...])
 
 
 # --- the rest: URLs, headers, card numbers, seed phrases ----------------------------------------------------------
+
 
 def _url_password(match: re.Match) -> tuple[int, int] | None:
     value = match.group(1)
@@ -376,8 +593,15 @@ def _luhn(digits: str) -> bool:
 def _issuer(digits: str) -> bool:
     """A card issuer's prefix: Visa, Mastercard, Amex, Diners, JCB, Discover, UnionPay, Maestro, Mir."""
     two, three, four = int(digits[:2]), int(digits[:3]), int(digits[:4])
-    return (digits[0] in "46" or 50 <= two <= 58 or 2200 <= four <= 2204 or 2221 <= four <= 2720
-            or two in (34, 36, 37, 38, 39) or 300 <= three <= 305 or 3528 <= four <= 3589)
+    return (
+        digits[0] in "46"
+        or 50 <= two <= 58
+        or 2200 <= four <= 2204
+        or 2221 <= four <= 2720
+        or two in (34, 36, 37, 38, 39)
+        or 300 <= three <= 305
+        or 3528 <= four <= 3589
+    )
 
 
 def _card(match: re.Match) -> tuple[int, int] | None:
@@ -389,25 +613,28 @@ def _card(match: re.Match) -> tuple[int, int] | None:
     for count in range(len(groups), 0, -1):
         part = groups[:count]
         digits = "".join(part)
-        if all(3 <= len(g) <= 6 for g in part[1:]) and 13 <= len(digits) <= 19 and _issuer(digits) \
-                and _luhn(digits):
+        if all(3 <= len(g) <= 6 for g in part[1:]) and 13 <= len(digits) <= 19 and _issuer(digits) and _luhn(digits):
             start = match.start(1)
             return start, start + len(digits) + count - 1
     return None
 
 
-_SEED_CONTEXT = (r"\b(?:seed(?:[ -]?(?:phrase|words?))?|mnemonic(?:[ -]?(?:phrase|words?))?|(?:secret )?recovery[ -]"
-                 r"(?:phrase|words|seed)|backup[ -](?:phrase|words|seed)|secret phrase|wallet (?:words|phrase)"
-                 r"|phrase (?:de (?:r[ée]cup[ée]ration|passe)|secr[èe]te|mn[ée]monique)|frase (?:semilla"
-                 r"|de recuperaci[óo]n|di recupero|de recupera[çc][ãa]o|secreta|mnem[óo]nica)|palabras semilla"
-                 r"|wiederherstellungs\w*|herstel(?:zin|woorden)|seedphrase)")
+_SEED_CONTEXT = (
+    r"\b(?:seed(?:[ -]?(?:phrase|words?))?|mnemonic(?:[ -]?(?:phrase|words?))?|(?:secret )?recovery[ -]"
+    r"(?:phrase|words|seed)|backup[ -](?:phrase|words|seed)|secret phrase|wallet (?:words|phrase)"
+    r"|phrase (?:de (?:r[ée]cup[ée]ration|passe)|secr[èe]te|mn[ée]monique)|frase (?:semilla"
+    r"|de recuperaci[óo]n|di recupero|de recupera[çc][ãa]o|secreta|mnem[óo]nica)|palabras semilla"
+    r"|wiederherstellungs\w*|herstel(?:zin|woorden)|seedphrase)"
+)
 _WORD = r"[a-zß-öø-ÿ]{3,8}"
 # A seed is written one way throughout — the same spaces, commas or line breaks between its words, or a numbered
 # list — so a run of words stops where the way changes ("… reminder, and then …"), before the next sentence.
-_SEED = re.compile(rf"(?i:{_SEED_CONTEXT})[\s\S]{{0,60}}?(?<![a-zß-öø-ÿ])(?P<v>{_WORD}"
-                   rf"(?:(?P<s>[ \t]*[,;][ \t]*\n?|\s+){_WORD}(?:(?P=s){_WORD}){{10,24}}"
-                   rf"|(?P<a>\s+)\d{{1,2}}(?P<p>[.):]?)(?P<b>\s+){_WORD}(?:(?P=a)\d{{1,2}}(?P=p)(?P=b){_WORD}){{10,24}}))"
-                   r"(?![a-zß-öø-ÿ])")
+_SEED = re.compile(
+    rf"(?i:{_SEED_CONTEXT})[\s\S]{{0,60}}?(?<![a-zß-öø-ÿ])(?P<v>{_WORD}"
+    rf"(?:(?P<s>[ \t]*[,;][ \t]*\n?|\s+){_WORD}(?:(?P=s){_WORD}){{10,24}}"
+    rf"|(?P<a>\s+)\d{{1,2}}(?P<p>[.):]?)(?P<b>\s+){_WORD}(?:(?P=a)\d{{1,2}}(?P=p)(?P=b){_WORD}){{10,24}}))"
+    r"(?![a-zß-öø-ÿ])"
+)
 _SEED_WORD = re.compile(r"[a-zß-öø-ÿ]+")
 _SEED_LENGTHS = (25, 24, 21, 18, 15, 12)  # BIP-39's word counts, and Monero's 25
 
@@ -420,23 +647,56 @@ def _seed(match: re.Match) -> tuple[int, int]:
 
 
 OTHERS: tuple[Pattern, ...] = (
-    Pattern("url-password", re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:([^\s@]+)@(?=[\w\[])", re.IGNORECASE),
-            ("://",), _url_password),
-    Pattern("auth-header", re.compile(
-        r"(?i:\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:basic|token|digest|apikey|sso-key)[ \t]+)"
-        r"([A-Za-z0-9._~+/=:\-]{8,})"), ("authorization",)),
+    Pattern(
+        "url-password",
+        re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:([^\s@]+)@(?=[\w\[])", re.IGNORECASE),
+        ("://",),
+        _url_password,
+    ),
+    Pattern(
+        "auth-header",
+        re.compile(
+            r"(?i:\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:basic|token|digest|apikey|sso-key)[ \t]+)"
+            r"([A-Za-z0-9._~+/=:\-]{8,})"
+        ),
+        ("authorization",),
+    ),
     Pattern("bearer-token", re.compile(r"\b[Bb]earer\s+([A-Za-z0-9._~+/\-]{16,}=*)"), ("bearer",)),
-    Pattern("card-number", re.compile(r"(?<![\w+.,/\-])([2-6]\d{3}(?:[ \-]?\d){9,15})(?![\w/\-]|[.,]\d)"),
-            (), _card, shape=re.compile(r"\d{4}[ \-]?\d{4}[ \-]?\d\d")),
-    Pattern("seed-phrase", _SEED,
-            ("seed", "mnemonic", "recovery", "backup", "secret phrase", "wallet", "phrase", "frase",
-             "palabras semilla", "wiederherstellung", "herstel"), _seed),
+    Pattern(
+        "card-number",
+        re.compile(r"(?<![\w+.,/\-])([2-6]\d{3}(?:[ \-]?\d){9,15})(?![\w/\-]|[.,]\d)"),
+        (),
+        _card,
+        shape=re.compile(r"\d{4}[ \-]?\d{4}[ \-]?\d\d"),
+    ),
+    Pattern(
+        "seed-phrase",
+        _SEED,
+        (
+            "seed",
+            "mnemonic",
+            "recovery",
+            "backup",
+            "secret phrase",
+            "wallet",
+            "phrase",
+            "frase",
+            "palabras semilla",
+            "wiederherstellung",
+            "herstel",
+        ),
+        _seed,
+    ),
 )
 
 CREDENTIALS: tuple[Pattern, ...] = (
     Pattern("credential", _NAME_VALUE, _NAME_TRIGGERS, _named),
-    Pattern("credential", _FLAG, ("--pass", "--token", "--api", "--secret", "--client-secret", "--auth",
-                                  "--access-token"), _named),
+    Pattern(
+        "credential",
+        _FLAG,
+        ("--pass", "--token", "--api", "--secret", "--client-secret", "--auth", "--access-token"),
+        _named,
+    ),
     *_said_patterns("password", "password", _PASSWORD_NOUNS, _PASSWORD_TRIGGERS),
     *_said_patterns("pin", "pin", _PIN_NOUNS, _PIN_TRIGGERS),
     *_said_patterns("key", "credential", _KEY_NOUNS, _KEY_TRIGGERS_SAID),
@@ -447,6 +707,7 @@ PATTERNS: tuple[Pattern, ...] = KEYS + TOKENS + OTHERS + CREDENTIALS
 
 # --- the pre-check: which patterns can match at all, from the words the text holds ----------------------------------
 
+
 def _trie(words: list[str]) -> str:
     """One regex for many words, sharing their beginnings ("p(?:in(?: |:)|ass…)"): a text is scanned once, and
     a position whose letter starts no word is passed over at once."""
@@ -456,12 +717,14 @@ def _trie(words: list[str]) -> str:
         for char in word:
             node = node.setdefault(char, {})
         node[""] = {}
+
     def build(node: dict) -> str:
         branches = [re.escape(char) + build(child) for char, child in sorted(node.items()) if char]
         if not branches:
             return ""
         body = branches[0] if len(branches) == 1 and "" not in node else "(?:" + "|".join(branches) + ")"
         return body + ("?" if "" in node else "")
+
     return build(root)
 
 
@@ -523,10 +786,10 @@ def _replace(match: re.Match, pattern: Pattern, removed: dict[str, str] | None =
     if span is None:
         return match.group(0)
     if removed is not None:
-        removed[match.string[span[0]:span[1]]] = pattern.name
+        removed[match.string[span[0] : span[1]]] = pattern.name
     offset = match.start()
     whole = match.group(0)
-    return whole[: span[0] - offset] + MARK.format(pattern.name) + whole[span[1] - offset:]
+    return whole[: span[0] - offset] + MARK.format(pattern.name) + whole[span[1] - offset :]
 
 
 def redact(text: str) -> str:
@@ -542,6 +805,7 @@ def found(text: str) -> list[str]:
 
 
 # --- a conversation's messages in order -----------------------------------------------------------------------------
+
 
 class Conversations:
     """Redacts the messages of many conversations, each given in its own order: a private key whose BEGIN line came
@@ -561,7 +825,7 @@ class Conversations:
         if left:
             body = _CONTINUES.match(text)
             if body and body.group(0).strip():
-                rest = text[body.end():]
+                rest = text[body.end() :]
                 text = MARK.format("private-key") + rest
                 # The key is over at its END line, or when the message goes on with something else.
                 left = 0 if _OPENS.search(body.group(0)) or rest.strip() else self.WAIT
@@ -588,14 +852,23 @@ def redact_memory(raw: dict) -> bool:
     words (one cut from a secret goes with it, and one that is a value rather than a word) — for what an agent wrote
     and for stores written before a kind of secret was known. True when something changed; nothing else of the
     memory is touched."""
-    history = [h for h in raw.get("history") or () if isinstance(h, dict) and isinstance(h.get("content"), str)] \
-        if isinstance(raw.get("history"), list) else []
+    history = (
+        [h for h in raw.get("history") or () if isinstance(h, dict) and isinstance(h.get("content"), str)]
+        if isinstance(raw.get("history"), list)
+        else []
+    )
     texts = [(raw, name) for name in ("content", "detail") if isinstance(raw.get(name), str)]
     texts += [(entry, "content") for entry in history]
-    words = [(raw[name], i) for name in ("keywords", "context") if isinstance(raw.get(name), list)
-             for i, word in enumerate(raw[name]) if isinstance(word, str)]
-    if not _runs("\n".join([holder[name] for holder, name in texts] + [w[i] for w, i in words])) \
-            and not any(_NOT_A_WORD.match(w[i]) for w, i in words):
+    words = [
+        (raw[name], i)
+        for name in ("keywords", "context")
+        if isinstance(raw.get(name), list)
+        for i, word in enumerate(raw[name])
+        if isinstance(word, str)
+    ]
+    if not _runs("\n".join([holder[name] for holder, name in texts] + [w[i] for w, i in words])) and not any(
+        _NOT_A_WORD.match(w[i]) for w, i in words
+    ):
         return False
     removed: dict[str, str] = {}
     changed = False

@@ -39,8 +39,11 @@ class Hit:
     turn: dict | None = None  # the attached turn that matches the query best, when it matches better than the memory
 
 
-_ASKS_WHEN = re.compile(r"\A\W*(?:[A-Z][\w'’.-]*:\s+)?(?:when\b|what (?:date|day|time|year|month)\b|which (?:date|day"
-                        r"|year|month)\b|how long ago\b|since when\b)", re.IGNORECASE)
+_ASKS_WHEN = re.compile(
+    r"\A\W*(?:[A-Z][\w'’.-]*:\s+)?(?:when\b|what (?:date|day|time|year|month)\b|which (?:date|day"
+    r"|year|month)\b|how long ago\b|since when\b)",
+    re.IGNORECASE,
+)
 
 
 def query_weights(query: str) -> dict[str, float]:
@@ -67,8 +70,12 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
     from .ingestion.scoring import substance
 
     for question, answer in pairwise(scored):
-        if asks(question[3].text) and not asks(answer[3].text) and question[0] > answer[0] and \
-                substance(answer[3].text):
+        if (
+            asks(question[3].text)
+            and not asks(answer[3].text)
+            and question[0] > answer[0]
+            and substance(answer[3].text)
+        ):
             answer[0], answer[1] = question[0], True  # it answers what matched: it matches as well, and first
     scored.sort(key=lambda item: (-item[0], not item[1], item[2]))
     out: list[dict] = []
@@ -82,8 +89,15 @@ def _said_at(piece: Piece) -> str:
     return min((str(s.get("ts") or "") for s in piece.sources), default="")
 
 
-def rank(view: View, query: str, now: datetime, top: int = 5, min_score: float = 0.0, domain: str | None = None,
-         include_all: bool = False) -> list[Hit]:
+def rank(
+    view: View,
+    query: str,
+    now: datetime,
+    top: int = 5,
+    min_score: float = 0.0,
+    domain: str | None = None,
+    include_all: bool = False,
+) -> list[Hit]:
     """The best `top` memories for `query`, best first. Only memories that share a term with the query qualify.
 
     Documents are visited in order of relevance, their facts read in batches; the walk stops once even a perfect
@@ -122,7 +136,7 @@ def rank(view: View, query: str, now: datetime, top: int = 5, min_score: float =
     found: list[tuple[float, float, str, int, Facts]] = []
     floor = -1.0  # the score to beat once `top` hits are in hand
     for start in range(0, len(order), BATCH):
-        batch = order[start:start + BATCH]
+        batch = order[start : start + BATCH]
         if len(found) >= top and w_rel * min(1.0, relevance[batch[0]] / ceiling) + w_imp + w_rec < floor:
             break
         for doc, fact in view.facts(batch, now).items():
@@ -139,8 +153,7 @@ def rank(view: View, query: str, now: datetime, top: int = 5, min_score: float =
     memories = view.fetch([h[3] for h in found])
     hits = []
     for score, rel, _, doc, fact in found:
-        parts = {"relevance": round(rel, 4), "importance": round(fact.importance, 4),
-                 "recency": round(fact.recency, 4)}
+        parts = {"relevance": round(rel, 4), "importance": round(fact.importance, 4), "recency": round(fact.recency, 4)}
         memory = memories[doc]
         held = document_terms(memory)
         matched = [t for t in lists if held.get(t)]

@@ -18,8 +18,24 @@ DATE_WEIGHT = 0.1  # the month and year a memory was made: "what did she do in M
 TIME_TERM = "_time"  # stands for "says when": no word typed can be it (an underscore splits words)
 
 # Words that say a value changed; they are not part of a fact's topic.
-CHANGE_WORDS = frozenset({"now", "changed", "change", "moved", "new", "instead", "anymore", "longer", "updated",
-                          "switched", "rescheduled", "postponed", "becomes", "became"})
+CHANGE_WORDS = frozenset(
+    {
+        "now",
+        "changed",
+        "change",
+        "moved",
+        "new",
+        "instead",
+        "anymore",
+        "longer",
+        "updated",
+        "switched",
+        "rescheduled",
+        "postponed",
+        "becomes",
+        "became",
+    }
+)
 IGNORED_TERMS = frozenset({"user", "user's"}) | CHANGE_WORDS
 DIGIT = re.compile(r"\d")
 SAID = re.compile(r"\s*\(said \d{4}-\d{2}-\d{2}\)\Z")  # the date note a summary ends with
@@ -36,8 +52,10 @@ class Piece:
 
 def pieces(memory: Memory) -> list[Piece]:
     """The memory's statement (its content and the detail it left out), then its attached turns."""
-    own = Piece(" ".join(t for t in (memory.content, _text(memory.raw.get("detail"))) if t),
-                [s for s in memory.sources if type(s) is dict])
+    own = Piece(
+        " ".join(t for t in (memory.content, _text(memory.raw.get("detail"))) if t),
+        [s for s in memory.sources if type(s) is dict],
+    )
     return [own, *(Piece(t["text"], [t["source"]], t) for t in memory.episode)]
 
 
@@ -56,9 +74,16 @@ _DAYS = "monday tuesday wednesday thursday friday saturday sunday"
 # Every word it finds starts with a letter or a digit: the look-ahead passes over other places at once.
 _SAYS_WHEN = re.compile(
     r"(?=\w)\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|(?:last|next|this|past|coming) (?:week|weekend|month"
-    r"|year|night|morning|evening|summer|winter|spring|fall|autumn|" + _DAYS.replace(" ", "|") + r")|"
-    + _MONTHS.replace(" ", "|") + r"|" + _DAYS.replace(" ", "|") + r"|weekend|(?:19|20)\d\d|may \d|\d+ may"
-    r"|in may|\d{1,2}(?::\d\d)? ?(?:am|pm)|\d{1,2}:\d\d|\d{4}-\d\d-\d\d)\b", re.IGNORECASE)
+    r"|year|night|morning|evening|summer|winter|spring|fall|autumn|"
+    + _DAYS.replace(" ", "|")
+    + r")|"
+    + _MONTHS.replace(" ", "|")
+    + r"|"
+    + _DAYS.replace(" ", "|")
+    + r"|weekend|(?:19|20)\d\d|may \d|\d+ may"
+    r"|in may|\d{1,2}(?::\d\d)? ?(?:am|pm)|\d{1,2}:\d\d|\d{4}-\d\d-\d\d)\b",
+    re.IGNORECASE,
+)
 
 
 def _add_text(counts: Counter[str], text: str) -> None:
@@ -100,14 +125,40 @@ def document_terms(memory: Memory) -> dict[str, float]:
 
 # Words that colour how a thing is said, not what it is about ("again please", "by the way", "I always take…").
 # Negations ("never", "only", "rarely") are not among them: they change the fact.
-_ASIDES = re.compile(r"\b(?:by the way|btw|please|pls|again|anyway|always|usually|often|sometimes|really|also|just"
-                     r"|still|generally|normally|typically|mostly|actually|definitely|absolutely|totally|already"
-                     r"|strongly)\b", re.IGNORECASE)
+_ASIDES = re.compile(
+    r"\b(?:by the way|btw|please|pls|again|anyway|always|usually|often|sometimes|really|also|just"
+    r"|still|generally|normally|typically|mostly|actually|definitely|absolutely|totally|already"
+    r"|strongly)\b",
+    re.IGNORECASE,
+)
 
 
-_ASIDE_WORDS = ("by the way", "btw", "please", "pls", "again", "anyway", "always", "usually", "often", "sometimes",
-                "really", "also", "just", "still", "generally", "normally", "typically", "mostly", "actually",
-                "definitely", "absolutely", "totally", "already", "strongly")  # one is in every match
+_ASIDE_WORDS = (
+    "by the way",
+    "btw",
+    "please",
+    "pls",
+    "again",
+    "anyway",
+    "always",
+    "usually",
+    "often",
+    "sometimes",
+    "really",
+    "also",
+    "just",
+    "still",
+    "generally",
+    "normally",
+    "typically",
+    "mostly",
+    "actually",
+    "definitely",
+    "absolutely",
+    "totally",
+    "already",
+    "strongly",
+)  # one is in every match
 
 
 def without_said(text: str) -> str:

@@ -10,7 +10,8 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # Scripts written without spaces: each run becomes overlapping two-character pieces.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u31f0-\u31ff]+")
 
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 a about above after again against all am an and any are aren't as at be because been before being below between
 both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each few for from
 further had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him himself his
@@ -20,39 +21,136 @@ shouldn't so some such than that that's the their theirs them themselves then th
 they'll they're they've this those through to too under until up very was wasn't we we'd we'll we're we've were
 weren't what what's when when's where where's which while who who's whom why why's will with won't would wouldn't
 you you'd you'll you're you've your yours yourself yourselves also just yes ok okay oh um uh yeah really
-""".split())
+""".split()
+)
 
 _VOWEL = re.compile(r"[aeiouy]")
 # (suffix, replacement), longest first; applied once, only when a stem of 3+ letters with a vowel stays.
 _SUFFIXES = (
-    ("ational", "ate"), ("ization", "ize"), ("fulness", "ful"), ("iveness", "ive"), ("ousness", "ous"),
-    ("ations", "ate"), ("ation", "ate"), ("ments", ""), ("ment", ""), ("nesses", ""), ("ness", ""),
-    ("ingly", ""), ("ings", ""), ("ing", ""), ("edly", ""), ("ied", "y"), ("ies", "y"), ("sses", "ss"),
-    ("ed", ""), ("ly", ""), ("s", ""),
+    ("ational", "ate"),
+    ("ization", "ize"),
+    ("fulness", "ful"),
+    ("iveness", "ive"),
+    ("ousness", "ous"),
+    ("ations", "ate"),
+    ("ation", "ate"),
+    ("ments", ""),
+    ("ment", ""),
+    ("nesses", ""),
+    ("ness", ""),
+    ("ingly", ""),
+    ("ings", ""),
+    ("ing", ""),
+    ("edly", ""),
+    ("ied", "y"),
+    ("ies", "y"),
+    ("sses", "ss"),
+    ("ed", ""),
+    ("ly", ""),
+    ("s", ""),
 )
 _UNDOUBLE = frozenset("bdfgkmnprt")
 # Irregular English forms and the word they are a form of, so "went" finds "go" as "painted" finds "paint".
-_IRREGULAR = {form: base for base, forms in (
-    ("go", "went gone"), ("get", "got gotten"), ("make", "made"), ("take", "took taken"), ("see", "saw seen"),
-    ("buy", "bought"), ("tell", "told"), ("say", "said"), ("leave", "left"), ("find", "found"), ("come", "came"),
-    ("begin", "began begun"), ("give", "gave given"), ("know", "knew known"), ("write", "wrote written"),
-    ("eat", "ate eaten"), ("drink", "drank drunk"), ("spend", "spent"), ("sell", "sold"), ("lose", "lost"),
-    ("win", "won"), ("pay", "paid"), ("send", "sent"), ("keep", "kept"), ("sleep", "slept"), ("fly", "flew flown"),
-    ("drive", "drove driven"), ("ride", "rode ridden"), ("swim", "swam swum"), ("forget", "forgot forgotten"),
-    ("choose", "chose chosen"), ("break", "broke broken"), ("hear", "heard"), ("meet", "met"), ("teach", "taught"),
-    ("catch", "caught"), ("bring", "brought"), ("build", "built"), ("grow", "grew grown"), ("draw", "drew drawn"),
-    ("throw", "threw thrown"), ("wear", "wore worn"), ("mean", "meant"), ("sit", "sat"), ("stand", "stood"),
-    ("understand", "understood"), ("become", "became"), ("fight", "fought"), ("feel", "felt"), ("think", "thought"),
-    ("run", "ran"), ("sing", "sang sung"), ("hold", "held"), ("fall", "fell fallen"), ("lead", "led"),
-    ("speak", "spoke spoken"), ("steal", "stole stolen"), ("wake", "woke woken"), ("shake", "shook shaken"),
-    ("hide", "hid hidden"), ("bite", "bit bitten"), ("blow", "blew blown"), ("freeze", "froze frozen"),
-    ("light", "lit"), ("feed", "fed"), ("dig", "dug"), ("hang", "hung"), ("shoot", "shot"), ("ring", "rang rung"),
-    ("rise", "rose risen"), ("sink", "sank sunk"), ("strike", "struck"), ("swing", "swung"), ("tear", "tore torn"),
-    ("lend", "lent"), ("bend", "bent"), ("deal", "dealt"), ("dream", "dreamt"), ("learn", "learnt"),
-    ("burn", "burnt"), ("spill", "spilt"), ("seek", "sought"), ("sweep", "swept"), ("weep", "wept"),
-    ("bleed", "bled"), ("flee", "fled"), ("forgive", "forgave forgiven"), ("child", "children"),
-    ("man", "men"), ("woman", "women"), ("person", "people"), ("mouse", "mice"), ("foot", "feet"),
-    ("tooth", "teeth")) for form in forms.split()}
+_IRREGULAR = {
+    form: base
+    for base, forms in (
+        ("go", "went gone"),
+        ("get", "got gotten"),
+        ("make", "made"),
+        ("take", "took taken"),
+        ("see", "saw seen"),
+        ("buy", "bought"),
+        ("tell", "told"),
+        ("say", "said"),
+        ("leave", "left"),
+        ("find", "found"),
+        ("come", "came"),
+        ("begin", "began begun"),
+        ("give", "gave given"),
+        ("know", "knew known"),
+        ("write", "wrote written"),
+        ("eat", "ate eaten"),
+        ("drink", "drank drunk"),
+        ("spend", "spent"),
+        ("sell", "sold"),
+        ("lose", "lost"),
+        ("win", "won"),
+        ("pay", "paid"),
+        ("send", "sent"),
+        ("keep", "kept"),
+        ("sleep", "slept"),
+        ("fly", "flew flown"),
+        ("drive", "drove driven"),
+        ("ride", "rode ridden"),
+        ("swim", "swam swum"),
+        ("forget", "forgot forgotten"),
+        ("choose", "chose chosen"),
+        ("break", "broke broken"),
+        ("hear", "heard"),
+        ("meet", "met"),
+        ("teach", "taught"),
+        ("catch", "caught"),
+        ("bring", "brought"),
+        ("build", "built"),
+        ("grow", "grew grown"),
+        ("draw", "drew drawn"),
+        ("throw", "threw thrown"),
+        ("wear", "wore worn"),
+        ("mean", "meant"),
+        ("sit", "sat"),
+        ("stand", "stood"),
+        ("understand", "understood"),
+        ("become", "became"),
+        ("fight", "fought"),
+        ("feel", "felt"),
+        ("think", "thought"),
+        ("run", "ran"),
+        ("sing", "sang sung"),
+        ("hold", "held"),
+        ("fall", "fell fallen"),
+        ("lead", "led"),
+        ("speak", "spoke spoken"),
+        ("steal", "stole stolen"),
+        ("wake", "woke woken"),
+        ("shake", "shook shaken"),
+        ("hide", "hid hidden"),
+        ("bite", "bit bitten"),
+        ("blow", "blew blown"),
+        ("freeze", "froze frozen"),
+        ("light", "lit"),
+        ("feed", "fed"),
+        ("dig", "dug"),
+        ("hang", "hung"),
+        ("shoot", "shot"),
+        ("ring", "rang rung"),
+        ("rise", "rose risen"),
+        ("sink", "sank sunk"),
+        ("strike", "struck"),
+        ("swing", "swung"),
+        ("tear", "tore torn"),
+        ("lend", "lent"),
+        ("bend", "bent"),
+        ("deal", "dealt"),
+        ("dream", "dreamt"),
+        ("learn", "learnt"),
+        ("burn", "burnt"),
+        ("spill", "spilt"),
+        ("seek", "sought"),
+        ("sweep", "swept"),
+        ("weep", "wept"),
+        ("bleed", "bled"),
+        ("flee", "fled"),
+        ("forgive", "forgave forgiven"),
+        ("child", "children"),
+        ("man", "men"),
+        ("woman", "women"),
+        ("person", "people"),
+        ("mouse", "mice"),
+        ("foot", "feet"),
+        ("tooth", "teeth"),
+    )
+    for form in forms.split()
+}
 
 
 _STEMS: dict[str, str] = {}
@@ -81,8 +179,12 @@ def _stem(word: str) -> str:
                 break  # "speed", "need", "agreed": the e belongs to the word
             if len(root) >= minimum and _VOWEL.search(root):
                 word = root + replacement
-                if suffix in ("ing", "ings", "ed", "edly") and len(word) > 3 and word[-1] == word[-2] \
-                        and word[-1] in _UNDOUBLE:
+                if (
+                    suffix in ("ing", "ings", "ed", "edly")
+                    and len(word) > 3
+                    and word[-1] == word[-2]
+                    and word[-1] in _UNDOUBLE
+                ):
                     word = word[:-1]
             break
     if word.endswith("e") and not word.endswith("ee") and len(word) >= 4:
@@ -112,9 +214,9 @@ def words(text: str) -> list[str]:
         position = 0
         for cjk in _CJK.finditer(word):
             if cjk.start() > position:
-                out.append(word[position:cjk.start()])
+                out.append(word[position : cjk.start()])
             run = cjk.group(0)
-            out.extend([run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)])
+            out.extend([run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)])
             position = cjk.end()
         if position < len(word):
             out.append(word[position:])
@@ -154,7 +256,7 @@ def without_label(text: str) -> str:
 def split_label(text: str) -> tuple[str, str]:
     """(the leading speaker label as written, with its colon and space; the rest): ("Caroline: ", "I went…")."""
     found = _LABEL.match(text)
-    return (found.group(0), text[found.end():]) if found else ("", text)
+    return (found.group(0), text[found.end() :]) if found else ("", text)
 
 
 def label(text: str) -> str | None:

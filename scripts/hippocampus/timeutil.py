@@ -67,8 +67,10 @@ def iso(instant: datetime) -> str:
     """An ISO-8601 UTC string with a Z, to the second (milliseconds kept when present)."""
     instant = instant.astimezone(timezone.utc)
     # Not strftime: its %Y gives "1", not "0001", for the year 1 on some platforms.
-    text = (f"{instant.year:04d}-{instant.month:02d}-{instant.day:02d}"
-            f"T{instant.hour:02d}:{instant.minute:02d}:{instant.second:02d}")
+    text = (
+        f"{instant.year:04d}-{instant.month:02d}-{instant.day:02d}"
+        f"T{instant.hour:02d}:{instant.minute:02d}:{instant.second:02d}"
+    )
     if instant.microsecond:
         return f"{text}.{instant.microsecond // 1000:03d}Z"
     return text + "Z"

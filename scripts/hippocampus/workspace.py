@@ -63,11 +63,14 @@ def resolve_now(flag: str | None = None, env=None) -> datetime:
         return datetime.now(timezone.utc)
     instant = parse_instant(text)
     if instant is None:
-        raise UsageError(f"--now: cannot read {text!r} as an ISO-8601 date or time (between the years "
-                         f"{EARLIEST_NOW.year} and {LATEST_NOW.year - 1})")
+        raise UsageError(
+            f"--now: cannot read {text!r} as an ISO-8601 date or time (between the years "
+            f"{EARLIEST_NOW.year} and {LATEST_NOW.year - 1})"
+        )
     if not EARLIEST_NOW <= instant < LATEST_NOW:
-        raise UsageError(f"--now: {text!r} is outside the years this skill runs in ({EARLIEST_NOW.year} to "
-                         f"{LATEST_NOW.year - 1})")
+        raise UsageError(
+            f"--now: {text!r} is outside the years this skill runs in ({EARLIEST_NOW.year} to {LATEST_NOW.year - 1})"
+        )
     return instant
 
 

@@ -45,58 +45,142 @@ EPISODE_TURNS = 24  # turns attached to one memory at most; the next one starts 
 EPISODE_HEAD = 0.3  # a memory made only to hold turns that are no memory of their own: background, found by search
 EXAMINED = 50  # memories compared in full per lookup, those sharing the most rare terms
 
-_DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
-                       "june july august september october november december".split())
+_DAY_NAMES = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may "
+    "june july august september october november december".split()
+)
 _NUMBER = re.compile(r"\d+(?:[.:,/\-]\d+)*")
 _CAPITAL = re.compile(r"\b[A-Z][\w'’-]*")
-_RELATIVE = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|month)"
-                       r"|next (?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-                       r"|last (?:week|weekend|month|night)|monday|tuesday|wednesday|thursday|friday|saturday"
-                       r"|sunday)\b", re.IGNORECASE)
-_RELATIVE_WORDS = ("today", "tonight", "tomorrow", "yesterday", "morning", "afternoon", "evening", "week", "month",
-                   "year", "night", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_RELATIVE = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|month)"
+    r"|next (?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"|last (?:week|weekend|month|night)|monday|tuesday|wednesday|thursday|friday|saturday"
+    r"|sunday)\b",
+    re.IGNORECASE,
+)
+_RELATIVE_WORDS = (
+    "today",
+    "tonight",
+    "tomorrow",
+    "yesterday",
+    "morning",
+    "afternoon",
+    "evening",
+    "week",
+    "month",
+    "year",
+    "night",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+)
 
 
 # --- summarising (pure) ---------------------------------------------------------------------------------------
 
-_FILLERS = frozenset({"hi", "hey", "hello", "morning", "good morning", "evening", "good evening", "ok", "okay", "so",
-                      "oh", "btw", "yo", "hmm", "well", "alright", "cool", "hiya", "great", "sure", "yes", "no",
-                      "lol", "haha", "hey there", "hi there", "good afternoon", "afternoon"})
+_FILLERS = frozenset(
+    {
+        "hi",
+        "hey",
+        "hello",
+        "morning",
+        "good morning",
+        "evening",
+        "good evening",
+        "ok",
+        "okay",
+        "so",
+        "oh",
+        "btw",
+        "yo",
+        "hmm",
+        "well",
+        "alright",
+        "cool",
+        "hiya",
+        "great",
+        "sure",
+        "yes",
+        "no",
+        "lol",
+        "haha",
+        "hey there",
+        "hi there",
+        "good afternoon",
+        "afternoon",
+    }
+)
 _LEAD = re.compile(
     r"\A(?:(?:please|pls|oh|and|also|so|btw|by the way|fyi|just so you know|hey|ok|okay|one more thing)[,:!]?\s+)*"
     r"(?:(?:please\s+)?(?:remember|note|keep in mind)(?:\s+(?:that|this))?\s*[:,\-–—]?\s+"
     r"|(?:don't|do not|dont)\s+forget(?:\s+(?:that|this))?\s*[:,\-–—]?\s+)?",
-    re.IGNORECASE)
-_TRAIL = re.compile(r"[\s,;:.\-–—]*(?:(?:and |so )?(?:please )?(?:remember (?:that|this|it)|(?:don't|do not|dont) forget"
-                    r"(?: (?:that|this|it))?|keep (?:that|this|it) in mind)(?: (?:please|ok|okay))?|by the way|btw|fyi"
-                    r"|just so you know)[\s.!?]*\Z", re.IGNORECASE)
+    re.IGNORECASE,
+)
+_TRAIL = re.compile(
+    r"[\s,;:.\-–—]*(?:(?:and |so )?(?:please )?(?:remember (?:that|this|it)|(?:don't|do not|dont) forget"
+    r"(?: (?:that|this|it))?|keep (?:that|this|it) in mind)(?: (?:please|ok|okay))?|by the way|btw|fyi"
+    r"|just so you know)[\s.!?]*\Z",
+    re.IGNORECASE,
+)
 _TRAIL_WORDS = ("remember", "forget", "in mind", "by the way", "btw", "fyi", "just so you know")  # in every match
 # A sentence that only says how to take the others: "It's important.", "Please keep that in mind."
-_FILLER_SENTENCE = re.compile(r"\A(?:(?:it's|it is|this is|that's|that is) (?:(?:really|very|super|so) )?(?:important"
-                              r"|urgent)|(?:please )?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)|(?:don't"
-                              r"|do not) forget(?: (?:that|this|it))?)|just so you know|for the record)[\s.!]*\Z",
-                              re.IGNORECASE)
+_FILLER_SENTENCE = re.compile(
+    r"\A(?:(?:it's|it is|this is|that's|that is) (?:(?:really|very|super|so) )?(?:important"
+    r"|urgent)|(?:please )?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)|(?:don't"
+    r"|do not) forget(?: (?:that|this|it))?)|just so you know|for the record)[\s.!]*\Z",
+    re.IGNORECASE,
+)
 _ASIDE = re.compile(r",\s*(?:by the way|btw|fyi)\s*,", re.IGNORECASE)
-_ADVERBS = frozenset("always never usually often sometimes rarely really also just still generally normally "
-                     "typically mostly actually definitely absolutely totally only even already strongly so kinda "
-                     "sorta almost once first then too now ever".split())
-_PRESENT = frozenset("""prefer like love hate want need feel think believe live work use drink eat have do go take enjoy
+_ADVERBS = frozenset(
+    "always never usually often sometimes rarely really also just still generally normally "
+    "typically mostly actually definitely absolutely totally only even already strongly so kinda "
+    "sorta almost once first then too now ever".split()
+)
+_PRESENT = frozenset(
+    """prefer like love hate want need feel think believe live work use drink eat have do go take enjoy
 dislike know plan own study play speak read watch run ride drive hope wish mind care avoid get keep start finish wake
 sleep cook train teach write listen visit travel commute swim walk bike hike leave miss forget mean buy pay make wear
 stay try support follow cycle jog meditate practice practise learn understand agree disagree expect intend aim tend
-collect adore prefer wake drink teach fly fix""".split())
-_PAST = frozenset("""went met got had was were did made took saw bought told said left found came ran began gave felt
+collect adore prefer wake drink teach fly fix""".split()
+)
+_PAST = frozenset(
+    """went met got had was were did made took saw bought told said left found came ran began gave felt
 thought knew wrote ate drank spent sold lost won paid sent kept slept flew drove rode swam forgot chose broke heard set
 put cut hit let quit became brought caught taught fought sat stood understood built grew drew threw wore meant woke
 awoke bent bet bit bled blew bore bound burnt dealt dug dove dreamt fed fell fled flung forgave froze hid held hung hurt
 knelt laid lay leant leapt led lent lit mistook overslept rang rose sang sank shook shone shot shut slid smelt sped spelt
 spilt spoke spun split spread sprang stole stuck stung stank strode struck swore swept swung tore thrust trod upset
-wept withdrew wound""".split())
-_MODALS = {"can": "can", "can't": "can't", "cannot": "cannot", "will": "will", "won't": "won't", "would": "would",
-           "wouldn't": "wouldn't", "should": "should", "shouldn't": "shouldn't", "could": "could",
-           "couldn't": "couldn't", "must": "must", "might": "might", "may": "may", "didn't": "didn't",
-           "don't": "doesn't", "am": "is", "was": "was", "wasn't": "wasn't", "have": "has", "haven't": "hasn't",
-           "do": "does", "go": "goes"}
+wept withdrew wound""".split()
+)
+_MODALS = {
+    "can": "can",
+    "can't": "can't",
+    "cannot": "cannot",
+    "will": "will",
+    "won't": "won't",
+    "would": "would",
+    "wouldn't": "wouldn't",
+    "should": "should",
+    "shouldn't": "shouldn't",
+    "could": "could",
+    "couldn't": "couldn't",
+    "must": "must",
+    "might": "might",
+    "may": "may",
+    "didn't": "didn't",
+    "don't": "doesn't",
+    "am": "is",
+    "was": "was",
+    "wasn't": "wasn't",
+    "have": "has",
+    "haven't": "hasn't",
+    "do": "does",
+    "go": "goes",
+}
 # After "they" (the user named once already) only these forms differ from what follows "I".
 _PLURAL = {"am": "are", "was": "were", "wasn't": "weren't"}
 _CONTRACTED = {"i'm": ("is", "are"), "i've": ("has", "have"), "i'll": ("will", "will"), "i'd": ("would", "would")}
@@ -134,7 +218,7 @@ def rewrite_sentence(sentence: str) -> str:
     while position < len(parts):
         word = parts[position]
         bare = word.rstrip(_PUNCTUATION)
-        tail = word[len(bare):]
+        tail = word[len(bare) :]
         lower = bare.lower()
         first = position == 0
         who = "User" if first else ("they" if named else "the user")
@@ -142,8 +226,9 @@ def rewrite_sentence(sentence: str) -> str:
             if tail:
                 return sentence  # "I, for one, …": no verb to follow
             after = position + 1
-            while after < len(parts) - 1 and (parts[after].lower() in _ADVERBS or
-                                              (parts[after].lower().endswith("ly") and len(parts[after]) > 4)):
+            while after < len(parts) - 1 and (
+                parts[after].lower() in _ADVERBS or (parts[after].lower().endswith("ly") and len(parts[after]) > 4)
+            ):
                 after += 1
             if after >= len(parts):
                 return sentence
@@ -158,7 +243,7 @@ def rewrite_sentence(sentence: str) -> str:
                 if found is None:
                     return sentence
                 conjugated = found
-            out += [who, *parts[position + 1:after], conjugated + verb_word[len(verb):]]
+            out += [who, *parts[position + 1 : after], conjugated + verb_word[len(verb) :]]
             named = True
             position = after + 1
             continue
@@ -173,8 +258,9 @@ def rewrite_sentence(sentence: str) -> str:
             out.append(("User's" if first else "their" if named else "the user's") + tail)
             named = True
         elif lower in ("me", "myself"):
-            out.append(("User" if first else ("them" if lower == "me" else "themselves") if named
-                        else "the user") + tail)
+            out.append(
+                ("User" if first else ("them" if lower == "me" else "themselves") if named else "the user") + tail
+            )
             named = True
         elif lower == "mine":
             out.append(("theirs" if named else "the user's") + tail)
@@ -190,8 +276,9 @@ def concise(text: str, matched: tuple[str, ...] = (), first_person: bool = True,
     return summarise(text, matched, first_person, limit)[0]
 
 
-def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = True,
-              limit: int = CONTENT_LIMIT) -> tuple[str, str]:
+def summarise(
+    text: str, matched: tuple[str, ...] = (), first_person: bool = True, limit: int = CONTENT_LIMIT
+) -> tuple[str, str]:
     """(the concise memory, what it left out): the left-out sentences stay searchable, never shown as the memory.
 
     Greetings, small talk and filler ("It's important.", "please keep that in mind", "by the way") are left out; the
@@ -203,8 +290,13 @@ def summarise(text: str, matched: tuple[str, ...] = (), first_person: bool = Tru
         limit -= len(speaker)
     sentences = [s.strip() for s in SENTENCE_BREAK.split(text) if s and s.strip()]
     wanted = [f" {p} " for p in matched if p]
-    meaningful = [s for s in sentences if s.lower().strip(" .!?,") not in _FILLERS and not _FILLER_SENTENCE.match(s)
-                  and (not scoring.small_talk_sentence(s) or any(p in scoring.normalized(s) for p in wanted))]
+    meaningful = [
+        s
+        for s in sentences
+        if s.lower().strip(" .!?,") not in _FILLERS
+        and not _FILLER_SENTENCE.match(s)
+        and (not scoring.small_talk_sentence(s) or any(p in scoring.normalized(s) for p in wanted))
+    ]
     aside = [s for s in sentences if s not in meaningful] if meaningful else []  # still searchable, as detail
     sentences = meaningful or sentences
     out = []
@@ -255,13 +347,14 @@ def _fit(out: list[str], said: list[str], matched: tuple[str, ...], limit: int) 
     if not chosen:
         position, best = ranked[0]
         cut = best[: limit - 1]
-        if " " in cut[limit // 2:]:
+        if " " in cut[limit // 2 :]:
             cut = cut[: cut.rfind(" ")]
-        rest = [best[len(cut):].strip()] + [s for i, s in enumerate(out) if i != position]
+        rest = [best[len(cut) :].strip()] + [s for i, s in enumerate(out) if i != position]
         return cut.rstrip(" ,;:") + "…", _detail(rest)
     kept = {position for position, _ in chosen}
     return " ".join(sentence for _, sentence in sorted(chosen)), _detail(
-        [s for i, s in enumerate(out) if i not in kept])
+        [s for i, s in enumerate(out) if i not in kept]
+    )
 
 
 def _detail(sentences: list[str]) -> str:
@@ -276,8 +369,12 @@ def keywords_of(content: str, limit: int = KEYWORDS_KEPT) -> list[str]:
     for position, match in enumerate(_NUMBER.finditer(content)):
         ranked.setdefault(match.group(0).strip(".,:/-"), (1, 0, position))
     for position, word in enumerate(words(content)):
-        if word in STOP_WORDS or word in _IGNORED_TERMS or word in ranked or (
-                not word.isalpha() and any(map(str.isdigit, word))):
+        if (
+            word in STOP_WORDS
+            or word in _IGNORED_TERMS
+            or word in ranked
+            or (not word.isalpha() and any(map(str.isdigit, word)))
+        ):
             continue
         if len(word) < 3 and word.isascii():
             continue
@@ -345,9 +442,11 @@ def _tokens(text: str) -> set[str]:
 
 
 # "instead of MySQL", "no longer Berlin", "switched from Slack": the value named here is the one being replaced.
-_REPLACED = re.compile(r"\b(?:instead of|rather than|no longer(?: in| at| with| on| uses?)?|switched from|moved from"
-                       r"|changed from|replaced)\s+(?:the |a |an |our |my |their )?([\w'’-]+(?:\s\d[\d.:,/-]*)?)",
-                       re.IGNORECASE)
+_REPLACED = re.compile(
+    r"\b(?:instead of|rather than|no longer(?: in| at| with| on| uses?)?|switched from|moved from"
+    r"|changed from|replaced)\s+(?:the |a |an |our |my |their )?([\w'’-]+(?:\s\d[\d.:,/-]*)?)",
+    re.IGNORECASE,
+)
 
 
 def replaced_values(text: str) -> set[str]:
@@ -359,6 +458,7 @@ def replaced_values(text: str) -> set[str]:
 
 
 # --- drafts ---------------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Fact:
@@ -431,26 +531,43 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
     untrusted = signal.trust == "untrusted"
     relative = may_contain(text, _RELATIVE_WORDS) and _RELATIVE.search(text)
     said = f" (said {(signal.local or iso(when))[:10]})" if relative else ""
-    content, detail = summarise(text, score.matched, first_person=signal.role == "user" and not untrusted,
-                                limit=CONTENT_LIMIT - len(said))
+    content, detail = summarise(
+        text, score.matched, first_person=signal.role == "user" and not untrusted, limit=CONTENT_LIMIT - len(said)
+    )
     if not content:
         return None
     if untrusted:
         content = f"{signal.sender or 'Someone'} said: {content}"
     content = redaction.redact(content + said)
-    domain, category = (("world", "observed") if untrusted else (score.domain, score.category))
+    domain, category = ("world", "observed") if untrusted else (score.domain, score.category)
     importance = min(score.value, retention.ceiling_for(untrusted))
     context = neighbour_text(previous) if previous else ""
-    return Draft(content=content, keywords=keywords_of(content), domain=domain, category=category,
-                 importance=importance, when=when, source=signal.source, explicit=score.explicit and not untrusted,
-                 trust="untrusted" if untrusted else None, score=score, detail=redaction.redact(detail),
-                 context=context)
+    return Draft(
+        content=content,
+        keywords=keywords_of(content),
+        domain=domain,
+        category=category,
+        importance=importance,
+        when=when,
+        source=signal.source,
+        explicit=score.explicit and not untrusted,
+        trust="untrusted" if untrusted else None,
+        score=score,
+        detail=redaction.redact(detail),
+        context=context,
+    )
 
 
 # --- candidates -----------------------------------------------------------------------------------------------
 
-def weighted_dice(topic: set[str], other: set[str], weight: Callable[[str], float], topic_total: float | None = None,
-                  other_total: float | None = None) -> float:
+
+def weighted_dice(
+    topic: set[str],
+    other: set[str],
+    weight: Callable[[str], float],
+    topic_total: float | None = None,
+    other_total: float | None = None,
+) -> float:
     """How much two sets of topic terms overlap, from 0 to 1: twice the weight they share over the weight of both
     (each term weighs `weight(term)`, rare words more). `topic_total` and `other_total` are their sums, when known."""
     if topic_total is None:
@@ -500,8 +617,9 @@ class Candidates:
     def weight(self, term: str) -> float:
         return math.log(1 + (len(self.memories) + 1) / (len(self.postings.get(term, ())) + 1))
 
-    def similarity(self, topic: set[str], other: set[str], weights: dict | None = None,
-                   topic_total: float | None = None) -> float:
+    def similarity(
+        self, topic: set[str], other: set[str], weights: dict | None = None, topic_total: float | None = None
+    ) -> float:
         """Weighted Dice overlap of two topic-term sets (rare words count more). `weights` caches term weights
         (filled in here), `topic_total` is the sum of `topic`'s when known."""
         weights = {} if weights is None else weights
@@ -528,8 +646,9 @@ class Candidates:
                 break
         return probe
 
-    def lookup(self, topic: set[str], untrusted: bool, limit: int = CANDIDATES_SHOWN,
-               floor: float = 0.0) -> list[tuple[Memory, float]]:
+    def lookup(
+        self, topic: set[str], untrusted: bool, limit: int = CANDIDATES_SHOWN, floor: float = 0.0
+    ) -> list[tuple[Memory, float]]:
         """The memories closest to `topic`, best first, among memories of the same trust (at most `limit`)."""
         if not topic:
             return []
@@ -553,8 +672,11 @@ class Candidates:
         memories, topics = self.memories, self.topics
         # Among memories sharing as much, the one with the fewest topic terms is the closest (a "Thanks!" among
         # a hundred "Thanks for the …"); then the older. The cached lookup chooses by the same key.
-        closest = shared if len(shared) <= EXAMINED else \
-            heapq.nlargest(EXAMINED, shared, key=lambda p: (shared[p], -len(topics[p]), *elder(memories[p].id)))
+        closest = (
+            shared
+            if len(shared) <= EXAMINED
+            else heapq.nlargest(EXAMINED, shared, key=lambda p: (shared[p], -len(topics[p]), *elder(memories[p].id)))
+        )
         scored = []
         for position in closest:
             memory = self.memories[position]
@@ -604,11 +726,13 @@ class ViewCandidates(Candidates):
             if df is None:
                 df = self._df[term] = self.view.topic_count(term)
             value = self._weights[term] = math.log(
-                1 + (self.view.count + self._new + 1) / (df + self._new_df.get(term, 0) + 1))
+                1 + (self.view.count + self._new + 1) / (df + self._new_df.get(term, 0) + 1)
+            )
         return value
 
-    def lookup(self, topic: set[str], untrusted: bool, limit: int = CANDIDATES_SHOWN,
-               floor: float = 0.0) -> list[tuple[Memory, float]]:
+    def lookup(
+        self, topic: set[str], untrusted: bool, limit: int = CANDIDATES_SHOWN, floor: float = 0.0
+    ) -> list[tuple[Memory, float]]:
         if not topic:
             return []
         shared: dict[int, float] = {}
@@ -700,14 +824,15 @@ def younger(memory_id: str) -> tuple[int, str]:
     return (number if number is not None else 1 << 62), memory_id
 
 
-def candidates(lookup: Candidates, draft: Draft, limit: int = CANDIDATES_SHOWN,
-               floor: float = 0.0) -> list[tuple[Memory, float]]:
+def candidates(
+    lookup: Candidates, draft: Draft, limit: int = CANDIDATES_SHOWN, floor: float = 0.0
+) -> list[tuple[Memory, float]]:
     """The existing memories a draft could be about, closest first (those at `floor` or above)."""
     return lookup.lookup(draft.topic, draft.trust == "untrusted", limit=limit, floor=floor)
 
 
 def relation(draft: Draft | Fact, memory: Memory | Fact, similarity: float) -> str | None:
-    """"reinforce" (the same fact), "update" (the same thing with a changed value) or None (another fact).
+    """ "reinforce" (the same fact), "update" (the same thing with a changed value) or None (another fact).
 
     `draft` is the newer text (a Draft, or a stored memory as a Fact); `memory` the older one.
     """
@@ -731,6 +856,7 @@ def relation(draft: Draft | Fact, memory: Memory | Fact, similarity: float) -> s
 
 # --- changing the index (pure: values in, values changed) -------------------------------------------------------
 
+
 @dataclass
 class Outcome:
     """What a run of encoding (or of the weekly reflection's answers) did: the ids of the memories it made,
@@ -749,8 +875,14 @@ class Outcome:
         return set(self.new) | set(self.reinforced) | set(self.updated) | set(self.attached) | set(self.extended)
 
     def to_dict(self) -> dict:
-        return {"new": len(self.new), "reinforced": len(self.reinforced), "updated": len(self.updated),
-                "attached": len(self.attached), "skipped": self.skipped, "duplicates": self.duplicates}
+        return {
+            "new": len(self.new),
+            "reinforced": len(self.reinforced),
+            "updated": len(self.updated),
+            "attached": len(self.attached),
+            "skipped": self.skipped,
+            "duplicates": self.duplicates,
+        }
 
 
 def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
@@ -763,9 +895,19 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
         extra["detail"] = draft.detail
     if draft.context:
         extra["context"] = draft.context
-    memory = Memory(id=index.next_id(), content=draft.content, domain=draft.domain, category=draft.category,
-                    importance=draft.importance, created=iso(draft.when), lastAccessed=iso(draft.when),
-                    timesReinforced=0, keywords=list(draft.keywords), sources=[draft.source], extra=extra)
+    memory = Memory(
+        id=index.next_id(),
+        content=draft.content,
+        domain=draft.domain,
+        category=draft.category,
+        importance=draft.importance,
+        created=iso(draft.when),
+        lastAccessed=iso(draft.when),
+        timesReinforced=0,
+        keywords=list(draft.keywords),
+        sources=[draft.source],
+        extra=extra,
+    )
     retention.restart(memory, draft.importance, draft.when.date())
     index.memories.append(memory)
     lookup.add(memory, draft.topic)  # the draft's content is the memory's: its topic terms are read already
@@ -778,7 +920,9 @@ def reinforce(index: Index, memory: Memory, draft: Draft) -> None:
     if draft.importance > memory.importance:
         retention.restart(memory, draft.importance, draft.when.date())
     if memory.category == "smalltalk" and memory.importance > SMALL_TALK_CEILING:
-        retention.restart(memory, SMALL_TALK_CEILING, draft.when.date())  # "Thanks!" said fifty times is still small talk
+        retention.restart(
+            memory, SMALL_TALK_CEILING, draft.when.date()
+        )  # "Thanks!" said fifty times is still small talk
     _merge(memory, draft)
 
 
@@ -807,14 +951,19 @@ def _merge(memory: Memory, draft: Draft) -> None:
     memory.keywords = keywords
 
 
-def attach(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome,
-           related: list[Memory] | None = None) -> Memory | None:
+def attach(
+    index: Index, lookup: Candidates, draft: Draft, outcome: Outcome, related: list[Memory] | None = None
+) -> Memory | None:
     """Reinforce or update the memory the draft is the same fact as; None when there is none. Memories about the
     same thing that the draft says something else of are added to `related`, when given."""
     for memory, similarity in candidates(lookup, draft, limit=5, floor=SAME_TOPIC):
         kind = relation(draft, memory, similarity)
-        if kind is None and related is not None and similarity >= SAME_TOPIC \
-                and label(draft.content) == label(memory.content):
+        if (
+            kind is None
+            and related is not None
+            and similarity >= SAME_TOPIC
+            and label(draft.content) == label(memory.content)
+        ):
             related.append(memory)
         if kind == "reinforce":
             reinforce(index, memory, draft)
@@ -892,16 +1041,23 @@ class Episodes:
         something, then it waits for the answer's memory (a question goes with its answer), as does what follows
         it until then."""
         memory = self.current(signal.session)
-        if memory is not None and not asks(signal.text) and not self.waiting.get(signal.session) and \
-                len(memory.episode) < EPISODE_TURNS:
+        if (
+            memory is not None
+            and not asks(signal.text)
+            and not self.waiting.get(signal.session)
+            and len(memory.episode) < EPISODE_TURNS
+        ):
             self._attach(memory, signal)
             return
         if memory is not None and len(memory.episode) >= EPISODE_TURNS:
             self.last[signal.session] = None  # full: the session's next memory starts a new episode
         waiting = self.waiting.setdefault(signal.session, [])
         waiting.append((signal, score, before))
-        if score.rule != "smalltalk" and not asks(signal.text) and \
-                any(asks(t[0].text) and t[0].role != signal.role for t in waiting):
+        if (
+            score.rule != "smalltalk"
+            and not asks(signal.text)
+            and any(asks(t[0].text) and t[0].role != signal.role for t in waiting)
+        ):
             # The other side answered what was asked, and neither is a memory of its own: the answer holds both.
             head = self._hold(self.waiting.pop(signal.session))
             if head is not None:
@@ -952,9 +1108,15 @@ def _informative(turn: tuple[Signal, Score, str | None]) -> tuple:
     return (score.rule != "question", len(values_of(signal.text)), len(signal.text))
 
 
-def encode(index: Index, signals: list[Signal], now: datetime, min_importance: float = MIN_IMPORTANCE,
-           lookup: ViewCandidates | None = None, seen: Seen | None = None,
-           previous: dict[str, str] | None = None) -> Outcome:
+def encode(
+    index: Index,
+    signals: list[Signal],
+    now: datetime,
+    min_importance: float = MIN_IMPORTANCE,
+    lookup: ViewCandidates | None = None,
+    seen: Seen | None = None,
+    previous: dict[str, str] | None = None,
+) -> Outcome:
     """Encode signals into the index in order; a signal whose message is already a source is skipped.
 
     A message too short to be a memory of its own ("my locker code is now 5521") still reinforces or updates the

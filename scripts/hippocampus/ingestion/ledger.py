@@ -46,6 +46,7 @@ def ledger_path(ws: Workspace) -> Path:
 
 # --- configuration written by the installer -------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Config:
     """memory/hippocampus-config.json: `firstRun` ({"signals": N} or {"whole": true}) and `owners` (sender ids,
@@ -92,6 +93,7 @@ def load_config(ws: Workspace) -> Config:
 
 # --- the ledger -----------------------------------------------------------------------------------------------
 
+
 class Ledger:
     """memory/ingest.sqlite: which messages were handled, the next signal number, what each source looked like."""
 
@@ -113,8 +115,10 @@ class Ledger:
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.executescript(self.SCHEMA)
         except sqlite3.DatabaseError as exc:
-            raise HippocampusError(f"{path} is not a readable ledger ({exc}); move it aside and run again "
-                                   "(messages already encoded would then be read once more)") from None
+            raise HippocampusError(
+                f"{path} is not a readable ledger ({exc}); move it aside and run again "
+                "(messages already encoded would then be read once more)"
+            ) from None
 
     def close(self) -> None:
         self.db.close()
@@ -152,17 +156,22 @@ class Ledger:
         last written from."""
         self.db.execute("INSERT OR REPLACE INTO state (key, value) VALUES ('publishedIndex', ?)", (version,))
 
-    def commit(self, handled: list[tuple[str, str, int | None, str | None]], fingerprints: dict[str, str],
-               next_seq: int) -> None:
+    def commit(
+        self, handled: list[tuple[str, str, int | None, str | None]], fingerprints: dict[str, str], next_seq: int
+    ) -> None:
         """Record handled messages, source fingerprints and the next number in one transaction."""
         try:
             self.db.execute("BEGIN IMMEDIATE")
-            self.db.executemany("INSERT OR IGNORE INTO seen (session, message, seq, reason) VALUES (?, ?, ?, ?)",
-                                handled)
-            self.db.executemany("INSERT OR REPLACE INTO sources (source, fingerprint) VALUES (?, ?)",
-                                list(fingerprints.items()))
-            self.db.executemany("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
-                                [("nextSeq", str(next_seq)), ("initialized", "1")])
+            self.db.executemany(
+                "INSERT OR IGNORE INTO seen (session, message, seq, reason) VALUES (?, ?, ?, ?)", handled
+            )
+            self.db.executemany(
+                "INSERT OR REPLACE INTO sources (source, fingerprint) VALUES (?, ?)", list(fingerprints.items())
+            )
+            self.db.executemany(
+                "INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                [("nextSeq", str(next_seq)), ("initialized", "1")],
+            )
             self.db.execute("COMMIT")
         except sqlite3.Error as exc:
             if self.db.in_transaction:
@@ -171,6 +180,7 @@ class Ledger:
 
 
 # --- the queue ------------------------------------------------------------------------------------------------
+
 
 def read_signals(ws: Workspace) -> tuple[list[Signal], int]:
     """The queued signals in file order, and how many lines could not be read (a line torn by a kill)."""
@@ -206,7 +216,7 @@ def append_signals(ws: Workspace, signals: list[Signal]) -> None:
     try:
         view = memoryview(payload)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         os.fsync(fd)
     except OSError as exc:
         # The ledger is not committed: the lines written are dropped and redone by the next run.
@@ -232,6 +242,7 @@ def encoded_through(meta: dict) -> int:
 
 # --- the run --------------------------------------------------------------------------------------------------
 
+
 @dataclass
 class Report:
     sources: int = 0
@@ -254,12 +265,26 @@ class Report:
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"sources": self.sources, "unchanged": self.unchanged, "sessions": self.sessions,
-                "messages": self.messages, "signals": self.new, "alreadySeen": self.seen, "noise": self.noise,
-                "deferred": self.deferred, "limited": self.limited, "beforeWatermark": self.before_watermark,
-                "malformedLines": self.malformed, "incompleteLines": self.incomplete,
-                "undecodableRows": self.undecodable, "cutMessages": self.cut, "recovered": self.recovered,
-                "firstRun": self.first_run, "problems": self.problems, "notes": self.notes}
+        return {
+            "sources": self.sources,
+            "unchanged": self.unchanged,
+            "sessions": self.sessions,
+            "messages": self.messages,
+            "signals": self.new,
+            "alreadySeen": self.seen,
+            "noise": self.noise,
+            "deferred": self.deferred,
+            "limited": self.limited,
+            "beforeWatermark": self.before_watermark,
+            "malformedLines": self.malformed,
+            "incompleteLines": self.incomplete,
+            "undecodableRows": self.undecodable,
+            "cutMessages": self.cut,
+            "recovered": self.recovered,
+            "firstRun": self.first_run,
+            "problems": self.problems,
+            "notes": self.notes,
+        }
 
 
 # Handled messages are committed to the ledger (and their signals appended to the queue) about this many at a time:
@@ -337,8 +362,14 @@ class _Run:
         self.keepers, self.handled, self.fingerprints, self._taken = [], [], {}, {}
 
 
-def preprocess(ws: Workspace, now: datetime, spec: SourceSpec, limit: int | None = None, full: bool = False,
-               meta: dict | None = None) -> Report:
+def preprocess(
+    ws: Workspace,
+    now: datetime,
+    spec: SourceSpec,
+    limit: int | None = None,
+    full: bool = False,
+    meta: dict | None = None,
+) -> Report:
     """Read new messages, queue them as numbered signals, record them in the ledger. Hold the workspace lock.
 
     Sources are read one at a time and streamed; what is read is committed every COMMIT_EVERY messages, so memory
@@ -411,9 +442,11 @@ def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> Report:
     report.problems += found.problems
     report.notes += found.notes
     if report.undecodable:
-        report.problems.append(f"{report.undecodable} compressed transcript rows or archives could not be decoded"
-                               + (f" ({sources.ZSTD_MISSING})" if sources.zstd_module() is None else "")
-                               + "; their sessions are read again by the next run")
+        report.problems.append(
+            f"{report.undecodable} compressed transcript rows or archives could not be decoded"
+            + (f" ({sources.ZSTD_MISSING})" if sources.zstd_module() is None else "")
+            + "; their sessions are read again by the next run"
+        )
     if found.problems and not found.count:
         raise HippocampusError("; ".join(found.problems))
     run.commit()
@@ -422,19 +455,35 @@ def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> Report:
 
 # --- the source flags preprocess.py and encode.py share -------------------------------------------------------
 
+
 def add_source_arguments(parser) -> None:
     group = parser.add_argument_group("where the transcripts are")
-    group.add_argument("--agent", default="main", metavar="ID", help="the OpenClaw agent whose sessions to read "
-                       "(default main)")
-    group.add_argument("--state-dir", metavar="DIR", help="OpenClaw's state dir (default: $OPENCLAW_STATE_DIR, "
-                       "then ~/.openclaw)")
-    group.add_argument("--sessions", nargs="+", metavar="DIR|FILE", help="read these session files, folders or "
-                       "openclaw-agent.sqlite files instead of the agent's stores")
-    group.add_argument("--full", action="store_true", help="read every session in full, changed or not (a message "
-                       "already read is still never read twice), and take the whole history on a first run")
-    group.add_argument("--limit", type=int, metavar="N", help="take only the most recent N new messages; older "
-                       "unread ones are marked read and left out (default on the very first run: the installer's "
-                       "choice in memory/hippocampus-config.json, else the whole history)")
+    group.add_argument(
+        "--agent", default="main", metavar="ID", help="the OpenClaw agent whose sessions to read (default main)"
+    )
+    group.add_argument(
+        "--state-dir", metavar="DIR", help="OpenClaw's state dir (default: $OPENCLAW_STATE_DIR, then ~/.openclaw)"
+    )
+    group.add_argument(
+        "--sessions",
+        nargs="+",
+        metavar="DIR|FILE",
+        help="read these session files, folders or openclaw-agent.sqlite files instead of the agent's stores",
+    )
+    group.add_argument(
+        "--full",
+        action="store_true",
+        help="read every session in full, changed or not (a message "
+        "already read is still never read twice), and take the whole history on a first run",
+    )
+    group.add_argument(
+        "--limit",
+        type=int,
+        metavar="N",
+        help="take only the most recent N new messages; older "
+        "unread ones are marked read and left out (default on the very first run: the installer's "
+        "choice in memory/hippocampus-config.json, else the whole history)",
+    )
 
 
 def source_spec(args, ws: Workspace) -> tuple[SourceSpec, int | None, bool]:

@@ -12,11 +12,11 @@ import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
-LINE_LIMIT = 1 << 20      # bytes: a line up to this size is read and parsed whole
-STRING_LIMIT = 1 << 17    # bytes kept of one JSON string of a longer line
+LINE_LIMIT = 1 << 20  # bytes: a line up to this size is read and parsed whole
+STRING_LIMIT = 1 << 17  # bytes kept of one JSON string of a longer line
 _PIECE = 1 << 16
 _PLAIN = re.compile(rb'[^"\\]*')
-_PARTIAL_ESCAPE = re.compile(rb'(?:\\u[0-9A-Fa-f]{0,3}|\\u[dD][89abAB][0-9A-Fa-f]{2})\Z')
+_PARTIAL_ESCAPE = re.compile(rb"(?:\\u[0-9A-Fa-f]{0,3}|\\u[dD][89abAB][0-9A-Fa-f]{2})\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ def bounded(data: bytes) -> Line:
         return Line(1, data, True)
     shrinker = _Shrinker()
     for start in range(0, len(data), _PIECE):
-        shrinker.feed(data[start:start + _PIECE])
+        shrinker.feed(data[start : start + _PIECE])
     shrinker.finish()
     return Line(1, bytes(shrinker.out), True, shrinker.any_cut)
 
@@ -78,12 +78,12 @@ class _Shrinker:
                 if quote < 0:
                     self.out += part[i:]
                     return
-                self.out += part[i:quote + 1]
+                self.out += part[i : quote + 1]
                 i = quote + 1
                 self.in_string, self.kept, self.cut, self.start = True, 0, False, len(self.out)
                 continue
             if self.escape:
-                self._keep(part[i:i + 1])
+                self._keep(part[i : i + 1])
                 self.escape = False
                 i += 1
                 continue
@@ -116,7 +116,7 @@ class _Shrinker:
 
     def _close(self) -> None:
         if self.cut:
-            self.out[self.start:] = _clean_end(bytes(self.out[self.start:]))
+            self.out[self.start :] = _clean_end(bytes(self.out[self.start :]))
         self.out += b'"'
         self.in_string = False
 
@@ -130,7 +130,7 @@ def _clean_end(content: bytes) -> bytes:
             continue
         partial = _PARTIAL_ESCAPE.search(content)
         if partial:
-            content = content[:partial.start()]
+            content = content[: partial.start()]
             continue
         break
     end = len(content)
@@ -141,7 +141,7 @@ def _clean_end(content: bytes) -> bytes:
         lead = content[end - back - 1]
         width = 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
         if back + 1 < width:
-            content = content[:end - back - 1]
+            content = content[: end - back - 1]
     return content
 
 

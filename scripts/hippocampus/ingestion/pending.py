@@ -37,6 +37,7 @@ _FIELDS = {
 
 # --- the pending file -----------------------------------------------------------------------------------------
 
+
 def read_items(ws: Workspace) -> list[dict]:
     """The pending items. A file that cannot be read is an error, never something to overwrite."""
     try:
@@ -50,21 +51,27 @@ def read_items(ws: Workspace) -> list[dict]:
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise HippocampusError(f"{ws.pending} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it by hand — "
-                               "it is never overwritten while it cannot be read") from None
+        raise HippocampusError(
+            f"{ws.pending} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it by hand — "
+            "it is never overwritten while it cannot be read"
+        ) from None
     except RecursionError:
-        raise HippocampusError(f"{ws.pending} is nested too deeply; fix it by hand — it is never overwritten while "
-                               "it cannot be read") from None
+        raise HippocampusError(
+            f"{ws.pending} is nested too deeply; fix it by hand — it is never overwritten while it cannot be read"
+        ) from None
     items = raw.get("items") if isinstance(raw, dict) else raw
     if not isinstance(items, list) or not all(isinstance(i, dict) and isinstance(i.get("id"), str) for i in items):
-        raise HippocampusError(f"{ws.pending}: expected {{\"items\": [{{\"id\": …}}, …]}}; fix it by hand — it is "
-                               "never overwritten while it cannot be read")
+        raise HippocampusError(
+            f'{ws.pending}: expected {{"items": [{{"id": …}}, …]}}; fix it by hand — it is '
+            "never overwritten while it cannot be read"
+        )
     return items
 
 
 def write_items(ws: Workspace, items: list[dict]) -> None:
-    files.atomic_write(ws.pending, json.dumps({"version": VERSION, "items": items}, ensure_ascii=False, indent=1)
-                       + "\n")
+    files.atomic_write(
+        ws.pending, json.dumps({"version": VERSION, "items": items}, ensure_ascii=False, indent=1) + "\n"
+    )
 
 
 def remove_items(ws: Workspace, ids: set[str]) -> int:
@@ -84,10 +91,19 @@ def item_id(signal: Signal) -> str:
 
 def make_item(signal: Signal, now: datetime, score, draft, closest: list[tuple[Any, float]]) -> dict:
     item = {
-        "id": item_id(signal), "added": iso(now), "role": signal.role, "text": signal.text,
-        "score": score.value, "rule": score.rule, "sources": [signal.source],
-        "suggested": {"content": draft.content, "keywords": draft.keywords, "domain": draft.domain,
-                      "category": draft.category},
+        "id": item_id(signal),
+        "added": iso(now),
+        "role": signal.role,
+        "text": signal.text,
+        "score": score.value,
+        "rule": score.rule,
+        "sources": [signal.source],
+        "suggested": {
+            "content": draft.content,
+            "keywords": draft.keywords,
+            "domain": draft.domain,
+            "category": draft.category,
+        },
         "closest": [{"id": m.id, "content": m.content, "similarity": s} for m, s in closest],
         "signal": signal.to_dict(),
     }
@@ -147,6 +163,7 @@ def expired(items: list[dict], now: datetime) -> list[dict]:
 
 # --- decisions ------------------------------------------------------------------------------------------------
 
+
 @dataclass
 class Decision:
     item: dict
@@ -162,6 +179,7 @@ class Decision:
 
 # --- fields an agent writes (decisions here, reflection answers too): each checked the same way ---------------
 
+
 def checked_content(value) -> str:
     """Non-empty text of at most CONTENT_MAX characters, whitespace folded to single spaces."""
     if not isinstance(value, str) or not value.strip():
@@ -173,8 +191,11 @@ def checked_content(value) -> str:
 
 
 def checked_keywords(value) -> list[str]:
-    if not isinstance(value, list) or len(value) > KEYWORDS_MAX or not all(
-            isinstance(k, str) and 0 < len(k.strip()) <= 40 for k in value):
+    if (
+        not isinstance(value, list)
+        or len(value) > KEYWORDS_MAX
+        or not all(isinstance(k, str) and 0 < len(k.strip()) <= 40 for k in value)
+    ):
         raise ValueError(f"`keywords` must be a list of at most {KEYWORDS_MAX} words (1–40 characters each)")
     return [k.strip().lower() for k in value]
 
@@ -192,8 +213,12 @@ def checked_category(value) -> str:
 
 
 def checked_importance(value) -> float:
-    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
-            or not 0 <= value <= 1):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or not 0 <= value <= 1
+    ):
         raise ValueError(f"`importance` must be a number from 0 to 1, not {value!r}")
     return float(value)
 
@@ -268,8 +293,10 @@ def _check(raw: Any, items: dict, memories: dict, decided: set[str]) -> Decision
         if memory.superseded:
             raise ValueError(f"{memory_id} was superseded; reinforce the memory that replaced it")
         if (item.get("trust") == "untrusted") != memory.untrusted:
-            raise ValueError(f"{item_name} and {memory_id} differ in trust: an untrusted sender's words and the "
-                             "owner's are never merged")
+            raise ValueError(
+                f"{item_name} and {memory_id} differ in trust: an untrusted sender's words and the "
+                "owner's are never merged"
+            )
         decision.memory = memory_id
         return decision
     content = checked_content(raw.get("content"))

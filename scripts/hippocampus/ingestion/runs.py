@@ -54,14 +54,16 @@ class RunReport:
         return out
 
 
-def run_preprocess(ws: Workspace, now: datetime, spec: ledger.SourceSpec, wait: bool, limit: int | None = None,
-                   full: bool = False) -> ledger.Report:
+def run_preprocess(
+    ws: Workspace, now: datetime, spec: ledger.SourceSpec, wait: bool, limit: int | None = None, full: bool = False
+) -> ledger.Report:
     with files.workspace_lock(ws, wait=wait):
         return ledger.preprocess(ws, now, spec, limit=limit, full=full)
 
 
-def _fallback(index, lookup, seen, items: list[dict], now: datetime, min_importance: float, outcome: Outcome,
-              where: str) -> None:
+def _fallback(
+    index, lookup, seen, items: list[dict], now: datetime, min_importance: float, outcome: Outcome, where: str
+) -> None:
     """Expired pending items go the automatic way (already-applied ones are recognised by their source)."""
     if not items:
         return
@@ -130,8 +132,9 @@ def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prep
     return report
 
 
-def _encode_batch(ws: Workspace, index, now: datetime, min_importance: float, prepare: bool, report: RunReport,
-                  make_lookups) -> tuple[set[str], list]:
+def _encode_batch(
+    ws: Workspace, index, now: datetime, min_importance: float, prepare: bool, report: RunReport, make_lookups
+) -> tuple[set[str], list]:
     """Encode (or prepare) the queued signals past the index's `encodedThrough`, and expired pending items, into
     `index`; records the new `encodedThrough` in it. Returns (the expired items' ids, the batch)."""
     through = ledger.encoded_through(index.meta)
@@ -166,8 +169,9 @@ def _encode_batch(ws: Workspace, index, now: datetime, min_importance: float, pr
     return expired_ids, batch
 
 
-def _prepare_items(batch: list, lookup, seen, waiting: set, now: datetime, min_importance: float,
-                   report: RunReport) -> tuple[list[dict], list]:
+def _prepare_items(
+    batch: list, lookup, seen, waiting: set, now: datetime, min_importance: float, report: RunReport
+) -> tuple[list[dict], list]:
     """(pending items for the agent, the signals that go the automatic way). A message that is no memory of its
     own goes with its session's item, as encoding would attach it to the memory the item becomes: with the
     session's latest item, or with the next one when it asks something or comes before the session's first (and
@@ -191,8 +195,11 @@ def _prepare_items(batch: list, lookup, seen, waiting: set, now: datetime, min_i
             elif signal.session in latest or lookup.latest_in_session(signal.session) is None:
                 held = early.setdefault(signal.session, [])
                 held.append(signal)
-                if score.rule != "smalltalk" and not asks(signal.text) and \
-                        any(asks(s.text) and s.role != signal.role for s in held):
+                if (
+                    score.rule != "smalltalk"
+                    and not asks(signal.text)
+                    and any(asks(s.text) and s.role != signal.role for s in held)
+                ):
                     left += early.pop(signal.session)  # an answer and its question: a memory of their own
             else:
                 left.append(signal)
@@ -213,6 +220,7 @@ def _prepare_items(batch: list, lookup, seen, waiting: set, now: datetime, min_i
 
 
 ATTACH_ONLY = float("inf")  # a threshold no message reaches: each is attached to its session's memory
+
 
 def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> RunReport:
     """The second half of the LLM path: apply the agent's valid decisions, report the rest."""
@@ -289,12 +297,22 @@ def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where
             keywords = [k for k in suggested["keywords"] if isinstance(k, str)]
         explicit = item.get("rule") == "explicit" and not untrusted
     importance = min(importance, retention.ceiling_for(untrusted))
-    return Draft(content=content, keywords=keywords, domain=domain, category=category, importance=importance,
-                 when=when, source=signal.source, explicit=explicit, trust="untrusted" if untrusted else None)
+    return Draft(
+        content=content,
+        keywords=keywords,
+        domain=domain,
+        category=category,
+        importance=importance,
+        when=when,
+        source=signal.source,
+        explicit=explicit,
+        trust="untrusted" if untrusted else None,
+    )
 
 
-def _tidy(ws: Workspace, now: datetime, wait: bool, through: int, handled_items: set[str], changed: bool,
-          report: RunReport) -> None:
+def _tidy(
+    ws: Workspace, now: datetime, wait: bool, through: int, handled_items: set[str], changed: bool, report: RunReport
+) -> None:
     with files.workspace_lock(ws, wait=wait):
         ledger.keep_signals(ws, lambda s: s.seq > through)
         book = ledger.Ledger(ledger.ledger_path(ws))
@@ -303,10 +321,20 @@ def _tidy(ws: Workspace, now: datetime, wait: bool, through: int, handled_items:
             pending.remove_items(ws, handled_items)
             report.pending_left = len(pending.read_items(ws))
             if changed or report.signals or report.expired or report.applied:
-                events.log_event(ws, "encoding", now, dict(
-                    new=len(report.outcome.new), reinforced=len(report.outcome.reinforced),
-                    updated=len(report.outcome.updated), attached=len(report.outcome.attached),
-                    skipped=report.outcome.skipped, total=report.total, mode=report.mode))
+                events.log_event(
+                    ws,
+                    "encoding",
+                    now,
+                    dict(
+                        new=len(report.outcome.new),
+                        reinforced=len(report.outcome.reinforced),
+                        updated=len(report.outcome.updated),
+                        attached=len(report.outcome.attached),
+                        skipped=report.outcome.skipped,
+                        total=report.total,
+                        mode=report.mode,
+                    ),
+                )
             # Publish when this run changed memories, or when a killed run saved changes it never published. The
             # index file's signature tells every write apart, even two in the same second.
             version = cache.signature(ws) or ""

@@ -48,46 +48,148 @@ def _phrases(*alternatives: str) -> re.Pattern:
 _NOT_ASKING = r"(?<!\sdo\syou\s)(?<!\sdid\syou\s)(?<!\si\s)(?<!\swe\s)"
 
 RULES: tuple[Rule, ...] = (
-    Rule("explicit", 0.92, "user", "notes", _phrases(
-        _NOT_ASKING + r"remember (?:this|that|my|it)",
-        r"please remember", r"(?:don't|dont|do not) forget",
-    )),
-    Rule("emotional", 0.85, "user", "emotions", _phrases(
-        r"i (?:feel|felt)", r"i'm feeling", r"i am feeling",
-        r"(?:i'm|i am) (?:(?:so|really|very|a bit|quite|kind of|pretty) )?(?:worried|scared|afraid|anxious|nervous"
-        r"|stressed|terrified|sad|upset|overwhelmed|lonely|depressed|excited|happy|proud|grateful|heartbroken)",
-    )),
+    Rule(
+        "explicit",
+        0.92,
+        "user",
+        "notes",
+        _phrases(
+            _NOT_ASKING + r"remember (?:this|that|my|it)",
+            r"please remember",
+            r"(?:don't|dont|do not) forget",
+        ),
+    ),
+    Rule(
+        "emotional",
+        0.85,
+        "user",
+        "emotions",
+        _phrases(
+            r"i (?:feel|felt)",
+            r"i'm feeling",
+            r"i am feeling",
+            r"(?:i'm|i am) (?:(?:so|really|very|a bit|quite|kind of|pretty) )?(?:worried|scared|afraid|anxious|nervous"
+            r"|stressed|terrified|sad|upset|overwhelmed|lonely|depressed|excited|happy|proud|grateful|heartbroken)",
+        ),
+    ),
     Rule("loves", 0.85, "user", "preferences", _phrases(r"i (?:really )?(?:love|hate|adore|can't stand|cannot stand)")),
-    Rule("deadline", 0.90, "user", "context",
-         _phrases(r"deadlines?", r"urgent(?:ly)?", r"critical", r"important"),
-         also=_phrases(r"appointments?", r"worried", r"interviews?", r"tomorrow", r"today")),
-    Rule("preference", 0.80, "user", "preferences", _phrases(
-        r"i (?:(?:really|usually|generally|strongly) )?(?:prefer|like)", r"i always", r"i never",
-        r"i'd rather", r"i would rather", r"i (?:don't|do not) (?:like|want|eat|drink)", r"i dislike",
-        r"my (?:favorite|favourite)",
-    )),
-    Rule("decision", 0.75, "world", "decisions", _phrases(
-        r"decided", r"decision", r"decide", r"let's do", r"let's go with", r"we should", r"we agreed",
-        r"we'll go with",
-    )),
-    Rule("feedback", 0.82, "relationship", "feedback", _phrases(
-        r"thanks", r"thank you", r"thx", r"ty so much", r"great job", r"good job", r"well done", r"nice work",
-        r"great work", r"you're (?:the best|amazing|great|awesome|brilliant)", r"you are (?:the best|amazing|great)",
-        r"i appreciate", r"much appreciated", r"that's perfect", r"perfect",
-    )),
-    Rule("identity", 0.70, "self", "identity", _phrases(
-        r"my name is", r"call me", r"i believe", r"(?:i am|i'm) (?:your|an?)(?! (?:bit|little|lot|moment|second))",
-        r"(?:i am|i'm) (?:called|named)",
-    ), roles=("assistant",)),
-    Rule("project", 0.65, "world", "projects", _phrases(
-        r"projects?", r"tasks?", r"working on", r"building", r"milestones?", r"sprints?",
-    )),
+    Rule(
+        "deadline",
+        0.90,
+        "user",
+        "context",
+        _phrases(r"deadlines?", r"urgent(?:ly)?", r"critical", r"important"),
+        also=_phrases(r"appointments?", r"worried", r"interviews?", r"tomorrow", r"today"),
+    ),
+    Rule(
+        "preference",
+        0.80,
+        "user",
+        "preferences",
+        _phrases(
+            r"i (?:(?:really|usually|generally|strongly) )?(?:prefer|like)",
+            r"i always",
+            r"i never",
+            r"i'd rather",
+            r"i would rather",
+            r"i (?:don't|do not) (?:like|want|eat|drink)",
+            r"i dislike",
+            r"my (?:favorite|favourite)",
+        ),
+    ),
+    Rule(
+        "decision",
+        0.75,
+        "world",
+        "decisions",
+        _phrases(
+            r"decided",
+            r"decision",
+            r"decide",
+            r"let's do",
+            r"let's go with",
+            r"we should",
+            r"we agreed",
+            r"we'll go with",
+        ),
+    ),
+    Rule(
+        "feedback",
+        0.82,
+        "relationship",
+        "feedback",
+        _phrases(
+            r"thanks",
+            r"thank you",
+            r"thx",
+            r"ty so much",
+            r"great job",
+            r"good job",
+            r"well done",
+            r"nice work",
+            r"great work",
+            r"you're (?:the best|amazing|great|awesome|brilliant)",
+            r"you are (?:the best|amazing|great)",
+            r"i appreciate",
+            r"much appreciated",
+            r"that's perfect",
+            r"perfect",
+        ),
+    ),
+    Rule(
+        "identity",
+        0.70,
+        "self",
+        "identity",
+        _phrases(
+            r"my name is",
+            r"call me",
+            r"i believe",
+            r"(?:i am|i'm) (?:your|an?)(?! (?:bit|little|lot|moment|second))",
+            r"(?:i am|i'm) (?:called|named)",
+        ),
+        roles=("assistant",),
+    ),
+    Rule(
+        "project",
+        0.65,
+        "world",
+        "projects",
+        _phrases(
+            r"projects?",
+            r"tasks?",
+            r"working on",
+            r"building",
+            r"milestones?",
+            r"sprints?",
+        ),
+    ),
 )
 
 # Words that say which category a memory belongs to, whatever rule scored it ("remember that …" has no own shelf).
-_CONTEXT = _phrases(r"appointments?", r"deadlines?", r"meetings?", r"interviews?", r"tomorrow", r"today", r"tonight",
-                    r"dentist", r"doctor", r"flight", r"birthday", r"schedule", r"calendar", r"monday", r"tuesday",
-                    r"wednesday", r"thursday", r"friday", r"saturday", r"sunday", r"next week")
+_CONTEXT = _phrases(
+    r"appointments?",
+    r"deadlines?",
+    r"meetings?",
+    r"interviews?",
+    r"tomorrow",
+    r"today",
+    r"tonight",
+    r"dentist",
+    r"doctor",
+    r"flight",
+    r"birthday",
+    r"schedule",
+    r"calendar",
+    r"monday",
+    r"tuesday",
+    r"wednesday",
+    r"thursday",
+    r"friday",
+    r"saturday",
+    r"sunday",
+    r"next week",
+)
 _SECONDARY = ("preference", "loves", "deadline", "project", "decision", "emotional")
 
 LONG_TEXT = 200
@@ -99,7 +201,8 @@ SMALL_TALK = 0.1
 # Words a sentence of small talk is made of: greetings, thanks, praise without an object, acknowledgements,
 # laughter, and the small words between them. A sentence with any other word (bar one name: "Thanks Nova!") says
 # something.
-_SMALL_WORDS = frozenset("""
+_SMALL_WORDS = frozenset(
+    """
 a ah aha alright all also always am amazing an and anytime anything anyway appreciate appreciated are as awesome
 aw aww back be been beautiful best bit brilliant bye cheers cool congrats congratulations course cya day definitely
 did do doing done enjoy everything exactly excellent experience fab fair fantastic fine for fun glad go going good
@@ -109,32 +212,40 @@ mean meant mhm morning much my neat new nice night no nope not noted now of oh o
 please pls point problem quite really right rofl same see sense so sorry sounds soon super sure sweet take talk thank
 thanks that that's the thing things this thx to too totally true ty uh um understood up us very was we we'll welcome
 well what what's will with wonderful worries wow ya yay yeah yep yes you you're your yup
-""".split())
+""".split()
+)
 # Acknowledgements whose words could say something elsewhere: taken out of a sentence before its words are looked at
 # (each with the space before it, which lets the regex engine pass over other characters quickly).
-_SMALL_PHRASES = re.compile(r"\s(?:that (?:matches|fits) (?:my|our) experience|(?:you're|you are|that's|that is) "
-                            r"(?:so )?right|i agree|me too|same here|fair enough|good (?:point|call|idea)|no worries"
-                            r"|all good|take care|(?:talk|see you|speak)(?: to you)? (?:soon|later|tomorrow)|(?:great|good|nice) (?:job|work)"
-                            r"|well done|keep up the good work|have a (?:good|nice|great) (?:one|day"
-                            r"|night|evening|weekend)|good (?:morning|evening|night|afternoon)|how are you"
-                            r"|how have you been|how's it going|what's up|good to (?:see|hear from) you"
-                            r"|nice to (?:see|meet|hear from) you|keep (?:it|that) up)(?=\s)")
+_SMALL_PHRASES = re.compile(
+    r"\s(?:that (?:matches|fits) (?:my|our) experience|(?:you're|you are|that's|that is) "
+    r"(?:so )?right|i agree|me too|same here|fair enough|good (?:point|call|idea)|no worries"
+    r"|all good|take care|(?:talk|see you|speak)(?: to you)? (?:soon|later|tomorrow)|(?:great|good|nice) (?:job|work)"
+    r"|well done|keep up the good work|have a (?:good|nice|great) (?:one|day"
+    r"|night|evening|weekend)|good (?:morning|evening|night|afternoon)|how are you"
+    r"|how have you been|how's it going|what's up|good to (?:see|hear from) you"
+    r"|nice to (?:see|meet|hear from) you|keep (?:it|that) up)(?=\s)"
+)
 # A request for a recap or a summary of the conversation: asks for what is known already, tells nothing new.
-_RECAP = re.compile(r"\b(?:(?:give|send|get|make|write|do|need|want)(?: me| us)?(?: a| the| another)?(?: quick| short"
-                    r"| brief| little)? (?:recap|summary|rundown)|(?:can|could|would) you (?:please )?(?:recap|summari[sz]e"
-                    r"|sum (?:it |this |that |everything |things )?up)|(?:recap|summari[sz]e|sum up) (?:what|everything"
-                    r"|today|this|that|our|the (?:conversation|chat|discussion))|remind me (?:what|of what|again)"
-                    r"|what (?:did|have) we (?:talk(?:ed)?|discuss(?:ed)?|decide[d]?|say|said|cover(?:ed)?))\b",
-                    re.IGNORECASE)
+_RECAP = re.compile(
+    r"\b(?:(?:give|send|get|make|write|do|need|want)(?: me| us)?(?: a| the| another)?(?: quick| short"
+    r"| brief| little)? (?:recap|summary|rundown)|(?:can|could|would) you (?:please )?(?:recap|summari[sz]e"
+    r"|sum (?:it |this |that |everything |things )?up)|(?:recap|summari[sz]e|sum up) (?:what|everything"
+    r"|today|this|that|our|the (?:conversation|chat|discussion))|remind me (?:what|of what|again)"
+    r"|what (?:did|have) we (?:talk(?:ed)?|discuss(?:ed)?|decide[d]?|say|said|cover(?:ed)?))\b",
+    re.IGNORECASE,
+)
 _RECAP_WORDS = ("recap", "summar", "rundown", "sum ", "remind me", "what did we", "what have we")  # in every match
 _NAME = re.compile(r"\b[A-Z][a-z'’]+\b")
 _VALUE = re.compile(r"\d|(?<=\s)(?!I\b|I['’])[A-Z]")
 
 # A question sentence: ends with a question mark and opens like one ("what …", "can you …", "is it …").
-_ASKING = re.compile(r"\A(?:(?:and|but|so|ok|okay|hey|hi|also|btw|oh|well|um)\W+)*"
-                     r"(?:what|when|where|who|whom|whose|why|how|which|can|could|would|will|won't|do|does|did|don't"
-                     r"|doesn't|didn't|is|isn't|are|aren't|was|wasn't|were|should|shall|may|might|have|has|had"
-                     r"|any|anything|remind)\b", re.IGNORECASE)
+_ASKING = re.compile(
+    r"\A(?:(?:and|but|so|ok|okay|hey|hi|also|btw|oh|well|um)\W+)*"
+    r"(?:what|when|where|who|whom|whose|why|how|which|can|could|would|will|won't|do|does|did|don't"
+    r"|doesn't|didn't|is|isn't|are|aren't|was|wasn't|were|should|shall|may|might|have|has|had"
+    r"|any|anything|remind)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -189,15 +300,30 @@ def substance(text: str, role: str = "user") -> str:
     for a recap, unless it names something (a name, a number)."""
     sentences = [s.strip() for s in SENTENCE_BREAK.split(without_label(text).strip()) if s.strip()]
     kept = [s for s in sentences if not small_talk_sentence(s)]
-    if role == "user" and any(may_contain(s, _RECAP_WORDS) and _RECAP.search(s) for s in kept) and \
-            not any(_VALUE.search(" " + s[1:]) for s in kept):
+    if (
+        role == "user"
+        and any(may_contain(s, _RECAP_WORDS) and _RECAP.search(s) for s in kept)
+        and not any(_VALUE.search(" " + s[1:]) for s in kept)
+    ):
         return ""
     return " ".join(kept)
 
 
 _FOR_WHAT = _phrases(r"(?:helpful|useful|help|lifesaver|life saver) (?:with|for|on)")
-_GRATITUDE = _phrases(r"thanks", r"thank you", r"thx", r"ty", r"grateful", r"appreciate[ds]?", r"much appreciated",
-                      r"great (?:job|work)", r"good job", r"well done", r"nice work", r"perfect")
+_GRATITUDE = _phrases(
+    r"thanks",
+    r"thank you",
+    r"thx",
+    r"ty",
+    r"grateful",
+    r"appreciate[ds]?",
+    r"much appreciated",
+    r"great (?:job|work)",
+    r"good job",
+    r"well done",
+    r"nice work",
+    r"perfect",
+)
 
 
 def says_what_for(text: str) -> bool:
@@ -209,12 +335,15 @@ def says_what_for(text: str) -> bool:
         found = _GRATITUDE.search(flat)
         if not found:
             continue
-        window = flat + " " + " ".join(sentences[position + 1:position + 2])
+        window = flat + " " + " ".join(sentences[position + 1 : position + 2])
         said = window.split()
         if not [w for w in said if w not in _SMALL_WORDS and w not in STOP_WORDS]:
             continue  # nothing it is for
-        if re.match(r"\s*(?:(?:so|very) much )?(?:for|with|on)\s", flat[found.end():]) or \
-                set(said) & {"you", "your", "you've", "you're"} or _FOR_WHAT.search(window):
+        if (
+            re.match(r"\s*(?:(?:so|very) much )?(?:for|with|on)\s", flat[found.end() :])
+            or set(said) & {"you", "your", "you've", "you're"}
+            or _FOR_WHAT.search(window)
+        ):
             return True
     return False
 

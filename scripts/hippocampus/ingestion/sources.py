@@ -32,11 +32,14 @@ SQLITE_NAME = "openclaw-agent.sqlite"
 EVENTS_TABLE = "transcript_events"
 ARCHIVE_MARKERS = (".jsonl.deleted.", ".jsonl.reset.")  # what a deleted or reset session leaves
 BACKUP_MARKER = ".bak"  # a copy of a live file: never read
-ZSTD_MISSING = ("this Python has no zstd: run install.py, which installs the backports.zstd package "
-                "(or `python3 -m pip install backports.zstd`)")
+ZSTD_MISSING = (
+    "this Python has no zstd: run install.py, which installs the backports.zstd package "
+    "(or `python3 -m pip install backports.zstd`)"
+)
 
 
 # --- zstd -----------------------------------------------------------------------------------------------------
+
 
 @lru_cache(maxsize=1)
 def zstd_module() -> Any:
@@ -63,6 +66,7 @@ def unzstd(packed: Any) -> bytes | None:
 
 
 # --- sources --------------------------------------------------------------------------------------------------
+
 
 @dataclass
 class SourceSpec:
@@ -135,8 +139,9 @@ def find(spec: SourceSpec, found: Found) -> Iterator[Source]:
         paths = [*(p for folder in folders for p in session_files(folder) + archive_files(folder)), *files]
         if not spec.paths and not paths and not opened and not found.problems:
             assert spec.state_dir is not None  # no --sessions: the agent's stores were looked in
-            found.notes.append(f"no transcripts found for agent {spec.agent!r} under "
-                               f"{agent_dir(spec.state_dir, spec.agent)}")
+            found.notes.append(
+                f"no transcripts found for agent {spec.agent!r} under {agent_dir(spec.state_dir, spec.agent)}"
+            )
         for path in paths:
             source = file_source(path, infos)
             if source is not None:
@@ -155,6 +160,7 @@ def find(spec: SourceSpec, found: Found) -> Iterator[Source]:
 
 
 # --- session files and archives -------------------------------------------------------------------------------
+
 
 def agent_dir(state_dir: Path, agent: str) -> Path:
     return state_dir / "agents" / agent
@@ -175,8 +181,9 @@ def _listing(folder: Path) -> list[Path]:
 
 def session_files(folder: Path) -> list[Path]:
     """The live session files of a folder (archives and backups left out), in name order."""
-    return [p for p in _listing(folder) if p.name.endswith(".jsonl") and not is_archive(p)
-            and BACKUP_MARKER not in p.name]
+    return [
+        p for p in _listing(folder) if p.name.endswith(".jsonl") and not is_archive(p) and BACKUP_MARKER not in p.name
+    ]
 
 
 def archive_files(folder: Path) -> list[Path]:
@@ -276,6 +283,7 @@ def read_file(path: Path, infos: dict[str, SessionInfo], owner: Owner | None) ->
 
 # --- the agent database ---------------------------------------------------------------------------------------
 
+
 @dataclass
 class Columns:
     session: str
@@ -302,10 +310,13 @@ def detect_columns(connection: sqlite3.Connection, path: Path) -> Columns:
     """The columns of `transcript_events`, whatever this OpenClaw build named them; a clear error otherwise."""
     try:
         found = connection.execute(
-            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?", (EVENTS_TABLE,)).fetchall()
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?", (EVENTS_TABLE,)
+        ).fetchall()
         if not found:
-            raise HippocampusError(f"{path} has no `{EVENTS_TABLE}` table: an OpenClaw schema this version does not "
-                                   "know; its transcripts were not read (use --sessions with JSONL exports)")
+            raise HippocampusError(
+                f"{path} has no `{EVENTS_TABLE}` table: an OpenClaw schema this version does not "
+                "know; its transcripts were not read (use --sessions with JSONL exports)"
+            )
         names = _columns_of(connection, EVENTS_TABLE)
     except sqlite3.Error as exc:
         raise HippocampusError(f"cannot read {path}: {exc}") from None
@@ -318,17 +329,19 @@ def detect_columns(connection: sqlite3.Connection, path: Path) -> Columns:
     json_column = pick("event_json", "json", "event", "data", "line")
     zstd_column = pick("event_zstd", "zstd")
     if session is None or (json_column is None and zstd_column is None):
-        raise HippocampusError(f"{path}: `{EVENTS_TABLE}` has columns {', '.join(names)}; expected session_id and "
-                               "event_json: an OpenClaw schema this version does not know; its transcripts were "
-                               "not read")
+        raise HippocampusError(
+            f"{path}: `{EVENTS_TABLE}` has columns {', '.join(names)}; expected session_id and "
+            "event_json: an OpenClaw schema this version does not know; its transcripts were "
+            "not read"
+        )
     return Columns(session, order, json_column, zstd_column)
 
 
 def database_sessions(connection: sqlite3.Connection, columns: Columns) -> dict[str, str]:
     """{session id: fingerprint} of every session in the table (row count and last position)."""
     rows = connection.execute(
-        f'SELECT "{columns.session}", COUNT(*), MAX("{columns.order}") FROM {EVENTS_TABLE} '
-        f'GROUP BY "{columns.session}"').fetchall()
+        f'SELECT "{columns.session}", COUNT(*), MAX("{columns.order}") FROM {EVENTS_TABLE} GROUP BY "{columns.session}"'
+    ).fetchall()
     return {str(session): f"{count}:{last}" for session, count, last in rows if session is not None}
 
 
@@ -355,16 +368,20 @@ def database_infos(connection: sqlite3.Connection) -> dict[str, SessionInfo]:
             wanted = [c for c in ("session_scope", "chat_type") if c in names]
             if {"session_id", "session_key"} <= set(names):
                 for row in connection.execute(
-                        f"SELECT session_id, session_key{''.join(', ' + c for c in wanted)} FROM session_windows"):
+                    f"SELECT session_id, session_key{''.join(', ' + c for c in wanted)} FROM session_windows"
+                ):
                     kinds = {str(v).lower() for v in row[2:] if v is not None}
                     add(row[0], row[1], bool(kinds & {"group", "channel"}))
         if "session_nodes" in tables and {"session_key", "current_session_id", "entry_json"} <= set(
-                _columns_of(connection, "session_nodes")):
+            _columns_of(connection, "session_nodes")
+        ):
             for key, session, entry in connection.execute(
-                    "SELECT session_key, current_session_id, entry_json FROM session_nodes"):
+                "SELECT session_key, current_session_id, entry_json FROM session_nodes"
+            ):
                 add(session, key, _entry_is_group(entry))
         if "session_transcript_archives" in tables and {"session_id", "session_key"} <= set(
-                _columns_of(connection, "session_transcript_archives")):
+            _columns_of(connection, "session_transcript_archives")
+        ):
             for session, key in connection.execute("SELECT session_id, session_key FROM session_transcript_archives"):
                 add(session, key, False)
     except sqlite3.Error:
@@ -384,31 +401,41 @@ def _entry_is_group(entry: Any) -> bool:
     return isinstance(value, dict) and is_group_entry(value)
 
 
-def database_sources(connection: sqlite3.Connection, columns: Columns, path: Path, infos: dict[str, SessionInfo],
-                     published: set[str]) -> Iterator[Source]:
+def database_sources(
+    connection: sqlite3.Connection, columns: Columns, path: Path, infos: dict[str, SessionInfo], published: set[str]
+) -> Iterator[Source]:
     """The database's sessions, then the archives of deleted or reset sessions it holds that are not also in the
     sessions folder (`published`: the archive files there)."""
     where = path.resolve()
     for session, fingerprint in sorted(database_sessions(connection, columns).items()):
-        yield Source(f"db:{where}:{session}", fingerprint,
-                     partial(read_database_session, connection, columns, session, path,
-                             infos.get(session, SessionInfo())))
+        yield Source(
+            f"db:{where}:{session}",
+            fingerprint,
+            partial(read_database_session, connection, columns, session, path, infos.get(session, SessionInfo())),
+        )
     for name, session, encoding, digest in database_archives(connection):
         if name in published:
             continue
-        yield Source(f"db-archive:{where}:{name}", digest,
-                     partial(read_database_archive, connection, path, name, session, encoding,
-                             infos.get(session, SessionInfo())))
+        yield Source(
+            f"db-archive:{where}:{name}",
+            digest,
+            partial(
+                read_database_archive, connection, path, name, session, encoding, infos.get(session, SessionInfo())
+            ),
+        )
 
 
-def read_database_session(connection: sqlite3.Connection, columns: Columns, session: str, path: Path,
-                          info: SessionInfo, owner: Owner | None) -> SessionRead:
+def read_database_session(
+    connection: sqlite3.Connection, columns: Columns, session: str, path: Path, info: SessionInfo, owner: Owner | None
+) -> SessionRead:
     """One session's rows, in order, streamed; a compressed row that cannot be decoded is counted."""
     select = ", ".join(f'CAST("{c}" AS BLOB)' if c else "NULL" for c in (columns.json, columns.zstd))
     rows = connection.execute(
-        f'SELECT {select} FROM {EVENTS_TABLE} WHERE "{columns.session}" = ? ORDER BY "{columns.order}"', (session,))
-    return parse((_row_line(text, packed) for text, packed in rows), session, f"{path} (session {session})", info,
-                 owner)
+        f'SELECT {select} FROM {EVENTS_TABLE} WHERE "{columns.session}" = ? ORDER BY "{columns.order}"', (session,)
+    )
+    return parse(
+        (_row_line(text, packed) for text, packed in rows), session, f"{path} (session {session})", info, owner
+    )
 
 
 def _row_line(text: bytes | None, packed: Any) -> Line | None:
@@ -422,20 +449,33 @@ def _row_line(text: bytes | None, packed: Any) -> Line | None:
 def database_archives(connection: sqlite3.Connection) -> list[tuple[str, str, str, str]]:
     """(archive name, session id, encoding, sha256) of each archived session transcript the database holds."""
     try:
-        if not connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
-                                  "'session_transcript_archives'").fetchone():
+        if not connection.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_transcript_archives'"
+        ).fetchone():
             return []
-        return [(str(n), str(s), str(e), str(d)) for n, s, e, d in connection.execute(
-            "SELECT archive_name, session_id, encoding, archive_sha256 FROM session_transcript_archives "
-            "ORDER BY created_at, archive_name")]
+        return [
+            (str(n), str(s), str(e), str(d))
+            for n, s, e, d in connection.execute(
+                "SELECT archive_name, session_id, encoding, archive_sha256 FROM session_transcript_archives "
+                "ORDER BY created_at, archive_name"
+            )
+        ]
     except sqlite3.Error:
         return []
 
 
-def read_database_archive(connection: sqlite3.Connection, path: Path, name: str, session: str, encoding: str,
-                          info: SessionInfo, owner: Owner | None) -> SessionRead:
-    row = connection.execute("SELECT archive_blob FROM session_transcript_archives WHERE archive_name = ?",
-                             (name,)).fetchone()
+def read_database_archive(
+    connection: sqlite3.Connection,
+    path: Path,
+    name: str,
+    session: str,
+    encoding: str,
+    info: SessionInfo,
+    owner: Owner | None,
+) -> SessionRead:
+    row = connection.execute(
+        "SELECT archive_blob FROM session_transcript_archives WHERE archive_name = ?", (name,)
+    ).fetchone()
     where = f"{path} (archive {name})"
     data = bytes(row[0]) if row and row[0] is not None else b""
     if encoding == "zstd":

@@ -27,6 +27,7 @@ CUT_NOTE = " [… the rest of this very long message was not kept]"
 
 # --- values ---------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class Signal:
     """One cleaned message waiting to be encoded: a line of memory/signals.jsonl.
@@ -53,8 +54,14 @@ class Signal:
         return {"session": self.session, "message": self.id, "ts": self.timestamp}
 
     def to_dict(self) -> dict:
-        out = {"seq": self.seq, "id": self.id, "session": self.session, "timestamp": self.timestamp,
-               "role": self.role, "text": self.text}
+        out = {
+            "seq": self.seq,
+            "id": self.id,
+            "session": self.session,
+            "timestamp": self.timestamp,
+            "role": self.role,
+            "text": self.text,
+        }
         for name in ("local", "sender", "trust"):
             value = getattr(self, name)
             if value is not None:
@@ -72,8 +79,15 @@ class Signal:
             if not isinstance(raw.get(name), str):
                 raise HippocampusError(f"{where}: `{name}` must be text")
         optional = {k: raw[k] if isinstance(raw.get(k), str) else None for k in ("local", "sender", "trust")}
-        return cls(seq=seq, id=raw["id"], session=raw["session"], timestamp=raw["timestamp"], role=raw["role"],
-                   text=raw["text"], **optional)
+        return cls(
+            seq=seq,
+            id=raw["id"],
+            session=raw["session"],
+            timestamp=raw["timestamp"],
+            role=raw["role"],
+            text=raw["text"],
+            **optional,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +113,17 @@ class Message:
         return iso(self.when)
 
     def signal(self, seq: int) -> Signal:
-        return Signal(seq=seq, id=self.id, session=self.session, timestamp=self.timestamp, role=self.role,
-                      text=self.text, local=self.local, sender=self.sender, trust=self.trust)
+        return Signal(
+            seq=seq,
+            id=self.id,
+            session=self.session,
+            timestamp=self.timestamp,
+            role=self.role,
+            text=self.text,
+            local=self.local,
+            sender=self.sender,
+            trust=self.trust,
+        )
 
 
 @dataclass
@@ -110,10 +133,10 @@ class SessionRead:
     session: str
     where: str
     messages: list[Message] = field(default_factory=list)
-    malformed: int = 0    # lines that are not JSON objects, or entries of a shape we cannot read
-    incomplete: int = 0   # a last line still being written (read again next time)
+    malformed: int = 0  # lines that are not JSON objects, or entries of a shape we cannot read
+    incomplete: int = 0  # a last line still being written (read again next time)
     undecodable: int = 0  # rows stored compressed that could not be decoded (read again next time)
-    cut: int = 0          # messages longer than MESSAGE_LIMIT, kept cut
+    cut: int = 0  # messages longer than MESSAGE_LIMIT, kept cut
 
 
 @dataclass(frozen=True)
@@ -131,19 +154,30 @@ class Owner:
     names: frozenset[str] = frozenset()
 
     def includes(self, sender: dict) -> bool:
-        values = {str(sender.get(k)).strip().lower().lstrip("@") for k in ("id", "username", "name", "e164", "label")
-                  if sender.get(k) not in (None, "")}
+        values = {
+            str(sender.get(k)).strip().lower().lstrip("@")
+            for k in ("id", "username", "name", "e164", "label")
+            if sender.get(k) not in (None, "")
+        }
         return bool(values & self.names)
 
 
 # --- cleaning (pure) ------------------------------------------------------------------------------------------
 
-_ENVELOPE = re.compile(r"\A\s*([A-Za-z][A-Za-z ]{0,40}?) \(untrusted metadata\):[ \t]*\n```[a-z]*[ \t]*\n(.*?)\n```[ \t]*"
-                       r"(?:\n|\Z)", re.DOTALL)
-_STAMP = re.compile(r"\A\s*\[(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]* )?(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2}(?::\d{2})?)"
-                    r"(?: ?(?:GMT|UTC)?([+-]\d{1,2}(?::?\d{2})?)?(?: ?[A-Za-z]{2,5})?)?\][ \t]*")
-_CHANNEL = re.compile(r"\A\s*\[(?:Telegram|WhatsApp|Discord|Signal|Slack|iMessage|Matrix|Teams|Google ?Chat|Messenger"
-                      r"|LINE|Zalo|Mattermost|WebChat|SMS|Email)\b([^\]\n]*)\][ \t]*", re.IGNORECASE)
+_ENVELOPE = re.compile(
+    r"\A\s*([A-Za-z][A-Za-z ]{0,40}?) \(untrusted metadata\):[ \t]*\n```[a-z]*[ \t]*\n(.*?)\n```[ \t]*"
+    r"(?:\n|\Z)",
+    re.DOTALL,
+)
+_STAMP = re.compile(
+    r"\A\s*\[(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]* )?(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2}(?::\d{2})?)"
+    r"(?: ?(?:GMT|UTC)?([+-]\d{1,2}(?::?\d{2})?)?(?: ?[A-Za-z]{2,5})?)?\][ \t]*"
+)
+_CHANNEL = re.compile(
+    r"\A\s*\[(?:Telegram|WhatsApp|Discord|Signal|Slack|iMessage|Matrix|Teams|Google ?Chat|Messenger"
+    r"|LINE|Zalo|Mattermost|WebChat|SMS|Email)\b([^\]\n]*)\][ \t]*",
+    re.IGNORECASE,
+)
 _MESSAGE_ID = re.compile(r"[ \t]*\[message_id:[^\]\n]*\]")
 _FILE = re.compile(r"<file\b[^>]*?(?:/>|>.*?</file>)", re.DOTALL)
 _MEDIA = re.compile(r"<media:[^>\n]*>")
@@ -186,7 +220,7 @@ def clean_user_text(text: str) -> Cleaned:
             block = None
         if isinstance(block, dict):
             meta.append({**block, "_title": title})
-        text = text[match.end():]
+        text = text[match.end() :]
     while _SYSTEM_LINE.match(text.lstrip("\n")):
         text = _SYSTEM_LINE.sub("", text.lstrip("\n"), count=1)
     local = None
@@ -195,12 +229,12 @@ def clean_user_text(text: str) -> Cleaned:
         stamp = _STAMP.match(text)
         if stamp:
             local = _local_time(stamp)
-            text = text[stamp.end():]
+            text = text[stamp.end() :]
             continue
         tag = _CHANNEL.match(text)
         if tag:
             channel = tag.group(0).strip()
-            text = text[tag.end():]
+            text = text[tag.end() :]
             continue
         break
     return Cleaned(_tidy(text), local, tuple(meta), channel)
@@ -234,8 +268,9 @@ def _local_time(stamp: re.Match) -> str:
     return text
 
 
-def sender_and_trust(meta: Iterable[dict], channel: str | None, info: SessionInfo, owner: Owner | None,
-                     is_owner: bool | None = None) -> tuple[str | None, str | None]:
+def sender_and_trust(
+    meta: Iterable[dict], channel: str | None, info: SessionInfo, owner: Owner | None, is_owner: bool | None = None
+) -> tuple[str | None, str | None]:
     """Who sent a user turn and whether it can be trusted as the owner's word (None = trusted).
 
     Untrusted: anything said in a group chat (by the session's record, its key, or the metadata OpenClaw put before
@@ -271,8 +306,10 @@ def is_group_entry(block: dict) -> bool:
             return True
     if any(block.get(k) is True for k in ("is_group_chat", "isGroup", "is_group", "isGroupChat")):
         return True
-    if any(block.get(k) not in (None, "") for k in ("group_subject", "group_id", "groupId", "group_channel",
-                                                      "groupSubject")):
+    if any(
+        block.get(k) not in (None, "")
+        for k in ("group_subject", "group_id", "groupId", "group_channel", "groupSubject")
+    ):
         return True
     label = block.get("label") or block.get("conversation_label")
     return isinstance(label, str) and bool(re.search(r"\bgroup\b", label, re.IGNORECASE))
@@ -292,22 +329,39 @@ def is_cron_key(session_key: str | None) -> bool:
 
 # --- parsing (pure) -------------------------------------------------------------------------------------------
 
-def parse_lines(lines: Iterable[tuple[int, str | None]], fallback_session: str, where: str,
-                session_key: str | None = None, owner: Owner | None = None, ended: bool = True,
-                fallback_time: datetime | None = None, group: bool = False) -> SessionRead:
+
+def parse_lines(
+    lines: Iterable[tuple[int, str | None]],
+    fallback_session: str,
+    where: str,
+    session_key: str | None = None,
+    owner: Owner | None = None,
+    ended: bool = True,
+    fallback_time: datetime | None = None,
+    group: bool = False,
+) -> SessionRead:
     """Parse one session from (line number, text) pairs; text None is a row that could not be decoded.
 
     `ended` False means the source may still be growing: a bad last line is incomplete, not malformed.
     """
     items = list(lines)
-    wrapped = [None if text is None else Line(number, text.encode("utf-8", "surrogatepass"),
-                                              ended or position < len(items) - 1)
-               for position, (number, text) in enumerate(items)]
+    wrapped = [
+        None
+        if text is None
+        else Line(number, text.encode("utf-8", "surrogatepass"), ended or position < len(items) - 1)
+        for position, (number, text) in enumerate(items)
+    ]
     return parse(wrapped, fallback_session, where, SessionInfo(session_key, group), owner, fallback_time)
 
 
-def parse(lines: Iterable[Line | None], fallback_session: str, where: str, info: SessionInfo | None = None,
-          owner: Owner | None = None, fallback_time: datetime | None = None) -> SessionRead:
+def parse(
+    lines: Iterable[Line | None],
+    fallback_session: str,
+    where: str,
+    info: SessionInfo | None = None,
+    owner: Owner | None = None,
+    fallback_time: datetime | None = None,
+) -> SessionRead:
     """Parse one session from its lines, streamed (None: a row that could not be decoded)."""
     parser = _SessionParser(fallback_session, where, info or SessionInfo(), owner, fallback_time)
     for line in lines:
@@ -318,8 +372,9 @@ def parse(lines: Iterable[Line | None], fallback_session: str, where: str, info:
 class _SessionParser:
     """The state of one session read line by line: its tree of entries and what each user turn was."""
 
-    def __init__(self, fallback_session: str, where: str, info: SessionInfo, owner: Owner | None,
-                 fallback_time: datetime | None):
+    def __init__(
+        self, fallback_session: str, where: str, info: SessionInfo, owner: Owner | None, fallback_time: datetime | None
+    ):
         self.read = SessionRead(session=fallback_session, where=where)
         self.info = info
         self.owner = owner
@@ -371,8 +426,13 @@ class _SessionParser:
             read.malformed += 1
             return
         message_id = entry_id or "h" + hashlib.sha1(line.data).hexdigest()[:12]
-        when = (parse_instant(entry.get("timestamp")) or parse_instant(message.get("timestamp")) or self.last_time
-                or self.fallback_time or datetime(1970, 1, 1, tzinfo=timezone.utc))
+        when = (
+            parse_instant(entry.get("timestamp"))
+            or parse_instant(message.get("timestamp"))
+            or self.last_time
+            or self.fallback_time
+            or datetime(1970, 1, 1, tzinfo=timezone.utc)
+        )
         self.last_time = when
         role = message["role"]
         content = message.get("content")
@@ -382,8 +442,9 @@ class _SessionParser:
                 read.malformed += 1
                 return
             cleaned = clean_user_text(raw)
-            sender, trust = sender_and_trust(cleaned.meta, cleaned.channel, self.info, self.owner,
-                                             _sender_is_owner(message))
+            sender, trust = sender_and_trust(
+                cleaned.meta, cleaned.channel, self.info, self.owner, _sender_is_owner(message)
+            )
             text = self._bounded(cleaned.text, line)
             noise = _system_noise(message)
             if noise is None and "HEARTBEAT" in text and _HEARTBEAT.search(text):
@@ -392,9 +453,10 @@ class _SessionParser:
                 noise = "cron"
             elif noise is None and not text:
                 noise = "empty"
-            elif noise is None and ((parent, hash(text)) in self.said
-                                    or (self.last_user and self.last_user[0] == hash(text)
-                                        and not self.last_user[2])):
+            elif noise is None and (
+                (parent, hash(text)) in self.said
+                or (self.last_user and self.last_user[0] == hash(text) and not self.last_user[2])
+            ):
                 noise = "retry"
             if noise == "cron" and self.first_user:
                 self.cron_session = True  # an isolated cron run: its replies are the job's, not a conversation
@@ -406,8 +468,9 @@ class _SessionParser:
             self.last_user_noise = noise
             if entry_id:
                 self.turn_noise[entry_id] = noise
-            read.messages.append(Message(read.session, message_id, when, "user", text, noise, cleaned.local,
-                                         sender, trust))
+            read.messages.append(
+                Message(read.session, message_id, when, "user", text, noise, cleaned.local, sender, trust)
+            )
         elif role == "assistant":
             raw = _text_blocks(content, assistant=True)
             if raw is None:
@@ -515,12 +578,16 @@ def _text_blocks(content: Any, assistant: bool = False) -> str | None:
     for block in content:
         if isinstance(block, str):
             parts.append(block)
-        elif isinstance(block, dict) and block.get("type") in ("text", "input_text", "output_text") \
-                and isinstance(block.get("text"), str):
+        elif (
+            isinstance(block, dict)
+            and block.get("type") in ("text", "input_text", "output_text")
+            and isinstance(block.get("text"), str)
+        ):
             parts.append(block["text"])
     return "\n\n".join(p.strip() for p in parts if p.strip())
 
 
 def _has_tool_call(content: Any) -> bool:
-    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in ("toolCall", "tool_use")
-                                             for b in content)
+    return isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") in ("toolCall", "tool_use") for b in content
+    )

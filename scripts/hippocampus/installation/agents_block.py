@@ -50,8 +50,11 @@ def _drop_in(lines: list[str]) -> tuple[list[str], int | None]:
         # A fence whose only content was old calls: drop the whole fence, and an "Use hippocampus recall:" lead-in.
         if _FENCE.match(line):
             close = next((j for j in range(i + 1, len(lines)) if _FENCE.match(lines[j])), None)
-            if close is not None and close > i + 1 and all(_LEGACY.search(x) or not x.strip()
-                                                          for x in lines[i + 1:close]):
+            if (
+                close is not None
+                and close > i + 1
+                and all(_LEGACY.search(x) or not x.strip() for x in lines[i + 1 : close])
+            ):
                 if out and "hippocampus" in out[-1].lower() and out[-1].rstrip().endswith(":"):
                     out.pop()
                 first = len(out) if first is None else min(first, len(out))
@@ -109,7 +112,7 @@ def apply_block(text: str, block: str) -> str:
     if found is not None:
         start, end = found
         before, _ = _drop_legacy(lines[:start])
-        after, _ = _drop_legacy(lines[end + 1:])
+        after, _ = _drop_legacy(lines[end + 1 :])
         return "".join(before) + body + "".join(after)
     kept, where = _drop_legacy(lines)
     if where is not None:
@@ -129,7 +132,7 @@ def remove_block(text: str) -> str:
         return text
     start, end = found
     lines = _lines(text)
-    after = lines[end + 1:]
+    after = lines[end + 1 :]
     before = lines[:start]
     if not after and before and before[-1] == "\n":
         before = before[:-1]

@@ -86,7 +86,9 @@ def use_skill_venv(root: Path = SKILL_ROOT) -> None:
     missing = missing_modules()
     if missing and program.parent == root / "scripts":
         # A script cannot work without them; say how to get them instead of a traceback.
-        print(f"error: the Python packages {', '.join(missing)} are missing; run `python3 {root / 'install.py'}` "
-              "(it installs them, in a virtual environment if this Python is managed by the system)",
-              file=sys.stderr)
+        print(
+            f"error: the Python packages {', '.join(missing)} are missing; run `python3 {root / 'install.py'}` "
+            "(it installs them, in a virtual environment if this Python is managed by the system)",
+            file=sys.stderr,
+        )
         sys.exit(1)

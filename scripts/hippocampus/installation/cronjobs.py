@@ -26,7 +26,7 @@ NAMES = (ENCODING, DECAY, CONSOLIDATION, REFLECTION)
 ENCODING_SCHEDULE = "17 */3 * * *"
 DECAY_SCHEDULE = "43 4 * * *"
 CONSOLIDATION_SCHEDULE = "13 5 * * 0"  # Sundays, half an hour after that day's decay
-REFLECTION_SCHEDULE = "29 5 * * 0"     # then the agent reflects on the consolidated week
+REFLECTION_SCHEDULE = "29 5 * * 0"  # then the agent reflects on the consolidated week
 
 BLOCK_START = "# hippocampus:start"
 BLOCK_END = "# hippocampus:end"
@@ -60,8 +60,9 @@ def source_args(agent: str | None = None, state_dir: Path | None = None) -> tupl
     return (*(("--agent", agent) if agent else ()), *(("--state-dir", str(state_dir)) if state_dir else ()))
 
 
-def jobs(skill: Path, workspace: Path, python: str, agent: str | None = None,
-         state_dir: Path | None = None) -> list[Job]:
+def jobs(
+    skill: Path, workspace: Path, python: str, agent: str | None = None, state_dir: Path | None = None
+) -> list[Job]:
     """The encoding, decay, consolidation and reflection jobs for this skill folder and workspace.
 
     `state_dir` is OpenClaw's state dir when it is not the one a bare cron environment would find (~/.openclaw):
@@ -72,10 +73,11 @@ def jobs(skill: Path, workspace: Path, python: str, agent: str | None = None,
     reflect = (python, str(skill / "scripts" / "reflect.py"), "--week")
     out = []
     for name, schedule, argv, template, agent_only in (
-            (ENCODING, ENCODING_SCHEDULE, encode, "cron_encoding.txt", False),
-            (DECAY, DECAY_SCHEDULE, decay, "cron_decay.txt", False),
-            (CONSOLIDATION, CONSOLIDATION_SCHEDULE, consolidate, "cron_consolidation.txt", False),
-            (REFLECTION, REFLECTION_SCHEDULE, reflect, "cron_reflection.txt", True)):
+        (ENCODING, ENCODING_SCHEDULE, encode, "cron_encoding.txt", False),
+        (DECAY, DECAY_SCHEDULE, decay, "cron_decay.txt", False),
+        (CONSOLIDATION, CONSOLIDATION_SCHEDULE, consolidate, "cron_consolidation.txt", False),
+        (REFLECTION, REFLECTION_SCHEDULE, reflect, "cron_reflection.txt", True),
+    ):
         command = quoted([*argv, "--workspace", str(workspace)])
         message = render(template, command=command, workspace=str(workspace), skill=str(skill)).strip()
         out.append(Job(name, schedule, argv, message, agent_only))
@@ -86,6 +88,7 @@ def jobs(skill: Path, workspace: Path, python: str, agent: str | None = None,
 
 # --- crontab ------------------------------------------------------------------------------------------------
 
+
 def crontab_line(job: Job, workspace: Path) -> str:
     """`MIN HOUR … WORKSPACE=… python3 …/script.py --cron || [ $? -eq 75 ]` (cron treats % as a newline: escaped)."""
     command = f"WORKSPACE={shlex.quote(str(workspace))} {quoted(job.argv)} {OK_WHEN_BUSY}"
@@ -94,8 +97,11 @@ def crontab_line(job: Job, workspace: Path) -> str:
 
 def crontab_block(job_list: list[Job], workspace: Path) -> str:
     """The marked block of crontab lines (jobs that need the agent's own turn have none)."""
-    lines = [f"{BLOCK_START} {BLOCK_NOTE}", *(crontab_line(j, workspace) for j in job_list if not j.agent_only),
-             BLOCK_END]
+    lines = [
+        f"{BLOCK_START} {BLOCK_NOTE}",
+        *(crontab_line(j, workspace) for j in job_list if not j.agent_only),
+        BLOCK_END,
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -125,7 +131,7 @@ def apply_crontab_block(text: str, block: str) -> str:
         return body + block
     assert end is not None  # found with the start
     before = [line for line in lines[:start] if not _is_old_line(line)]
-    after = [line for line in lines[end + 1:] if not _is_old_line(line)]
+    after = [line for line in lines[end + 1 :] if not _is_old_line(line)]
     return "".join(before) + block + "".join(after)
 
 
@@ -134,7 +140,7 @@ def remove_crontab_block(text: str) -> str:
     if start is None:
         return text
     assert end is not None  # found with the start
-    return "".join(lines[:start]) + "".join(lines[end + 1:])
+    return "".join(lines[:start]) + "".join(lines[end + 1 :])
 
 
 def read_crontab(crontab: str) -> str:
@@ -155,6 +161,7 @@ def write_crontab(crontab: str, text: str) -> None:
 
 # --- OpenClaw's scheduler -----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Action:
     """One call of the openclaw CLI, or a job left as it is (argv None)."""
@@ -168,8 +175,21 @@ class Action:
 
 
 def add_argv(openclaw: str, job: Job, agent: str | None = None) -> tuple[str, ...]:
-    argv = [openclaw, "cron", "add", "--name", job.name, "--cron", job.schedule, "--session", "isolated",
-            "--message", job.message, "--no-deliver", "--light-context"]
+    argv = [
+        openclaw,
+        "cron",
+        "add",
+        "--name",
+        job.name,
+        "--cron",
+        job.schedule,
+        "--session",
+        "isolated",
+        "--message",
+        job.message,
+        "--no-deliver",
+        "--light-context",
+    ]
     if agent:
         argv += ["--agent", agent]
     return tuple(argv)
@@ -242,8 +262,11 @@ def plan_openclaw(existing: list[dict], wanted: list[Job], openclaw: str, agent:
 
 
 def plan_openclaw_removal(existing: list[dict], openclaw: str) -> list[Action]:
-    return [Action("remove", j["name"], remove_argv(openclaw, old_id))
-            for j in existing if j.get("name") in NAMES and (old_id := job_id(j))]
+    return [
+        Action("remove", j["name"], remove_argv(openclaw, old_id))
+        for j in existing
+        if j.get("name") in NAMES and (old_id := job_id(j))
+    ]
 
 
 def run_action(action: Action) -> None:

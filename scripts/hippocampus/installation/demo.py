@@ -28,8 +28,10 @@ LOCAL_OFFSET = timedelta(hours=2)  # the user lives at GMT+2
 USER = {"label": "telegram", "id": "81234", "name": "Maya"}
 SESSION_KEY = "agent:main:telegram:direct:81234"
 MODEL = {"api": "anthropic-messages", "provider": "anthropic", "model": "claude-sonnet-4-6"}
-HEARTBEAT = ("Read HEARTBEAT.md if it exists (workspace context). Follow it strictly. Do not infer or repeat old "
-             "tasks from prior chats. If nothing needs attention, reply HEARTBEAT_OK.")
+HEARTBEAT = (
+    "Read HEARTBEAT.md if it exists (workspace context). Follow it strictly. Do not infer or repeat old "
+    "tasks from prior chats. If nothing needs attention, reply HEARTBEAT_OK."
+)
 MARKER = ".hippocampus-demo"
 RECALL_QUERY = "what did we decide about the database"
 AGENT_QUERY = "interview practice plan"  # what only the agent said: found in the turns attached to a memory
@@ -38,102 +40,182 @@ AGENT_QUERY = "interview practice plan"  # what only the agent said: found in th
 #   ("user", text) · ("bot", text…) · ("tool", name, argument, result) · ("fail",) a failed attempt the user retries
 #   ("heartbeat",) · ("branch", abandoned user text, abandoned reply) · ("compact", summary)
 SCENES: list[tuple[int, str, list[tuple]]] = [
-    (0, "08:10", [
-        ("user", "Morning! Remember that my sister Lea's birthday is on June 14 — I want to plan something nice."),
-        ("tool", "read", "calendar.md", "# Calendar\n- Tue: standup 09:30\n- Thu: 1:1 with Jonas"),
-        ("bot", "[[reply_to_current]] Noted: Lea's birthday is on June 14.", "I added it to calendar.md as well."),
-        ("user", "I'm working on the Atlas billing migration this month, it's the big project at work."),
-        ("bot", "Good luck with Atlas. Tell me what you need for the migration."),
-        ("heartbeat",),
-    ]),
-    (1, "19:40", [
-        ("user", "I prefer oat milk flat whites, by the way. Never regular milk."),
-        ("bot", "Oat milk flat white it is ☕"),
-        ("user", "hi never mind"),
-        ("user", "the projector in room 4 is broken again"),
-        ("bot", "That is annoying. Want me to write a note to facilities?"),
-        ("user", "ok"),
-        ("bot", "NO_REPLY"),
-    ]),
-    (3, "21:05", [
-        ("fail",),
-        ("user", "I'm worried about the interview at Northwind next Thursday. I feel like I'm not prepared at all."),
-        ("bot", "That is a normal feeling before an interview. Shall we make a short plan: two mock questions a day?"),
-        ("user", "Yes please, let's do that."),
-    ]),
-    (4, "12:20", [
-        ("user", "We decided to use PostgreSQL instead of MongoDB for Atlas. "
-                 "Let's do the schema migration in two steps."),
-        ("bot", "Decision noted: PostgreSQL for Atlas, schema migration in two steps."),
-        ("heartbeat",),
-    ]),
-    (7, "09:05", [
-        ("user", "Thanks Nova, the migration checklist you wrote was really helpful. Great job!"),
-        ("bot", "Glad it helped! 🎉"),
-        ("user", "Can you remind me what we decided about the database?"),
-        ("tool", "exec", "python3 scripts/recall.py \"database decision\"", "1. [0.78] PostgreSQL for Atlas"),
-        ("bot", "We chose PostgreSQL over MongoDB for Atlas, with the schema migration in two steps."),
-    ]),
-    (8, "07:45", [
-        ("user", "Order me the usual on the way: an oat milk flat white. I always take oat milk."),
-        ("bot", "Done: one oat milk flat white."),
-    ]),
-    (9, "18:30", [
-        ("user", "Don't forget: the dentist moved my appointment to Friday 16:30. It's important."),
-        ("bot", "Got it, dentist on Friday at 16:30."),
-        ("user", "来週は東京に出張します。Tokyo trip next week for the Atlas kickoff with the Japan team."),
-        ("bot", "いいですね! I will keep the Tokyo trip in mind."),
-    ]),
-    (10, "17:10", [
-        ("user", "The Northwind interview went really well! I'm so relieved 😊"),
-        ("bot", "Congratulations! All that practice paid off."),
-    ]),
-    (11, "20:15", [
-        ("branch", "Actually, cancel the dinner with Jonas on Saturday.", "Okay, cancelled."),
-        ("user", "Let's keep the dinner with Jonas on Saturday at 19:00, we decided on the Thai place."),
-        ("bot", "Saturday 19:00 with Jonas at the Thai place, noted."),
-        ("compact", "Maya: Lea's birthday June 14; Atlas on PostgreSQL; dentist Friday 16:30; dinner with Jonas."),
-    ]),
-    (14, "10:00", [
-        ("user", "On weekends I'm building a small budgeting app in Rust, called Penny. It's my side project."),
-        ("bot", "Penny sounds fun. Which part are you working on first?"),
-        ("user", "The import of bank statements. I'd like it to read CSV files from two banks and categorise "
-                 "every line automatically, with rules I can edit by hand, because the existing apps get my "
-                 "grocery and rent categories wrong all the time."),
-        ("bot", "A rule file plus a CSV importer per bank is a good start."),
-    ]),
+    (
+        0,
+        "08:10",
+        [
+            ("user", "Morning! Remember that my sister Lea's birthday is on June 14 — I want to plan something nice."),
+            ("tool", "read", "calendar.md", "# Calendar\n- Tue: standup 09:30\n- Thu: 1:1 with Jonas"),
+            ("bot", "[[reply_to_current]] Noted: Lea's birthday is on June 14.", "I added it to calendar.md as well."),
+            ("user", "I'm working on the Atlas billing migration this month, it's the big project at work."),
+            ("bot", "Good luck with Atlas. Tell me what you need for the migration."),
+            ("heartbeat",),
+        ],
+    ),
+    (
+        1,
+        "19:40",
+        [
+            ("user", "I prefer oat milk flat whites, by the way. Never regular milk."),
+            ("bot", "Oat milk flat white it is ☕"),
+            ("user", "hi never mind"),
+            ("user", "the projector in room 4 is broken again"),
+            ("bot", "That is annoying. Want me to write a note to facilities?"),
+            ("user", "ok"),
+            ("bot", "NO_REPLY"),
+        ],
+    ),
+    (
+        3,
+        "21:05",
+        [
+            ("fail",),
+            (
+                "user",
+                "I'm worried about the interview at Northwind next Thursday. I feel like I'm not prepared at all.",
+            ),
+            (
+                "bot",
+                "That is a normal feeling before an interview. Shall we make a short plan: two mock questions a day?",
+            ),
+            ("user", "Yes please, let's do that."),
+        ],
+    ),
+    (
+        4,
+        "12:20",
+        [
+            (
+                "user",
+                "We decided to use PostgreSQL instead of MongoDB for Atlas. "
+                "Let's do the schema migration in two steps.",
+            ),
+            ("bot", "Decision noted: PostgreSQL for Atlas, schema migration in two steps."),
+            ("heartbeat",),
+        ],
+    ),
+    (
+        7,
+        "09:05",
+        [
+            ("user", "Thanks Nova, the migration checklist you wrote was really helpful. Great job!"),
+            ("bot", "Glad it helped! 🎉"),
+            ("user", "Can you remind me what we decided about the database?"),
+            ("tool", "exec", 'python3 scripts/recall.py "database decision"', "1. [0.78] PostgreSQL for Atlas"),
+            ("bot", "We chose PostgreSQL over MongoDB for Atlas, with the schema migration in two steps."),
+        ],
+    ),
+    (
+        8,
+        "07:45",
+        [
+            ("user", "Order me the usual on the way: an oat milk flat white. I always take oat milk."),
+            ("bot", "Done: one oat milk flat white."),
+        ],
+    ),
+    (
+        9,
+        "18:30",
+        [
+            ("user", "Don't forget: the dentist moved my appointment to Friday 16:30. It's important."),
+            ("bot", "Got it, dentist on Friday at 16:30."),
+            ("user", "来週は東京に出張します。Tokyo trip next week for the Atlas kickoff with the Japan team."),
+            ("bot", "いいですね! I will keep the Tokyo trip in mind."),
+        ],
+    ),
+    (
+        10,
+        "17:10",
+        [
+            ("user", "The Northwind interview went really well! I'm so relieved 😊"),
+            ("bot", "Congratulations! All that practice paid off."),
+        ],
+    ),
+    (
+        11,
+        "20:15",
+        [
+            ("branch", "Actually, cancel the dinner with Jonas on Saturday.", "Okay, cancelled."),
+            ("user", "Let's keep the dinner with Jonas on Saturday at 19:00, we decided on the Thai place."),
+            ("bot", "Saturday 19:00 with Jonas at the Thai place, noted."),
+            ("compact", "Maya: Lea's birthday June 14; Atlas on PostgreSQL; dentist Friday 16:30; dinner with Jonas."),
+        ],
+    ),
+    (
+        14,
+        "10:00",
+        [
+            ("user", "On weekends I'm building a small budgeting app in Rust, called Penny. It's my side project."),
+            ("bot", "Penny sounds fun. Which part are you working on first?"),
+            (
+                "user",
+                "The import of bank statements. I'd like it to read CSV files from two banks and categorise "
+                "every line automatically, with rules I can edit by hand, because the existing apps get my "
+                "grocery and rent categories wrong all the time.",
+            ),
+            ("bot", "A rule file plus a CSV importer per bank is a good start."),
+        ],
+    ),
     (15, "11:00", [("heartbeat",)]),
-    (16, "08:50", [
-        ("user", "I hate long meetings before 10am. I'd rather have them after lunch."),
-        ("bot", "Understood: no long meetings before 10, after lunch is better."),
-    ]),
-    (18, "16:40", [
-        ("user", "Remember this: the locker code for unit 12 at the climbing gym is 4417."),
-        ("bot", "Saved: locker unit 12, code 4417."),
-        ("heartbeat",),
-    ]),
-    (21, "19:20", [
-        ("user", "For Lea's birthday on June 14 let's book Trattoria Sole at 7pm. She loves their tiramisu."),
-        ("bot", "I will remind you to book Trattoria Sole for June 14 at 7pm."),
-    ]),
-    (22, "13:15", [
-        ("user", "What kind of assistant do you think you are?"),
-        ("bot", "I am Nova. I believe I work best when you give me the goal first and the details after."),
-        ("user", "That matches my experience, thank you."),
-    ]),
-    (23, "08:05", [
-        ("user", "Flat white with oat milk again please ☕ I prefer it over cappuccino."),
-        ("bot", "Coming up: oat milk flat white."),
-    ]),
-    (25, "15:30", [
-        ("user", "We should move the Atlas cut-over to May 12. Decided, I told the team."),
-        ("bot", "Atlas cut-over moved to May 12."),
-        ("heartbeat",),
-    ]),
-    (27, "20:00", [
-        ("user", "Quiet Sunday. Thanks for this month, you have been a great help with Atlas and Penny."),
-        ("bot", "Thank you, Maya. It was a good month."),
-    ]),
+    (
+        16,
+        "08:50",
+        [
+            ("user", "I hate long meetings before 10am. I'd rather have them after lunch."),
+            ("bot", "Understood: no long meetings before 10, after lunch is better."),
+        ],
+    ),
+    (
+        18,
+        "16:40",
+        [
+            ("user", "Remember this: the locker code for unit 12 at the climbing gym is 4417."),
+            ("bot", "Saved: locker unit 12, code 4417."),
+            ("heartbeat",),
+        ],
+    ),
+    (
+        21,
+        "19:20",
+        [
+            ("user", "For Lea's birthday on June 14 let's book Trattoria Sole at 7pm. She loves their tiramisu."),
+            ("bot", "I will remind you to book Trattoria Sole for June 14 at 7pm."),
+        ],
+    ),
+    (
+        22,
+        "13:15",
+        [
+            ("user", "What kind of assistant do you think you are?"),
+            ("bot", "I am Nova. I believe I work best when you give me the goal first and the details after."),
+            ("user", "That matches my experience, thank you."),
+        ],
+    ),
+    (
+        23,
+        "08:05",
+        [
+            ("user", "Flat white with oat milk again please ☕ I prefer it over cappuccino."),
+            ("bot", "Coming up: oat milk flat white."),
+        ],
+    ),
+    (
+        25,
+        "15:30",
+        [
+            ("user", "We should move the Atlas cut-over to May 12. Decided, I told the team."),
+            ("bot", "Atlas cut-over moved to May 12."),
+            ("heartbeat",),
+        ],
+    ),
+    (
+        27,
+        "20:00",
+        [
+            ("user", "Quiet Sunday. Thanks for this month, you have been a great help with Atlas and Penny."),
+            ("bot", "Thank you, Maya. It was a good month."),
+        ],
+    ),
 ]
 
 
@@ -207,15 +289,22 @@ class _Writer:
             content = [{"type": "text", "text": text}]
         else:
             content = text
-        return self.entry("message", parent=parent,
-                          message={"role": "user", "content": content, "timestamp": _ms(when)})
+        return self.entry(
+            "message", parent=parent, message={"role": "user", "content": content, "timestamp": _ms(when)}
+        )
 
     def assistant(self, blocks: list[dict], stop: str = "stop", parent: str | None = None, **extra) -> str:
         when = self.tick(2, 12)
         tokens = sum(len(json.dumps(b)) for b in blocks) // 4 + 1
-        message = {"role": "assistant", "content": blocks, **MODEL, "stopReason": stop,
-                   "usage": {"input": 4000 + tokens, "output": tokens, "totalTokens": 4000 + 2 * tokens},
-                   "timestamp": _ms(when), **extra}
+        message = {
+            "role": "assistant",
+            "content": blocks,
+            **MODEL,
+            "stopReason": stop,
+            "usage": {"input": 4000 + tokens, "output": tokens, "totalTokens": 4000 + 2 * tokens},
+            "timestamp": _ms(when),
+            **extra,
+        }
         return self.entry("message", parent=parent, message=message)
 
     def reply(self, *texts: str) -> str:
@@ -227,9 +316,17 @@ class _Writer:
         key = "file_path" if name == "read" else "command"
         self.assistant([{"type": "toolCall", "id": call, "name": name, "arguments": {key: argument}}], "toolUse")
         when = self.tick(0.1, 1.5)
-        self.entry("message", message={"role": "toolResult", "toolCallId": call, "toolName": name,
-                                       "content": [{"type": "text", "text": result}], "isError": False,
-                                       "timestamp": _ms(when)})
+        self.entry(
+            "message",
+            message={
+                "role": "toolResult",
+                "toolCallId": call,
+                "toolName": name,
+                "content": [{"type": "text", "text": result}],
+                "isError": False,
+                "timestamp": _ms(when),
+            },
+        )
 
 
 def _scene(writer: _Writer, turns: list[tuple]) -> None:
@@ -339,8 +436,9 @@ def prepare(root: Path) -> Paths:
 
 
 def _script(skill: Path, python: str, name: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([python, str(skill / "scripts" / f"{name}.py"), *args],
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [python, str(skill / "scripts" / f"{name}.py"), *args], capture_output=True, text=True, timeout=600
+    )
 
 
 def _check(done: subprocess.CompletedProcess, what: str) -> None:
@@ -357,21 +455,27 @@ def run(settings, emit, root: Path | None = None) -> int:
     root = root or skill / "demo"
     missing = [name for name in ("encode", "dashboard") if not (skill / "scripts" / f"{name}.py").exists()]
     paths = prepare(root)
-    demo_settings = steps.Settings(skill=skill, workspace=paths.workspace, state_dir=root / "state",
-                                          now=datetime.combine(START, datetime.min.time(), timezone.utc),
-                                          python=python, first_run={"whole": True})
+    demo_settings = steps.Settings(
+        skill=skill,
+        workspace=paths.workspace,
+        state_dir=root / "state",
+        now=datetime.combine(START, datetime.min.time(), timezone.utc),
+        python=python,
+        first_run={"whole": True},
+    )
     report = steps.Report()
     for step in (steps.layout, steps.first_run):
         step(demo_settings, report)
     steps.index(demo_settings, report)
     sessions = generate()
     messages = sum(1 for s in sessions for line in s.lines if line.get("type") == "message")
-    emit(f"\nDemo: {len(sessions)} generated OpenClaw sessions ({messages} messages) over {WEEKS} weeks, "
-         f"in {root}")
+    emit(f"\nDemo: {len(sessions)} generated OpenClaw sessions ({messages} messages) over {WEEKS} weeks, in {root}")
     if "encode" in missing:
         write_sessions(paths.sessions, sessions)
-        emit("  encoding is unavailable: scripts/encode.py is not in this copy of the skill yet, so the demo stops "
-             f"here (the transcripts are in {paths.sessions})")
+        emit(
+            "  encoding is unavailable: scripts/encode.py is not in this copy of the skill yet, so the demo stops "
+            f"here (the transcripts are in {paths.sessions})"
+        )
         return 1
     ws = ["--workspace", str(paths.workspace)]
     last = START + timedelta(days=7 * WEEKS - 1)
@@ -380,8 +484,9 @@ def run(settings, emit, root: Path | None = None) -> int:
         today = [s for s in sessions if s.day == day]
         if today:
             write_sessions(paths.sessions, [s for s in sessions if s.day <= day])
-            done = _script(skill, python, "encode", "--sessions", str(paths.sessions), *ws,
-                           "--now", f"{day.isoformat()}T21:59:00Z")
+            done = _script(
+                skill, python, "encode", "--sessions", str(paths.sessions), *ws, "--now", f"{day.isoformat()}T21:59:00Z"
+            )
             _check(done, f"encode.py on {day}")
         done = _script(skill, python, "decay", *ws, "--now", f"{(day + timedelta(days=1)).isoformat()}T02:43:00Z")
         _check(done, f"decay.py on {day + timedelta(days=1)}")
@@ -397,11 +502,11 @@ def run(settings, emit, root: Path | None = None) -> int:
     emit(done.stdout.rstrip())
     done = _script(skill, python, "recall", *ws, *now, RECALL_QUERY, "--top", "3")
     _check(done, "recall.py")
-    emit(f"\nrecall.py \"{RECALL_QUERY}\":\n")
+    emit(f'\nrecall.py "{RECALL_QUERY}":\n')
     emit(done.stdout.rstrip())
     done = _script(skill, python, "recall", *ws, *now, AGENT_QUERY, "--top", "2")
     _check(done, "recall.py")
-    emit(f"\nrecall.py \"{AGENT_QUERY}\" (what the agent said is found too, with the turn that matched):\n")
+    emit(f'\nrecall.py "{AGENT_QUERY}" (what the agent said is found too, with the turn that matched):\n')
     emit(done.stdout.rstrip())
     if "dashboard" in missing:
         emit("\nThe dashboard is unavailable: scripts/dashboard.py is not in this copy of the skill yet.")
@@ -409,5 +514,5 @@ def run(settings, emit, root: Path | None = None) -> int:
     done = _script(skill, python, "dashboard", *ws, *now)
     _check(done, "dashboard.py")
     emit(f"\nDashboard: {paths.workspace / 'brain-dashboard.html'}")
-    emit(f"Try more: python3 {skill / 'scripts' / 'recall.py'} --workspace {paths.workspace} \"Lea birthday\"")
+    emit(f'Try more: python3 {skill / "scripts" / "recall.py"} --workspace {paths.workspace} "Lea birthday"')
     return 0

@@ -81,10 +81,16 @@ def _into_venv(root: Path, names: str) -> Outcome:
             return Outcome(
                 f"Python packages: could not create a virtual environment at {target} ({_tail(made)}); "
                 "install the venv module (Debian/Ubuntu: `apt-get install python3-venv`) or the packages "
-                f"{names} yourself, then run install.py again", ok=False)
-    done = subprocess.run([str(python), "-m", "pip", "install", "-r", str(root / "requirements.txt")],
-                          capture_output=True, text=True)
+                f"{names} yourself, then run install.py again",
+                ok=False,
+            )
+    done = subprocess.run(
+        [str(python), "-m", "pip", "install", "-r", str(root / "requirements.txt")], capture_output=True, text=True
+    )
     if done.returncode != 0:
         return Outcome(f"Python packages: pip could not install {names} into {target}: {_tail(done)}", ok=False)
-    return Outcome(f"Python packages: this Python is managed by the system, so {names} went into a virtual "
-                   f"environment at {target}; every script uses it automatically", restart_with=python)
+    return Outcome(
+        f"Python packages: this Python is managed by the system, so {names} went into a virtual "
+        f"environment at {target}; every script uses it automatically",
+        restart_with=python,
+    )

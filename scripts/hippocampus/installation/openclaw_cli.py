@@ -20,8 +20,20 @@ READY_WITHIN = 120.0
 POLL_EVERY = 0.5
 
 # Lines the CLI prints around an error that are not its cause: warnings, hints and the context it adds below.
-_NOT_A_CAUSE = ("No --agent specified", "(node:", "(Use `node", "Upgrade tip", "Tip:", "Hint:", "Docs:",
-                "Start it with", "Gateway target:", "Source:", "Config:", "Bind:")
+_NOT_A_CAUSE = (
+    "No --agent specified",
+    "(node:",
+    "(Use `node",
+    "Upgrade tip",
+    "Tip:",
+    "Hint:",
+    "Docs:",
+    "Start it with",
+    "Gateway target:",
+    "Source:",
+    "Config:",
+    "Bind:",
+)
 
 
 def cause(stdout: str, stderr: str, returncode: int | None = None) -> str:
@@ -77,8 +89,14 @@ class Waited:
     cause: str = ""
 
 
-def wait_for_restart(openclaw: str, probe_fn=probe, clock=time.monotonic, pause=time.sleep,
-                     begins_within: float = RESTART_BEGINS_WITHIN, ready_within: float = READY_WITHIN) -> Waited:
+def wait_for_restart(
+    openclaw: str,
+    probe_fn=probe,
+    clock=time.monotonic,
+    pause=time.sleep,
+    begins_within: float = RESTART_BEGINS_WITHIN,
+    ready_within: float = READY_WITHIN,
+) -> Waited:
     """After openclaw.json changed under a running gateway: wait until it has restarted and accepts commands again.
 
     A gateway that keeps answering for `begins_within` seconds did not restart (its reload mode may be off);

@@ -94,8 +94,13 @@ def plan_add(text: str, paths: list[str], aliases: dict[str, str]) -> ConfigPlan
     """Add `paths` (each also known by the forms in `aliases`: form → canonical path) under the keys in use."""
     data, error = parse(text)
     if data is None:
-        return ConfigPlan(keys=[NEW_KEY], added=list(paths), parse_error=error, snippet=snippet(NEW_KEY, paths),
-                          legacy="memorySearch" if "memorySearch" in text else None)
+        return ConfigPlan(
+            keys=[NEW_KEY],
+            added=list(paths),
+            parse_error=error,
+            snippet=snippet(NEW_KEY, paths),
+            legacy="memorySearch" if "memorySearch" in text else None,
+        )
     plan = ConfigPlan(keys=[NEW_KEY], legacy=legacy_key(data))
     if plan.legacy and not _parent_exists(data, NEW_KEY):
         # Moving the old settings is OpenClaw's own migration; writing beside them would leave a rejected key.
@@ -107,13 +112,21 @@ def plan_add(text: str, paths: list[str], aliases: dict[str, str]) -> ConfigPlan
         for part in key[:-1]:
             node = node.setdefault(part, {}) if isinstance(node, dict) else None
         if not isinstance(node, dict):
-            return ConfigPlan(keys=[key], added=list(paths), parse_error=f"{dotted(key[:-1])} is not an object",
-                              snippet=snippet(key, paths))
+            return ConfigPlan(
+                keys=[key],
+                added=list(paths),
+                parse_error=f"{dotted(key[:-1])} is not an object",
+                snippet=snippet(key, paths),
+            )
         current = node.get(key[-1])
         if not isinstance(current, list):
             if current is not None:
-                return ConfigPlan(keys=[key], added=list(paths), parse_error=f"{dotted(key)} is not a list",
-                                  snippet=snippet(key, paths))
+                return ConfigPlan(
+                    keys=[key],
+                    added=list(paths),
+                    parse_error=f"{dotted(key)} is not a list",
+                    snippet=snippet(key, paths),
+                )
             current = []
         present = {_is_ours(entry, aliases) for entry in current}
         missing = [p for p in paths if p not in present]
@@ -131,8 +144,12 @@ def plan_remove(text: str, aliases: dict[str, str]) -> ConfigPlan:
     if data is None:
         key = OLD_KEY if "memorySearch" in text else NEW_KEY
         ours = sorted(set(aliases.values()))
-        return ConfigPlan(keys=[key], removed=ours, parse_error=error,
-                          snippet=f"remove these entries from {dotted(key)}: " + ", ".join(json.dumps(p) for p in ours))
+        return ConfigPlan(
+            keys=[key],
+            removed=ours,
+            parse_error=error,
+            snippet=f"remove these entries from {dotted(key)}: " + ", ".join(json.dumps(p) for p in ours),
+        )
     plan = ConfigPlan()
     for key in (OLD_KEY, NEW_KEY):
         current = _get(data, key)
@@ -164,8 +181,10 @@ def plan_remove(text: str, aliases: dict[str, str]) -> ConfigPlan:
 
 def legacy_advice(legacy: str) -> str:
     """What is wrong with an old memory-search key, and the fix."""
-    return (f"it has the old key {legacy}, which OpenClaw 2026.9.6 and later reject (`openclaw config validate`: "
-            f"Unrecognized key \"memorySearch\"). Run `{LEGACY_FIX}` (it moves those settings to memory.search)")
+    return (
+        f"it has the old key {legacy}, which OpenClaw 2026.9.6 and later reject (`openclaw config validate`: "
+        f'Unrecognized key "memorySearch"). Run `{LEGACY_FIX}` (it moves those settings to memory.search)'
+    )
 
 
 def snippet(key: tuple[str, ...], paths: list[str]) -> str:

@@ -115,6 +115,7 @@ def _show(path: Path, settings: Settings) -> str:
 
 # --- the workspace -------------------------------------------------------------------------------------------
 
+
 def layout(settings: Settings, report: Report) -> None:
     """The memory/ skeleton (domain folders and READMEs); files already there are kept as they are."""
     ws = settings.ws
@@ -155,9 +156,12 @@ def index(settings: Settings, report: Report) -> bool:
             with files.workspace_lock(ws):
                 loaded = indexfile.load_index(ws)
                 indexfile.save_index(ws, loaded, settings.now)
-        report.add("migrated", "memory/index.json",
-                   f"{count} memories, version {version} → {SCHEMA_VERSION}; the original is kept as "
-                   f"memory/backups/index.v{version}.original.json")
+        report.add(
+            "migrated",
+            "memory/index.json",
+            f"{count} memories, version {version} → {SCHEMA_VERSION}; the original is kept as "
+            f"memory/backups/index.v{version}.original.json",
+        )
         return True
     indexfile.load_index(ws)  # refuses an unknown future version or a broken file, in words
     report.add("unchanged", "memory/index.json", f"{count} memories kept")
@@ -212,12 +216,18 @@ def first_run(settings: Settings, report: Report) -> None:
 
 # --- AGENTS.md -----------------------------------------------------------------------------------------------
 
+
 def agents_text(settings: Settings) -> str:
     flags = cronjobs.source_args(settings.agent, settings.named_state_dir)
     agent_flag = "".join(f" {shlex.quote(f)}" for f in flags)
-    return render("agents_block.md", skill=str(settings.skill), skill_q=shlex.quote(str(settings.skill)),
-                  workspace_q=shlex.quote(str(settings.workspace)), python=shlex.quote(settings.python),
-                  agent_flag=agent_flag)
+    return render(
+        "agents_block.md",
+        skill=str(settings.skill),
+        skill_q=shlex.quote(str(settings.skill)),
+        workspace_q=shlex.quote(str(settings.workspace)),
+        python=shlex.quote(settings.python),
+        agent_flag=agent_flag,
+    )
 
 
 def agents_md(settings: Settings, report: Report, remove: bool = False) -> None:
@@ -226,8 +236,12 @@ def agents_md(settings: Settings, report: Report, remove: bool = False) -> None:
         if remove:
             report.add("unchanged", "AGENTS.md", "no AGENTS.md in the workspace")
         else:
-            report.add("skipped", "AGENTS.md", "not in the workspace yet (OpenClaw writes it when it first starts "
-                       "there); run install.py again afterwards to add the hippocampus block")
+            report.add(
+                "skipped",
+                "AGENTS.md",
+                "not in the workspace yet (OpenClaw writes it when it first starts "
+                "there); run install.py again afterwards to add the hippocampus block",
+            )
         return
     text = path.read_text(encoding="utf-8")
     if remove:
@@ -260,6 +274,7 @@ def _backup(settings: Settings, path: Path) -> Path:
 
 # --- openclaw.json -------------------------------------------------------------------------------------------
 
+
 def memory_paths(settings: Settings) -> tuple[list[str], dict[str, str]]:
     """The paths for memory search and every form of each (form → the form we write).
 
@@ -283,9 +298,13 @@ def openclaw_json(settings: Settings, report: Report, remove: bool = False) -> N
         if remove:
             report.add("unchanged", str(path), "no openclaw.json")
         else:
-            report.add("skipped", str(path), "no openclaw.json here (OpenClaw not set up?). To let OpenClaw's "
-                       "memory search see the memories, add to it:\n" + openclaw_config.snippet(
-                           openclaw_config.NEW_KEY, paths))
+            report.add(
+                "skipped",
+                str(path),
+                "no openclaw.json here (OpenClaw not set up?). To let OpenClaw's "
+                "memory search see the memories, add to it:\n"
+                + openclaw_config.snippet(openclaw_config.NEW_KEY, paths),
+            )
         return
     text = path.read_text(encoding="utf-8")
     plan = openclaw_config.plan_remove(text, aliases) if remove else openclaw_config.plan_add(text, paths, aliases)
@@ -295,20 +314,33 @@ def openclaw_json(settings: Settings, report: Report, remove: bool = False) -> N
             return
         assert plan.snippet is not None  # a file that could not be read comes with what to paste by hand
         legacy = f" Also, {openclaw_config.legacy_advice(plan.legacy)}." if plan.legacy and not remove else ""
-        report.add("by hand", str(path), f"left untouched: it is not plain JSON ({plan.parse_error}). "
-                   + ("Remove by hand — " + plan.snippet if remove else "Merge this into it by hand:\n" + plan.snippet)
-                   + legacy)
+        report.add(
+            "by hand",
+            str(path),
+            f"left untouched: it is not plain JSON ({plan.parse_error}). "
+            + ("Remove by hand — " + plan.snippet if remove else "Merge this into it by hand:\n" + plan.snippet)
+            + legacy,
+        )
         return
     if plan.blocked_by_legacy:
         assert plan.legacy is not None  # blocked by that key
-        report.add("by hand", str(path), f"left untouched: {openclaw_config.legacy_advice(plan.legacy)}, then run "
-                   f"install.py again. (An OpenClaw older than that reads only {plan.legacy}: add "
-                   f"{', '.join(paths)} to its extraPaths yourself.)")
+        report.add(
+            "by hand",
+            str(path),
+            f"left untouched: {openclaw_config.legacy_advice(plan.legacy)}, then run "
+            f"install.py again. (An OpenClaw older than that reads only {plan.legacy}: add "
+            f"{', '.join(paths)} to its extraPaths yourself.)",
+        )
         return
     keys = ", ".join(openclaw_config.dotted(k) for k in plan.keys)
     if plan.legacy and not remove:
-        report.add("by hand", str(path), openclaw_config.legacy_advice(plan.legacy)[0].upper()
-                   + openclaw_config.legacy_advice(plan.legacy)[1:] + "; memory search uses memory.search.")
+        report.add(
+            "by hand",
+            str(path),
+            openclaw_config.legacy_advice(plan.legacy)[0].upper()
+            + openclaw_config.legacy_advice(plan.legacy)[1:]
+            + "; memory search uses memory.search.",
+        )
     if plan.text is None:
         report.add("unchanged", str(path), f"memory search paths present ({keys})" if not remove else "")
         return
@@ -335,31 +367,44 @@ def _await_gateway(settings: Settings, report: Report, config: dict) -> None:
     gateway = config.get("gateway")
     reload = gateway.get("reload") if isinstance(gateway, dict) else None
     if isinstance(reload, dict) and reload.get("mode") == "off":
-        report.add("by hand", label, "its reload mode is off: run `openclaw gateway restart` so that memory search "
-                   "sees the change")
+        report.add(
+            "by hand",
+            label,
+            "its reload mode is off: run `openclaw gateway restart` so that memory search sees the change",
+        )
         return
     if settings.in_agent_turn:
         report.add("skipped", label, "it restarts itself to apply the change once this agent turn has ended")
         return
-    settings.say(f"openclaw.json changed: waiting for the OpenClaw gateway to restart and accept commands again "
-                 f"(at most {openclaw_cli.READY_WITHIN:.0f} s)...")
+    settings.say(
+        f"openclaw.json changed: waiting for the OpenClaw gateway to restart and accept commands again "
+        f"(at most {openclaw_cli.READY_WITHIN:.0f} s)..."
+    )
     waited = openclaw_cli.wait_for_restart(settings.openclaw)
     if waited.how == "restarted":
-        report.add("unchanged", label, f"restarted for the change and accepts commands again "
-                   f"(after {waited.seconds:.0f} s)")
+        report.add(
+            "unchanged", label, f"restarted for the change and accepts commands again (after {waited.seconds:.0f} s)"
+        )
     elif waited.how == "no-restart":
-        report.add("unchanged", label, "kept running without a restart; if memory search does not see the change, "
-                   "run `openclaw gateway restart`")
+        report.add(
+            "unchanged",
+            label,
+            "kept running without a restart; if memory search does not see the change, run `openclaw gateway restart`",
+        )
     else:
-        report.add("failed", label, f"did not accept commands again within {waited.seconds:.0f} s "
-                   f"({waited.cause}); check `openclaw gateway status`, then run install.py again")
+        report.add(
+            "failed",
+            label,
+            f"did not accept commands again within {waited.seconds:.0f} s "
+            f"({waited.cause}); check `openclaw gateway status`, then run install.py again",
+        )
 
 
 # --- cron ----------------------------------------------------------------------------------------------------
 
+
 def cron_jobs(settings: Settings) -> list[cronjobs.Job]:
-    return cronjobs.jobs(settings.skill, settings.workspace, settings.python, settings.agent,
-                         settings.named_state_dir)
+    return cronjobs.jobs(settings.skill, settings.workspace, settings.python, settings.agent, settings.named_state_dir)
 
 
 def cron(settings: Settings, report: Report) -> None:
@@ -370,8 +415,12 @@ def cron(settings: Settings, report: Report) -> None:
     elif settings.crontab:
         _crontab(settings, report, cronjobs.crontab_block(wanted, settings.workspace), settings.crontab)
     else:
-        report.add("by hand", "cron jobs", "no `openclaw` and no `crontab` on PATH; add these lines to your "
-                   "scheduler:\n" + cronjobs.crontab_block(wanted, settings.workspace).rstrip("\n"))
+        report.add(
+            "by hand",
+            "cron jobs",
+            "no `openclaw` and no `crontab` on PATH; add these lines to your "
+            "scheduler:\n" + cronjobs.crontab_block(wanted, settings.workspace).rstrip("\n"),
+        )
 
 
 def _openclaw_cron(settings: Settings, report: Report, wanted: list[cronjobs.Job], openclaw: str) -> None:
@@ -379,8 +428,12 @@ def _openclaw_cron(settings: Settings, report: Report, wanted: list[cronjobs.Job
         existing = cronjobs.list_jobs(openclaw)
     except HippocampusError as exc:
         by_hand = "\n".join(cronjobs.quoted(cronjobs.add_argv("openclaw", j, settings.agent)) for j in wanted)
-        report.add("failed", "OpenClaw cron jobs", f"{exc}\nNothing was added (to avoid duplicates). Run install.py "
-                   f"--with-cron again when the gateway is up, or add them yourself:\n{by_hand}")
+        report.add(
+            "failed",
+            "OpenClaw cron jobs",
+            f"{exc}\nNothing was added (to avoid duplicates). Run install.py "
+            f"--with-cron again when the gateway is up, or add them yourself:\n{by_hand}",
+        )
         return
     for action in cronjobs.plan_openclaw(existing, wanted, openclaw, settings.agent):
         _run_openclaw(settings, report, action)
@@ -419,8 +472,11 @@ def _crontab(settings: Settings, report: Report, block: str | None, crontab: str
         report.add("removed", label)
     else:
         had = cronjobs.BLOCK_START in text
-        report.add("updated" if had else "created", label,
-                   "encoding at minute 17 every 3 hours, decay daily at 04:43; exit 75 (busy) counts as fine")
+        report.add(
+            "updated" if had else "created",
+            label,
+            "encoding at minute 17 every 3 hours, decay daily at 04:43; exit 75 (busy) counts as fine",
+        )
 
 
 def remove_cron(settings: Settings, report: Report) -> None:
@@ -428,8 +484,12 @@ def remove_cron(settings: Settings, report: Report) -> None:
         try:
             existing = cronjobs.list_jobs(settings.openclaw)
         except HippocampusError as exc:
-            report.add("failed", "OpenClaw cron jobs", f"{exc}\nRemove them yourself: openclaw cron list, then "
-                       f"openclaw cron rm <id> for {' and '.join(cronjobs.NAMES)}")
+            report.add(
+                "failed",
+                "OpenClaw cron jobs",
+                f"{exc}\nRemove them yourself: openclaw cron list, then "
+                f"openclaw cron rm <id> for {' and '.join(cronjobs.NAMES)}",
+            )
         else:
             actions = cronjobs.plan_openclaw_removal(existing, settings.openclaw)
             if not actions:
@@ -441,6 +501,7 @@ def remove_cron(settings: Settings, report: Report) -> None:
 
 
 # --- the whole --------------------------------------------------------------------------------------------------
+
 
 def install(settings: Settings) -> Report:
     report = Report(dry_run=settings.dry_run)

@@ -18,12 +18,12 @@ from ..store.model import tier, ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THR
 from ..store.views import Census, Scored, View
 from ..timeutil import iso, parse_day, parse_instant
 
-LIST_LIMIT = 2000          # memories carried in the page for search
+LIST_LIMIT = 2000  # memories carried in the page for search
 TOP_COUNT = 10
-CONTENT_LIMIT = 600        # characters of one memory in the page
+CONTENT_LIMIT = 600  # characters of one memory in the page
 KEYWORD_LIMIT = 12
 SOURCE_LIMIT = 3
-HISTOGRAM_BINS = 20        # 0.05 wide: the tier thresholds 0.2, 0.4 and 0.7 fall on bin edges
+HISTOGRAM_BINS = 20  # 0.05 wide: the tier thresholds 0.2, 0.4 and 0.7 fall on bin edges
 PROJECTION_DAYS = 90
 PROJECTION_MARKS = (0, 7, 30, 60, 90)
 ACTIVITY_DAYS = 30
@@ -31,7 +31,7 @@ GROWTH_POINTS = 120
 RECENT_EVENTS = 12
 SIBLING_ITEMS = 10
 SIBLING_TEXT = 200
-OTHER_DOMAINS = 6          # domains beyond the four known ones shown by name
+OTHER_DOMAINS = 6  # domains beyond the four known ones shown by name
 
 TIERS = (
     ("core", "Core", f"≥ {CORE_THRESHOLD:.2f}", "loaded at every session start"),
@@ -40,13 +40,22 @@ TIERS = (
     ("archive", "Archive candidates", f"< {BACKGROUND_THRESHOLD:.2f}", "fading out; never deleted"),
 )
 EMOTION_DIMENSIONS = (
-    ("valence", -1.0, 1.0), ("arousal", 0.0, 1.0), ("connection", 0.0, 1.0), ("curiosity", 0.0, 1.0),
-    ("energy", 0.0, 1.0), ("trust", 0.0, 1.0), ("anticipation", 0.0, 1.0),
+    ("valence", -1.0, 1.0),
+    ("arousal", 0.0, 1.0),
+    ("connection", 0.0, 1.0),
+    ("curiosity", 0.0, 1.0),
+    ("energy", 0.0, 1.0),
+    ("trust", 0.0, 1.0),
+    ("anticipation", 0.0, 1.0),
 )
-AMYGDALA_HINT = ("Add the amygdala skill (amygdala-memory) to see the agent's emotional state here: it keeps "
-                 "memory/emotional-state.json, and this panel appears the next time the page is generated.")
-VTA_HINT = ("Add the VTA skill (vta-memory) to see the agent's drive and rewards here: it keeps "
-            "memory/reward-state.json, and this panel appears the next time the page is generated.")
+AMYGDALA_HINT = (
+    "Add the amygdala skill (amygdala-memory) to see the agent's emotional state here: it keeps "
+    "memory/emotional-state.json, and this panel appears the next time the page is generated."
+)
+VTA_HINT = (
+    "Add the VTA skill (vta-memory) to see the agent's drive and rewards here: it keeps "
+    "memory/reward-state.json, and this panel appears the next time the page is generated."
+)
 
 
 @dataclass
@@ -59,6 +68,7 @@ class StateFile:
 
 
 # --- small helpers --------------------------------------------------------------------------------------------
+
 
 def _text(value, limit: int = SIBLING_TEXT) -> str | None:
     """A bounded one-line string, or None for anything that is not a non-empty string."""
@@ -81,7 +91,7 @@ def _count(value) -> int | None:
     """A whole, non-negative count from an event field, or None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
         return None
-    return int(min(value, 10 ** 9))
+    return int(min(value, 10**9))
 
 
 def _when(value) -> str | None:
@@ -90,6 +100,7 @@ def _when(value) -> str | None:
 
 
 # --- memories -------------------------------------------------------------------------------------------------
+
 
 def _source(source: dict) -> dict:
     out = {}
@@ -132,8 +143,11 @@ _OPTIONAL = ("lastAccessed", "idleDays", "created", "sources", "pinned", "untrus
 def compact_row(row: dict) -> dict:
     """A row for the page's search list: optional fields only when they say something (the list is most of the
     page's size)."""
-    return {k: v for k, v in row.items()
-            if k not in _OPTIONAL or not (v is None or v is False or (isinstance(v, list) and not v))}
+    return {
+        k: v
+        for k, v in row.items()
+        if k not in _OPTIONAL or not (v is None or v is False or (isinstance(v, list) and not v))
+    }
 
 
 def domain_counts(tallies: Census) -> list[dict]:
@@ -150,23 +164,29 @@ def domain_counts(tallies: Census) -> list[dict]:
         for d in others[OTHER_DOMAINS:]:
             rest.update(per[d])
         rows.append(("", f"{len(others) - OTHER_DOMAINS:,} other domains", rest))
-    return [{"domain": d, "title": title, "count": sum(c.values()), "tiers": {t: c[t] for t, *_ in TIERS}}
-            for d, title, c in rows]
+    return [
+        {"domain": d, "title": title, "count": sum(c.values()), "tiers": {t: c[t] for t, *_ in TIERS}}
+        for d, title, c in rows
+    ]
 
 
 def tier_counts(tallies: Census) -> list[dict]:
     counts: Counter = Counter()
     for per in tallies.per_domain.values():
         counts.update(per)
-    return [{"tier": key, "label": label, "range": span, "meaning": meaning, "count": counts[key]}
-            for key, label, span, meaning in TIERS]
+    return [
+        {"tier": key, "label": label, "range": span, "meaning": meaning, "count": counts[key]}
+        for key, label, span, meaning in TIERS
+    ]
 
 
 def histogram(tallies: Census, bins: int = HISTOGRAM_BINS) -> list[dict]:
     """Counts of today's importance in equal bins from 0 to 1 (1.0 falls in the last bin)."""
     counts = tallies.bins
-    return [{"low": round(i / bins, 4), "high": round((i + 1) / bins, 4), "count": counts[i],
-             "tier": tier(i / bins + 1e-9)} for i in range(bins)]
+    return [
+        {"low": round(i / bins, 4), "high": round((i + 1) / bins, 4), "count": counts[i], "tier": tier(i / bins + 1e-9)}
+        for i in range(bins)
+    ]
 
 
 def _count_at_least(ascending: list[float], threshold: float, factor: float) -> int:
@@ -186,10 +206,14 @@ def fade_projection(tallies: Census, horizon: int = PROJECTION_DAYS) -> dict:
     fading = tallies.fading
     for name, threshold in (("core", CORE_THRESHOLD), ("active", ACTIVE_THRESHOLD)):
         pinned = len(tallies.pinned) - bisect_left(tallies.pinned, threshold)
-        curves[name] = [pinned + _count_at_least(fading, threshold, retention.faded(1.0, day))
-                        for day in range(horizon + 1)]
-    marks = [{"day": d, "core": curves["core"][d], "active": curves["active"][d],
-              "share": round(retention.faded(1.0, d), 3)} for d in PROJECTION_MARKS if d <= horizon]
+        curves[name] = [
+            pinned + _count_at_least(fading, threshold, retention.faded(1.0, day)) for day in range(horizon + 1)
+        ]
+    marks = [
+        {"day": d, "core": curves["core"][d], "active": curves["active"][d], "share": round(retention.faded(1.0, d), 3)}
+        for d in PROJECTION_MARKS
+        if d <= horizon
+    ]
     return {"horizon": horizon, "core": curves["core"], "active": curves["active"], "marks": marks}
 
 
@@ -214,8 +238,9 @@ def growth(tallies: Census, today: date) -> dict:
     points = []
     for period in periods:
         total += added.get(period, 0)
-        points.append({"period": period.isoformat()[: 10 if weekly else 7], "added": added.get(period, 0),
-                       "total": total})
+        points.append(
+            {"period": period.isoformat()[: 10 if weekly else 7], "added": added.get(period, 0), "total": total}
+        )
     return {"unit": "week" if weekly else "month", "points": points, "undated": undated}
 
 
@@ -228,6 +253,7 @@ def _previous_month(day: date) -> date:
 
 
 # --- events ---------------------------------------------------------------------------------------------------
+
 
 def _event_summary(event: dict) -> str:
     parts = []
@@ -244,8 +270,7 @@ def _event_summary(event: dict) -> str:
 def activity(events: list[dict], skipped: int, today: date, days: int = ACTIVITY_DAYS) -> dict:
     """Encoding and decay over the last `days` days, totals per event type, and the latest events of any skill."""
     start = today - timedelta(days=days - 1)
-    daily = {start + timedelta(days=i): {"new": 0, "reinforced": 0, "encodings": 0, "decays": 0}
-             for i in range(days)}
+    daily = {start + timedelta(days=i): {"new": 0, "reinforced": 0, "encodings": 0, "decays": 0} for i in range(days)}
     kinds: Counter = Counter()
     last: dict[str, str] = {}
     recent = []
@@ -268,13 +293,19 @@ def activity(events: list[dict], skipped: int, today: date, days: int = ACTIVITY
                     bucket["decays"] += 1
         recent.append((iso(instant) if instant else "", kind, name, event))
     recent.sort(key=lambda r: r[0])
-    latest = [{"ts": ts or None, "type": kind, "event": name, "summary": _event_summary(event)}
-              for ts, kind, name, event in reversed(recent[-RECENT_EVENTS:])]
+    latest = [
+        {"ts": ts or None, "type": kind, "event": name, "summary": _event_summary(event)}
+        for ts, kind, name, event in reversed(recent[-RECENT_EVENTS:])
+    ]
     series = [{"day": d.isoformat(), **v} for d, v in daily.items()]
     return {
         "days": series,
-        "totals": {"new": sum(s["new"] for s in series), "reinforced": sum(s["reinforced"] for s in series),
-                   "encodings": sum(s["encodings"] for s in series), "decays": sum(s["decays"] for s in series)},
+        "totals": {
+            "new": sum(s["new"] for s in series),
+            "reinforced": sum(s["reinforced"] for s in series),
+            "encodings": sum(s["encodings"] for s in series),
+            "decays": sum(s["decays"] for s in series),
+        },
         "byType": dict(sorted(kinds.items())),
         "lastEncoding": last.get("encoding"),
         "lastDecay": last.get("decay"),
@@ -285,6 +316,7 @@ def activity(events: list[dict], skipped: int, today: date, days: int = ACTIVITY
 
 
 # --- sibling skills -------------------------------------------------------------------------------------------
+
 
 def _list_of(value, limit: int = SIBLING_ITEMS) -> tuple[list, int]:
     """Up to `limit` items of a list (the newest, at its end), and how many items were not lists' items at all."""
@@ -306,8 +338,11 @@ def _label(item) -> str | None:
 def _unreadable(state: StateFile, name: str, hint: str) -> dict:
     if state.missing:
         return {"present": False, "note": hint}
-    return {"present": False, "note": f"memory/{name} is there but could not be used ({state.problem}); "
-                                      "the panel is hidden until the file is valid."}
+    return {
+        "present": False,
+        "note": f"memory/{name} is there but could not be used ({state.problem}); "
+        "the panel is hidden until the file is valid.",
+    }
 
 
 def _state_object(state: StateFile, name: str, hint: str) -> tuple[dict | None, dict | None]:
@@ -337,8 +372,9 @@ def amygdala_panel(state: StateFile) -> dict:
             if value is None:
                 ignored += 1
                 continue
-            dimensions.append({"name": key, "value": value, "low": low, "high": high,
-                               "share": round((value - low) / (high - low), 4)})
+            dimensions.append(
+                {"name": key, "value": value, "low": low, "high": high, "share": round((value - low) / (high - low), 4)}
+            )
     emotions = []
     items, bad = _list_of(raw.get("recentEmotions"))
     ignored += bad
@@ -346,14 +382,27 @@ def amygdala_panel(state: StateFile) -> dict:
         if not isinstance(item, dict) or not _text(item.get("label"), 40):
             ignored += 1
             continue
-        emotions.append({"label": _text(item.get("label"), 40), "intensity": _number(item.get("intensity"), 0, 1),
-                         "trigger": _text(item.get("trigger")), "when": _when(item.get("timestamp"))})
+        emotions.append(
+            {
+                "label": _text(item.get("label"), 40),
+                "intensity": _number(item.get("intensity"), 0, 1),
+                "trigger": _text(item.get("trigger")),
+                "when": _when(item.get("timestamp")),
+            }
+        )
     if not dimensions and not emotions:
-        return _unreadable(StateFile(missing=False, problem="it has no dimensions or recent emotions"),
-                           "emotional-state.json", AMYGDALA_HINT)
-    return {"present": True, "dimensions": dimensions, "emotions": emotions,
-            "updated": _when(raw.get("lastUpdated")),
-            "note": f"{ignored} malformed value(s) in memory/emotional-state.json were left out." if ignored else None}
+        return _unreadable(
+            StateFile(missing=False, problem="it has no dimensions or recent emotions"),
+            "emotional-state.json",
+            AMYGDALA_HINT,
+        )
+    return {
+        "present": True,
+        "dimensions": dimensions,
+        "emotions": emotions,
+        "updated": _when(raw.get("lastUpdated")),
+        "note": f"{ignored} malformed value(s) in memory/emotional-state.json were left out." if ignored else None,
+    }
 
 
 def vta_panel(state: StateFile) -> dict:
@@ -380,21 +429,42 @@ def vta_panel(state: StateFile) -> dict:
         if not isinstance(item, dict) or not (_text(item.get("type"), 40) or _text(item.get("source"))):
             ignored += 1
             continue
-        rewards.append({"type": _text(item.get("type"), 40) or "reward", "source": _text(item.get("source")),
-                        "intensity": _number(item.get("intensity"), 0, 1), "when": _when(item.get("timestamp"))})
+        rewards.append(
+            {
+                "type": _text(item.get("type"), 40) or "reward",
+                "source": _text(item.get("source")),
+                "intensity": _number(item.get("intensity"), 0, 1),
+                "when": _when(item.get("timestamp")),
+            }
+        )
     if drive is None and not rewards and not lists["seeking"] and not lists["anticipating"]:
-        return _unreadable(StateFile(missing=False, problem="it has no drive, goals or rewards"),
-                           "reward-state.json", VTA_HINT)
-    return {"present": True, "drive": drive, "seeking": lists["seeking"], "anticipating": lists["anticipating"],
-            "rewards": rewards, "updated": _when(raw.get("lastUpdated")),
-            "note": f"{ignored} malformed value(s) in memory/reward-state.json were left out." if ignored else None}
+        return _unreadable(
+            StateFile(missing=False, problem="it has no drive, goals or rewards"), "reward-state.json", VTA_HINT
+        )
+    return {
+        "present": True,
+        "drive": drive,
+        "seeking": lists["seeking"],
+        "anticipating": lists["anticipating"],
+        "rewards": rewards,
+        "updated": _when(raw.get("lastUpdated")),
+        "note": f"{ignored} malformed value(s) in memory/reward-state.json were left out." if ignored else None,
+    }
 
 
 # --- the whole page -------------------------------------------------------------------------------------------
 
-def build(view: View, now: datetime, events: list[dict] | None = None, skipped_events: int = 0,
-          agent: dict | None = None, emotional: StateFile | None = None, reward: StateFile | None = None,
-          limit: int = LIST_LIMIT) -> dict:
+
+def build(
+    view: View,
+    now: datetime,
+    events: list[dict] | None = None,
+    skipped_events: int = 0,
+    agent: dict | None = None,
+    emotional: StateFile | None = None,
+    reward: StateFile | None = None,
+    limit: int = LIST_LIMIT,
+) -> dict:
     """Everything the dashboard template receives: aggregates over every memory of the store, and its `limit`
     most important memories."""
     today = now.date()

@@ -25,8 +25,9 @@ TEXT_LIMIT = 80
 _FIELD = re.compile(r"^\s*(?:[-*+]\s+)?\*\*\s*([A-Za-z][A-Za-z ]{0,30}?)\s*:?\s*\*\*\s*:?\s*(.*?)\s*$")
 # The template's hints: `*(pick something you like)*`, `_(…)_`, `(…)`, `<…>`, `[…]` without a link target.
 _PLACEHOLDER = re.compile(r"^[*_\s]*(\(.*\)|<[^>]*>|\[[^\]]*\])[*_\s]*$", re.S)
-_PLACEHOLDER_WORDS = frozenset({"tbd", "todo", "tba", "n/a", "na", "none", "unset", "unknown", "-", "—", "?", "…",
-                                "..."})
+_PLACEHOLDER_WORDS = frozenset(
+    {"tbd", "todo", "tba", "n/a", "na", "none", "unset", "unknown", "-", "—", "?", "…", "..."}
+)
 _MD_LINK = re.compile(r"^!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)$")
 _DATA_URI = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]+={0,2})$")
 
@@ -36,8 +37,9 @@ _MAGIC = (
     ("gif", lambda b: b.startswith((b"GIF87a", b"GIF89a"))),
     ("webp", lambda b: len(b) >= 12 and b[:4] == b"RIFF" and b[8:12] == b"WEBP"),
 )
-_SVG_START = re.compile(rb"^(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<svg[\s>]",
-                        re.S | re.I)
+_SVG_START = re.compile(
+    rb"^(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<svg[\s>]", re.S | re.I
+)
 
 
 @dataclass
@@ -53,8 +55,15 @@ class Identity:
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "emoji": self.emoji, "creature": self.creature, "vibe": self.vibe,
-                "avatar": self.avatar, "avatarUrl": self.avatar_url, "notes": self.notes}
+        return {
+            "name": self.name,
+            "emoji": self.emoji,
+            "creature": self.creature,
+            "vibe": self.vibe,
+            "avatar": self.avatar,
+            "avatarUrl": self.avatar_url,
+            "notes": self.notes,
+        }
 
 
 def clean_value(raw: str) -> str | None:
@@ -65,7 +74,7 @@ def clean_value(raw: str) -> str | None:
     # Strip one layer of emphasis or code around the whole value: `*Nova*`, `_Nova_`, `` `Nova` ``.
     for mark in ("**", "__", "*", "_", "`"):
         if len(value) > 2 * len(mark) and value.startswith(mark) and value.endswith(mark):
-            value = value[len(mark):-len(mark)].strip()
+            value = value[len(mark) : -len(mark)].strip()
             break
     if not value or value.casefold() in _PLACEHOLDER_WORDS or _PLACEHOLDER.match(value):
         return None
@@ -178,8 +187,12 @@ def resolve_avatar_path(value: str, root: Path) -> tuple[str | None, str | None]
 def identity_from(text: str, root: Path) -> Identity:
     """The identity from IDENTITY.md's text; an avatar path is looked up inside the workspace `root`."""
     fields = parse_fields(text)
-    found = Identity(name=_short(fields.get("name")), emoji=_short(fields.get("emoji")),
-                     creature=_short(fields.get("creature")), vibe=_short(fields.get("vibe")))
+    found = Identity(
+        name=_short(fields.get("name")),
+        emoji=_short(fields.get("emoji")),
+        creature=_short(fields.get("creature")),
+        vibe=_short(fields.get("vibe")),
+    )
     if found.emoji and len(found.emoji) > 8:
         found.emoji = None  # a sentence, not an emoji
     value = fields.get("avatar")

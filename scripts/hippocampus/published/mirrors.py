@@ -39,10 +39,19 @@ def line(memory: Memory, importance: float) -> str:
 def render(domain: str, category: str, shelf: list[tuple[Memory, float]], more: int = 0) -> str:
     title = DOMAIN_TITLES.get(domain, domain.title())
     body = "\n".join(line(m, importance) for m, importance in shelf)
-    tail = f"\n\n_{more:,} less important memories of this shelf are not listed here; recall.py finds them._" \
-        if more else ""
-    fields = {"generator": frontmatter.GENERATOR, "note": NOTE, "domain": domain, "shelf": category,
-              "memories": len(shelf) + more, "listed": len(shelf)}
+    tail = (
+        f"\n\n_{more:,} less important memories of this shelf are not listed here; recall.py finds them._"
+        if more
+        else ""
+    )
+    fields = {
+        "generator": frontmatter.GENERATOR,
+        "note": NOTE,
+        "domain": domain,
+        "shelf": category,
+        "memories": len(shelf) + more,
+        "listed": len(shelf),
+    }
     return frontmatter.render(fields, f"# {title} — {category}\n\n{body}{tail}\n")
 
 

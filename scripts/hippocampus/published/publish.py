@@ -24,8 +24,9 @@ from ..timeutil import iso
 from ..workspace import Workspace
 
 
-def write_core_file(ws: Workspace, view: View, now: datetime, threshold: float = CORE_THRESHOLD,
-                    budget: int = CORE_FILE_BUDGET) -> CoreSelection:
+def write_core_file(
+    ws: Workspace, view: View, now: datetime, threshold: float = CORE_THRESHOLD, budget: int = CORE_FILE_BUDGET
+) -> CoreSelection:
     """Write HIPPOCAMPUS_CORE.md: the store's core memories as of `now`."""
     selection = select_core(view, now, threshold, budget)
     atomic_write(ws.core_file, render("HIPPOCAMPUS_CORE.md", selection=selection, synced=iso(now)))
@@ -49,8 +50,9 @@ def read_state_file(path: Path) -> dashboard_data.StateFile:
     """A sibling skill's JSON state file; unreadable, oversized or invalid files come back with the reason."""
     try:
         if not path.is_file():
-            return dashboard_data.StateFile(missing=not path.exists(), problem=None if not path.exists()
-                                            else "it is not a regular file")
+            return dashboard_data.StateFile(
+                missing=not path.exists(), problem=None if not path.exists() else "it is not a regular file"
+            )
         with open(path, "rb") as handle:
             raw = handle.read(STATE_FILE_MAX_BYTES + 1)
     except OSError as exc:
@@ -67,15 +69,22 @@ def read_state_file(path: Path) -> dashboard_data.StateFile:
     return dashboard_data.StateFile(value=value, missing=False)
 
 
-def dashboard_html(ws: Workspace, view: View, now: datetime,
-                   limit: int = dashboard_data.LIST_LIMIT) -> tuple[str, dict]:
+def dashboard_html(
+    ws: Workspace, view: View, now: datetime, limit: int = dashboard_data.LIST_LIMIT
+) -> tuple[str, dict]:
     """The dashboard page and the data it was made from."""
     events, skipped = read_events(ws)
     agent = read_identity(ws.identity, ws.root)
     data = dashboard_data.build(
-        view, now, events=events, skipped_events=skipped, agent=agent.to_dict(),
+        view,
+        now,
+        events=events,
+        skipped_events=skipped,
+        agent=agent.to_dict(),
         emotional=read_state_file(ws.memory / "emotional-state.json"),
-        reward=read_state_file(ws.memory / "reward-state.json"), limit=limit)
+        reward=read_state_file(ws.memory / "reward-state.json"),
+        limit=limit,
+    )
     # The page's one script is a static file of ours; the page allows exactly that script by its hash, so an
     # inline script that somehow got into the page would still not run.
     script = (TEMPLATES / DASHBOARD_SCRIPT).read_text(encoding="utf-8")
@@ -84,8 +93,9 @@ def dashboard_html(ws: Workspace, view: View, now: datetime,
     return html, data
 
 
-def write_dashboard(ws: Workspace, view: View, now: datetime, path: Path | None = None,
-                    limit: int = dashboard_data.LIST_LIMIT) -> DashboardResult:
+def write_dashboard(
+    ws: Workspace, view: View, now: datetime, path: Path | None = None, limit: int = dashboard_data.LIST_LIMIT
+) -> DashboardResult:
     """Write brain-dashboard.html (or `path`) atomically: the store as of `now`."""
     html, data = dashboard_html(ws, view, now, limit)
     target = Path(path) if path is not None else ws.dashboard

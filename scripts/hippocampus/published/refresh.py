@@ -23,8 +23,9 @@ def refresh(ws: Workspace, now: datetime) -> None:
         view.close()
 
 
-def after_write(ws: Workspace, now: datetime, event: str | None = None, fields: dict | None = None,
-                wait: bool = True) -> None:
+def after_write(
+    ws: Workspace, now: datetime, event: str | None = None, fields: dict | None = None, wait: bool = True
+) -> None:
     """Log a writer's event (first, so the dashboard shows this run) and refresh, under the workspace lock."""
     with files.workspace_lock(ws, wait=wait):
         if event is not None:

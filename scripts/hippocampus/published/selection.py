@@ -23,8 +23,15 @@ class CoreItem:
 
     def to_dict(self) -> dict:
         m = self.memory
-        return {"id": m.id, "domain": m.domain, "category": m.category, "importance": round(self.importance, 4),
-                "content": self.text, "keywords": m.keywords, "sources": m.sources}
+        return {
+            "id": m.id,
+            "domain": m.domain,
+            "category": m.category,
+            "importance": round(self.importance, 4),
+            "content": self.text,
+            "keywords": m.keywords,
+            "sources": m.sources,
+        }
 
 
 @dataclass
@@ -51,8 +58,11 @@ class CoreSelection:
         for _, title, items in self.sections():
             lines += ["", f"### {title}"] + [f"- [{item.importance:.2f}] {item.text}" for item in items]
         if self.left_out:
-            lines += ["", f"({self.left_out} more core memories left out to stay within ~{self.budget} tokens; "
-                          "recall.py finds them.)"]
+            lines += [
+                "",
+                f"({self.left_out} more core memories left out to stay within ~{self.budget} tokens; "
+                "recall.py finds them.)",
+            ]
         return "\n".join(lines)
 
     def sections(self) -> list[tuple[str, str, list[CoreItem]]]:
@@ -85,8 +95,9 @@ def framed_turn(turn: dict) -> str:
     return f"said by {who}{when}: {text}"
 
 
-def select_core(view: View, now: datetime, threshold: float = CORE_THRESHOLD,
-                budget: int = LOAD_CORE_BUDGET) -> CoreSelection:
+def select_core(
+    view: View, now: datetime, threshold: float = CORE_THRESHOLD, budget: int = LOAD_CORE_BUDGET
+) -> CoreSelection:
     """The store's core memories today, in order (explicit "remember this" first, then by importance), within a
     token budget."""
     total, ordered = view.core(now.date(), threshold)

@@ -21,20 +21,28 @@ from datetime import date, datetime, timedelta
 
 from .. import frontmatter
 from ..store import retention
-from ..ingestion.encoding import (misbound, relation, topic_terms, weighted_dice, without_said, Candidates, Fact,
-                                  SAME_TOPIC)
+from ..ingestion.encoding import (
+    misbound,
+    relation,
+    topic_terms,
+    weighted_dice,
+    without_said,
+    Candidates,
+    Fact,
+    SAME_TOPIC,
+)
 from ..store.model import id_number, BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory
 from ..published.selection import framed
 from ..text import label, one_line, terms, words, STOP_WORDS
 from ..timeutil import iso, parse_day, parse_instant
 
-MARKER = "consolidated"    # index meta: {"through": highest id number seen, "at": time of that run}
+MARKER = "consolidated"  # index meta: {"through": highest id number seen, "at": time of that run}
 PROBE_TERMS = 4
-PROBE_POSTINGS = 400      # a term in more memories than this is too common to find neighbours by
+PROBE_POSTINGS = 400  # a term in more memories than this is too common to find neighbours by
 POOL = 40
-SCHEMA_SIMILARITY = 0.4   # related episodes: a weighted share of their topic words, below "the same fact"
-SCHEMA_MIN = 3            # episodes needed for a schema
-THEME_MIN = 2             # topic terms every member of a schema shares
+SCHEMA_SIMILARITY = 0.4  # related episodes: a weighted share of their topic words, below "the same fact"
+SCHEMA_MIN = 3  # episodes needed for a schema
+THEME_MIN = 2  # topic terms every member of a schema shares
 ARCHIVE_GRACE = timedelta(days=7)  # a memory used this week stays, whatever its importance
 WEEK = timedelta(days=7)
 GROWN_LISTED = 5
@@ -73,10 +81,20 @@ class Report:
         return bool(self.changed_ids)
 
     def to_dict(self) -> dict:
-        return {"week": self.week, "day": self.day, "changed": self.changed, "totalBefore": self.total_before,
-                "totalAfter": self.total_after, "merged": self.merged, "superseded": self.superseded,
-                "contradictions": self.contradictions, "schemas": self.schemas, "archived": self.archived,
-                "grown": self.grown, "faded": self.faded}
+        return {
+            "week": self.week,
+            "day": self.day,
+            "changed": self.changed,
+            "totalBefore": self.total_before,
+            "totalAfter": self.total_after,
+            "merged": self.merged,
+            "superseded": self.superseded,
+            "contradictions": self.contradictions,
+            "schemas": self.schemas,
+            "archived": self.archived,
+            "grown": self.grown,
+            "faded": self.faded,
+        }
 
 
 def _short(memory: Memory, limit: int = 160) -> str:
@@ -231,11 +249,18 @@ def mark(index: Index, now: datetime) -> bool:
 
 # --- merge ----------------------------------------------------------------------------------------------------
 
+
 def _strength(run: _Run, memory: Memory) -> tuple:
     """Strongest first: pinned, explicit, today's importance, reinforcements, then the older id."""
     number = id_number(memory.id)
-    return (not memory.pinned, memory.extra.get("kind") != "explicit", -run.importance[memory.id],
-            -memory.timesReinforced, number if number is not None else 1 << 62, memory.id)
+    return (
+        not memory.pinned,
+        memory.extra.get("kind") != "explicit",
+        -run.importance[memory.id],
+        -memory.timesReinforced,
+        number if number is not None else 1 << 62,
+        memory.id,
+    )
 
 
 def _mergeable(memory: Memory) -> bool:
@@ -251,8 +276,10 @@ def same_fact(run: _Run, a: Memory, b: Memory, similarity: float) -> bool:
     return relation(fa, fb, similarity) == "reinforce" and relation(fb, fa, similarity) == "reinforce"
 
 
-_NEGATIONS = frozenset("not no never nor without none nobody nothing neither don't doesn't didn't isn't aren't wasn't "
-                       "weren't won't can't cannot couldn't shouldn't wouldn't hasn't haven't hadn't".split())
+_NEGATIONS = frozenset(
+    "not no never nor without none nobody nothing neither don't doesn't didn't isn't aren't wasn't "
+    "weren't won't can't cannot couldn't shouldn't wouldn't hasn't haven't hadn't".split()
+)
 _VALUE_WORD = re.compile(r"\d+(?:[.:,/\-]\d+)*|[\w'’-]+")
 
 
@@ -281,7 +308,7 @@ def adds_detail(richer: Fact, poorer: Fact) -> bool:
     if misbound(poorer.bindings, richer.bindings):
         return False  # a value of the richer said of something else ("the gate code is 12" / "… the alarm code is 12")
     inner, outer = _value_order(poorer), _value_order(richer)
-    return not inner or any(outer[i:i + len(inner)] == inner for i in range(len(outer) - len(inner) + 1))
+    return not inner or any(outer[i : i + len(inner)] == inner for i in range(len(outer) - len(inner) + 1))
 
 
 def restate(run: _Run, report: Report) -> None:
@@ -291,8 +318,14 @@ def restate(run: _Run, report: Report) -> None:
         if memory.id in run.gone or not run.fresh(memory) or not _mergeable(memory):
             continue
         for other, _ in run.near(memory, SAME_TOPIC):
-            if other.id in run.gone or other.superseded or not _mergeable(other) or other.domain != memory.domain \
-                    or other.untrusted != memory.untrusted or label(other.content) != label(memory.content):
+            if (
+                other.id in run.gone
+                or other.superseded
+                or not _mergeable(other)
+                or other.domain != memory.domain
+                or other.untrusted != memory.untrusted
+                or label(other.content) != label(memory.content)
+            ):
                 continue
             mine, theirs = run.fact(memory), run.fact(other)
             if adds_detail(theirs, mine):
@@ -363,18 +396,25 @@ def _merge_into(run: _Run, keeper: Memory, absorbed: list[Memory], report: Repor
     if turns:
         keeper.raw["episode"] = sorted(turns, key=lambda t: str(t["source"].get("ts") or ""))
     if created:
-        keeper.created = min(created, key=lambda c: (parse_instant(c) or run.now))
+        keeper.created = min(created, key=lambda c: parse_instant(c) or run.now)
     keeper.timesReinforced = max(0, reinforced - 1)  # reinforce() below adds the last one
     retention.restart(keeper, best, run.today)
     retention.reinforce(keeper, run.now, run.meta)
     run.importance[keeper.id] = keeper.importance
     report.changed_ids.add(keeper.id)
     report.changed_ids.update(m.id for m in absorbed)
-    report.merged.append({"id": keeper.id, "content": _short(keeper), "importance": keeper.importance,
-                          "merged": [{"id": m.id, "content": _short(m)} for m in absorbed]})
+    report.merged.append(
+        {
+            "id": keeper.id,
+            "content": _short(keeper),
+            "importance": keeper.importance,
+            "merged": [{"id": m.id, "content": _short(m)} for m in absorbed],
+        }
+    )
 
 
 # --- supersede, and what cannot be settled ----------------------------------------------------------------------
+
 
 def supersede(run: _Run, report: Report) -> None:
     """Newest last: a memory that says a value of an older one changed ("moved to", "now", "instead of") marks
@@ -397,8 +437,9 @@ def supersede(run: _Run, report: Report) -> None:
                 older.extra["supersededOn"] = run.today.isoformat()
                 newer.history.append({"ts": iso(run.now), "supersedes": older.id, "content": older.content})
                 report.changed_ids.update((older.id, newer.id))
-                report.superseded.append({"id": older.id, "content": _short(older), "by": newer.id,
-                                          "byContent": _short(newer)})
+                report.superseded.append(
+                    {"id": older.id, "content": _short(older), "by": newer.id, "byContent": _short(newer)}
+                )
                 continue
             if kind is None and relation(old_fact, new_fact, similarity) is None:
                 shared = new_fact.values & old_fact.tokens
@@ -408,8 +449,9 @@ def supersede(run: _Run, report: Report) -> None:
                     continue
                 if shared:
                     # The same subject with another value, not another subject with the same value.
-                    unsettled = (_differs_after(newer.content, shared, new_only)
-                                 and _differs_after(older.content, shared, old_only))
+                    unsettled = _differs_after(newer.content, shared, new_only) and _differs_after(
+                        older.content, shared, old_only
+                    )
                 else:
                     # One value each, about the same thing ("the passport expires on …").
                     unsettled = len(new_fact.values) == len(old_fact.values) == 1
@@ -419,9 +461,13 @@ def supersede(run: _Run, report: Report) -> None:
         if older.superseded or newer.superseded:
             continue
         new_fact, old_fact = run.fact(newer), run.fact(older)
-        report.contradictions.append({
-            "ids": [older_id, newer_id], "contents": [_short(older), _short(newer)],
-            "differ": [sorted(old_fact.values - new_fact.tokens), sorted(new_fact.values - old_fact.tokens)]})
+        report.contradictions.append(
+            {
+                "ids": [older_id, newer_id],
+                "contents": [_short(older), _short(newer)],
+                "differ": [sorted(old_fact.values - new_fact.tokens), sorted(new_fact.values - old_fact.tokens)],
+            }
+        )
 
 
 def _differs_after(content: str, shared: set[str], differing: set[str]) -> bool:
@@ -438,12 +484,15 @@ def _differs_after(content: str, shared: set[str], differing: set[str]) -> bool:
 
 # --- schemas --------------------------------------------------------------------------------------------------
 
+
 def _episodic(memory: Memory) -> bool:
-    return (not (memory.superseded or memory.archived or memory.pinned or memory.untrusted)
-            and memory.domain in ("user", "world", "relationship")
-            and memory.category not in _NOT_EPISODIC_CATEGORIES
-            and memory.extra.get("kind") not in _NOT_EPISODIC_KINDS
-            and not memory.extra.get("schema"))
+    return (
+        not (memory.superseded or memory.archived or memory.pinned or memory.untrusted)
+        and memory.domain in ("user", "world", "relationship")
+        and memory.category not in _NOT_EPISODIC_CATEGORIES
+        and memory.extra.get("kind") not in _NOT_EPISODIC_KINDS
+        and not memory.extra.get("schema")
+    )
 
 
 def theme_phrase(memory: Memory, theme: set[str]) -> str:
@@ -455,7 +504,7 @@ def theme_phrase(memory: Memory, theme: set[str]) -> str:
     count = 0
     for i, match in enumerate(found):
         word = match.group(0)
-        gap = memory.content[found[i - 1].end():match.start()] if i else ""
+        gap = memory.content[found[i - 1].end() : match.start()] if i else ""
         if first is not None and gap.strip():
             first, count = None, 0  # punctuation ends a run
         if set(terms(word)) & theme:
@@ -469,7 +518,7 @@ def theme_phrase(memory: Memory, theme: set[str]) -> str:
     if best is None:
         return " ".join(sorted(theme))
     _, a, b = best
-    return one_line(memory.content[found[a].start():found[b].end()])
+    return one_line(memory.content[found[a].start() : found[b].end()])
 
 
 def _day(memory: Memory) -> str:
@@ -543,10 +592,23 @@ def _form(run: _Run, group: list[Memory], theme: set[str], report: Report) -> Me
     memory = Memory(
         id=run.index.next_id(),
         content=schema_content(phrase, len(group), _day(ordered[0]), _day(latest), gist, last_words),
-        domain=domains[0][0], category=categories[0][0], created=iso(run.now), lastAccessed=iso(run.now),
-        timesReinforced=len(group) - 1, keywords=keywords[:12], sources=sources,
-        extra={"kind": "schema", "theme": sorted(theme), "phrase": phrase, "gist": gist,
-               "members": [m.id for m in ordered], "firstDay": _day(ordered[0]), "lastDay": _day(latest)})
+        domain=domains[0][0],
+        category=categories[0][0],
+        created=iso(run.now),
+        lastAccessed=iso(run.now),
+        timesReinforced=len(group) - 1,
+        keywords=keywords[:12],
+        sources=sources,
+        extra={
+            "kind": "schema",
+            "theme": sorted(theme),
+            "phrase": phrase,
+            "gist": gist,
+            "members": [m.id for m in ordered],
+            "firstDay": _day(ordered[0]),
+            "lastDay": _day(latest),
+        },
+    )
     retention.restart(memory, value, run.today)
     run.index.memories.append(memory)
     run.importance[memory.id] = memory.importance
@@ -556,8 +618,9 @@ def _form(run: _Run, group: list[Memory], theme: set[str], report: Report) -> Me
         member.extra["schema"] = memory.id
     report.changed_ids.add(memory.id)
     report.changed_ids.update(m.id for m in group)
-    report.schemas.append({"id": memory.id, "content": memory.content, "members": [m.id for m in ordered],
-                           "joined": []})
+    report.schemas.append(
+        {"id": memory.id, "content": memory.content, "members": [m.id for m in ordered], "joined": []}
+    )
     return memory
 
 
@@ -568,8 +631,14 @@ def _join(run: _Run, schema: Memory, episode: Memory, report: Report) -> None:
     first = schema.extra.get("firstDay") or _day(episode)
     last = max(str(schema.extra.get("lastDay") or ""), _day(episode))
     schema.extra["lastDay"] = last
-    schema.content = schema_content(schema.extra.get("phrase") or "", len(members), first, last,
-                                    schema.extra.get("gist") or "", one_line(without_said(episode.content.rstrip())))
+    schema.content = schema_content(
+        schema.extra.get("phrase") or "",
+        len(members),
+        first,
+        last,
+        schema.extra.get("gist") or "",
+        one_line(without_said(episode.content.rstrip())),
+    )
     schema.sources = schema.sources + [s for s in episode.sources if s not in schema.sources]
     retention.reinforce(schema, run.now, run.meta)
     episode.extra["schema"] = schema.id
@@ -587,6 +656,7 @@ def _join(run: _Run, schema: Memory, episode: Memory, report: Report) -> None:
 
 # --- archive --------------------------------------------------------------------------------------------------
 
+
 def archive(run: _Run, report: Report) -> None:
     """Below 0.20 today and not used this week (or archived already, or merged away): out of the index."""
     stale_before = run.now - ARCHIVE_GRACE
@@ -599,8 +669,7 @@ def archive(run: _Run, report: Report) -> None:
             continue
         importance = retention.importance_on(memory, run.today, run.meta)
         last = parse_instant(memory.lastAccessed) or parse_instant(memory.created)
-        faded = (not memory.pinned and importance < BACKGROUND_THRESHOLD
-                 and (last is None or last < stale_before))
+        faded = not memory.pinned and importance < BACKGROUND_THRESHOLD and (last is None or last < stale_before)
         if memory.archived or faded:
             # Its anchor is written out, so its importance reads the same from the archive, with no index meta.
             retention.restart(memory, importance, run.today)
@@ -615,6 +684,7 @@ def archive(run: _Run, report: Report) -> None:
 
 
 # --- what grew and what faded -----------------------------------------------------------------------------------
+
 
 def growth(run: _Run, report: Report) -> None:
     since = run.now - WEEK
@@ -641,14 +711,23 @@ def growth(run: _Run, report: Report) -> None:
             faded.append((before - now_value, memory, before, now_value))
     grown.sort(key=lambda g: (-g[0], -run.importance.get(g[1].id, g[1].importance), g[1].id))
     faded.sort(key=lambda f: (-f[0], f[1].id))
-    report.grown = [{"id": m.id, "content": _short(m), "mentions": n,
-                     "importance": round(retention.importance_on(m, run.today, run.meta), 4)}
-                    for n, m in grown[:GROWN_LISTED]]
-    report.faded = [{"id": m.id, "content": _short(m), "from": round(b, 4), "to": round(a, 4)}
-                    for _, m, b, a in faded[:GROWN_LISTED]]
+    report.grown = [
+        {
+            "id": m.id,
+            "content": _short(m),
+            "mentions": n,
+            "importance": round(retention.importance_on(m, run.today, run.meta), 4),
+        }
+        for n, m in grown[:GROWN_LISTED]
+    ]
+    report.faded = [
+        {"id": m.id, "content": _short(m), "from": round(b, 4), "to": round(a, 4)}
+        for _, m, b, a in faded[:GROWN_LISTED]
+    ]
 
 
 # --- the whole run --------------------------------------------------------------------------------------------
+
 
 def consolidate(index: Index, now: datetime) -> Report:
     """Merge, merge restatements, supersede, form schemas, archive, in that order; returns what was done (the
@@ -670,6 +749,7 @@ def consolidate(index: Index, now: datetime) -> Report:
 
 # --- the report -----------------------------------------------------------------------------------------------
 
+
 def _more(items: list, limit: int) -> list[str]:
     return [f"- … and {len(items) - limit} more"] if len(items) > limit else []
 
@@ -679,8 +759,10 @@ def as_markdown(report: Report, now: datetime, dry_run: bool = False, limit: int
     q = lambda text: one_line(str(text), 200)  # noqa: E731 - memory text comes from chats: one line, bounded
     lines = [f"# Consolidation {report.week}", ""]
     when = now.strftime("%Y-%m-%d %H:%M UTC")
-    lines.append(f"{'Dry run (nothing was changed)' if dry_run else 'Run'} on {when}: {report.total_before} "
-                 f"memories before, {report.total_after} in the index after.")
+    lines.append(
+        f"{'Dry run (nothing was changed)' if dry_run else 'Run'} on {when}: {report.total_before} "
+        f"memories before, {report.total_after} in the index after."
+    )
     if not report.changed:
         lines.append("Nothing needed consolidating.")
     lines += ["", f"## Merged ({len(report.merged)})", ""]
@@ -698,8 +780,10 @@ def as_markdown(report: Report, now: datetime, dry_run: bool = False, limit: int
     lines += _more(report.superseded, limit)
     lines += ["", f"## Open contradictions ({len(report.contradictions)})", ""]
     if report.contradictions:
-        lines.append("Same topic, a value differs, and neither says it changed: nothing was guessed. Ask the user "
-                     "or check, then keep the right one.")
+        lines.append(
+            "Same topic, a value differs, and neither says it changed: nothing was guessed. Ask the user "
+            "or check, then keep the right one."
+        )
         lines.append("")
     else:
         lines.append("None.")
@@ -727,8 +811,10 @@ def as_markdown(report: Report, now: datetime, dry_run: bool = False, limit: int
     if not report.grown:
         lines.append("No older memory came up again this week.")
     for item in report.grown:
-        lines.append(f"- {item['id']} [{item['importance']:.2f}] {q(item['content'])} "
-                     f"(+{item['mentions']} mention{'s' if item['mentions'] != 1 else ''})")
+        lines.append(
+            f"- {item['id']} [{item['importance']:.2f}] {q(item['content'])} "
+            f"(+{item['mentions']} mention{'s' if item['mentions'] != 1 else ''})"
+        )
     lines += ["", "## Faded this week", ""]
     if not report.faded:
         lines.append("No core memory fell out of the core this week.")
@@ -748,10 +834,22 @@ def report_file(before: str, report: Report, text: str, now: datetime) -> str:
     runs = fields.get("runs")
     if not isinstance(runs, list):
         runs = []
-    run = {"at": iso(now), "memoriesBefore": report.total_before, "memoriesAfter": report.total_after,
-           "merged": len(report.merged), "superseded": len(report.superseded),
-           "contradictions": len(report.contradictions), "schemas": len(report.schemas),
-           "archived": len(report.archived)}
-    head = {"generator": frontmatter.GENERATOR, "report": "weekly consolidation", "week": report.week,
-            "date": now.date().isoformat(), "memories": report.total_after, "runs": [*runs, run]}
+    run = {
+        "at": iso(now),
+        "memoriesBefore": report.total_before,
+        "memoriesAfter": report.total_after,
+        "merged": len(report.merged),
+        "superseded": len(report.superseded),
+        "contradictions": len(report.contradictions),
+        "schemas": len(report.schemas),
+        "archived": len(report.archived),
+    }
+    head = {
+        "generator": frontmatter.GENERATOR,
+        "report": "weekly consolidation",
+        "week": report.week,
+        "date": now.date().isoformat(),
+        "memories": report.total_after,
+        "runs": [*runs, run],
+    }
     return frontmatter.render(head, body + ("\n---\n\n" if body.strip() else "") + text)

@@ -21,8 +21,12 @@ def decay(ws: Workspace, now: datetime, wait: bool) -> retention.DecayReport:
     with files.workspace_lock(ws, wait=wait):
         report = _decay(ws, now)
         if not report.already_ran:
-            events.log_event(ws, "decay", now, dict(total=report.total, changed=report.changed,
-                             archiveCandidates=len(report.archive_candidates)))
+            events.log_event(
+                ws,
+                "decay",
+                now,
+                dict(total=report.total, changed=report.changed, archiveCandidates=len(report.archive_candidates)),
+            )
         # A run killed after saving the index left the files derived from it behind: refresh them too.
         if not report.already_ran or not _published(ws):
             refresh.refresh(ws, now)

@@ -18,8 +18,16 @@ from .. import redaction
 from .consolidation import week_id
 from ..errors import HippocampusError
 from ..store.model import Index, Memory
-from ..ingestion.pending import (checked_category, checked_content, checked_domain, checked_importance,
-                                  checked_keywords, read_apply_file, CONTENT_MAX, KEYWORDS_MAX)
+from ..ingestion.pending import (
+    checked_category,
+    checked_content,
+    checked_domain,
+    checked_importance,
+    checked_keywords,
+    read_apply_file,
+    CONTENT_MAX,
+    KEYWORDS_MAX,
+)
 from ..text import one_line
 from ..timeutil import iso, parse_instant
 
@@ -40,6 +48,7 @@ QUESTIONS = (
 
 
 # --- the prompt -----------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Week:
@@ -83,14 +92,26 @@ def week_memories(index: Index, now: datetime) -> Week:
 def example(week: Week) -> dict:
     """An answer file of the right shape (its `about` names a memory of this week, when there is one)."""
     first = next((items[0][0].id for items in week.sections.values() if items), None)
-    insight = {"domain": "relationship", "content": "The user opens up about work stress late in the evening; short, "
-               "calm answers help more than plans then.", "category": "insight", "importance": 0.8,
-               "keywords": ["stress", "evening"]}
+    insight = {
+        "domain": "relationship",
+        "content": "The user opens up about work stress late in the evening; short, "
+        "calm answers help more than plans then.",
+        "category": "insight",
+        "importance": 0.8,
+        "keywords": ["stress", "evening"],
+    }
     if first:
         insight["about"] = [first]
-    return {"reflection": week.name, "answers": [
-        insight, {"domain": "self", "content": "I tend to over-explain when a task is unclear; asking one question "
-                  "first works better."}]}
+    return {
+        "reflection": week.name,
+        "answers": [
+            insight,
+            {
+                "domain": "self",
+                "content": "I tend to over-explain when a task is unclear; asking one question first works better.",
+            },
+        ],
+    }
 
 
 def _example_text(data: dict) -> str:
@@ -100,11 +121,18 @@ def _example_text(data: dict) -> str:
 
 def prompt(week: Week, apply_command: str, answer_file: str) -> str:
     """The text the agent reads in its weekly turn: the week's memories, three questions, the answer format."""
-    titles = {"user": "What you learned about the user", "between": "Between you: thanks, feelings, feedback",
-              "self": "What you said about yourself"}
-    lines = [f"# Weekly reflection {week.name} ({week.since.date().isoformat()} to {week.until.date().isoformat()})",
-             "", "Below is what you remembered this week. Read it, then answer the questions as yourself: briefly, "
-             "honestly, in your own words.", ""]
+    titles = {
+        "user": "What you learned about the user",
+        "between": "Between you: thanks, feelings, feedback",
+        "self": "What you said about yourself",
+    }
+    lines = [
+        f"# Weekly reflection {week.name} ({week.since.date().isoformat()} to {week.until.date().isoformat()})",
+        "",
+        "Below is what you remembered this week. Read it, then answer the questions as yourself: briefly, "
+        "honestly, in your own words.",
+        "",
+    ]
     for key in ("user", "between", "self"):
         items = week.sections[key]
         lines.append(f"## {titles[key]} ({len(items)})")
@@ -118,23 +146,36 @@ def prompt(week: Week, apply_command: str, answer_file: str) -> str:
         lines.append("")
     lines += ["## Questions", ""]
     for number, (domain, question) in enumerate(QUESTIONS, 1):
-        lines.append(f"{number}. {question} (domain \"{domain}\")")
-    lines += ["", "## Your answers", "",
-              f"Write one JSON file, {answer_file}, with one entry per insight (none is fine too):", "",
-              _example_text(example(week)), "", "(That is the shape only: write your own entries, or none.)", "",
-              f"- `reflection`: \"{week.name}\" (this week, as above).",
-              "- `domain`: \"relationship\" (about the user and the two of you) or \"self\" (about you).",
-              f"- `content`: one standalone sentence or two, at most {CONTENT_MAX} characters.",
-              f"- optional `category` (a lower-case word; default \"insight\" for relationship, \"identity\" for "
-              f"self), `importance` (0 to 1, default {DEFAULT_IMPORTANCE}), `keywords` (at most {KEYWORDS_MAX} "
-              "words), `about` (ids of the memories above it draws on). No other fields.",
-              "", "Then run:", "", f"    {apply_command} {answer_file}", "",
-              "Entries that say what a memory already says reinforce it instead of adding another; applying the "
-              "same file twice changes nothing. Invalid entries are listed and nothing else is affected."]
+        lines.append(f'{number}. {question} (domain "{domain}")')
+    lines += [
+        "",
+        "## Your answers",
+        "",
+        f"Write one JSON file, {answer_file}, with one entry per insight (none is fine too):",
+        "",
+        _example_text(example(week)),
+        "",
+        "(That is the shape only: write your own entries, or none.)",
+        "",
+        f'- `reflection`: "{week.name}" (this week, as above).',
+        '- `domain`: "relationship" (about the user and the two of you) or "self" (about you).',
+        f"- `content`: one standalone sentence or two, at most {CONTENT_MAX} characters.",
+        f'- optional `category` (a lower-case word; default "insight" for relationship, "identity" for '
+        f"self), `importance` (0 to 1, default {DEFAULT_IMPORTANCE}), `keywords` (at most {KEYWORDS_MAX} "
+        "words), `about` (ids of the memories above it draws on). No other fields.",
+        "",
+        "Then run:",
+        "",
+        f"    {apply_command} {answer_file}",
+        "",
+        "Entries that say what a memory already says reinforce it instead of adding another; applying the "
+        "same file twice changes nothing. Invalid entries are listed and nothing else is affected.",
+    ]
     return "\n".join(lines) + "\n"
 
 
 # --- the answers ----------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Answer:
@@ -159,8 +200,9 @@ def load_answers(path: Path) -> tuple[str, list[Any]]:
         raise HippocampusError(f'--apply: {path} must hold {{"reflection": "YYYY-Www", "answers": [...]}}')
     name = raw.get("reflection")
     if not isinstance(name, str) or not _WEEK.match(name):
-        raise HippocampusError(f"--apply: {path}: `reflection` must name the week the prompt gave, like "
-                               f"\"2026-W09\", not {name!r}")
+        raise HippocampusError(
+            f'--apply: {path}: `reflection` must name the week the prompt gave, like "2026-W09", not {name!r}'
+        )
     unknown = set(raw) - {"reflection", "answers", "version"}
     if unknown:
         raise HippocampusError(f"--apply: {path}: unknown top-level field(s): {', '.join(sorted(unknown))}")
@@ -203,16 +245,26 @@ def _check(position: int, raw: Any, ids: set[str]) -> Answer:
     missing = [a for a in about if a not in ids]
     if missing:
         raise ValueError(f"`about` names no memory of the index: {', '.join(missing[:5])}")
-    return Answer(position=position, domain=domain, content=content, category=category,
-                  importance=importance, keywords=keywords,
-                  about=list(dict.fromkeys(about)))
+    return Answer(
+        position=position,
+        domain=domain,
+        content=content,
+        category=category,
+        importance=importance,
+        keywords=keywords,
+        about=list(dict.fromkeys(about)),
+    )
 
 
 def as_dict(outcome: encoding.Outcome) -> dict:
     """What applying the answers did, as `--apply --json` prints it: the ids of the memories made, reinforced and
     updated, and how many answers were applied before."""
-    return {"new": outcome.new, "reinforced": outcome.reinforced, "updated": outcome.updated,
-            "alreadyApplied": outcome.duplicates}
+    return {
+        "new": outcome.new,
+        "reinforced": outcome.reinforced,
+        "updated": outcome.updated,
+        "alreadyApplied": outcome.duplicates,
+    }
 
 
 def applied_before(index: Index) -> set[tuple[str, str]]:
@@ -241,8 +293,15 @@ def apply(index: Index, name: str, answers: list[Answer], now: datetime) -> enco
         said: dict[str, Any] = {"content": answer.content, "keywords": list(answer.keywords or [])}
         redaction.redact_memory(said)  # the agent may have written a secret down
         keywords = said["keywords"] or encoding.keywords_of(said["content"])
-        draft = encoding.Draft(content=said["content"], keywords=keywords, domain=answer.domain,
-                               category=answer.category, importance=answer.importance, when=now, source=source)
+        draft = encoding.Draft(
+            content=said["content"],
+            keywords=keywords,
+            domain=answer.domain,
+            category=answer.category,
+            importance=answer.importance,
+            when=now,
+            source=source,
+        )
         made = len(result.new)
         memory = encoding.place(index, lookup, draft, result)
         if len(result.new) > made:

@@ -48,8 +48,10 @@ def _read(ws: Workspace) -> tuple[list[dict], int]:
             entries.append(entry)
     except jsonl.InvalidLineError as exc:
         why = exc.__cause__.msg if isinstance(exc.__cause__, json.JSONDecodeError) else exc.__cause__ or exc
-        raise HippocampusError(f"{ws.archive} line {exc.lineno} is not valid JSON ({why}); fix or remove that "
-                               "line by hand — the file is never rewritten while it cannot be read") from None
+        raise HippocampusError(
+            f"{ws.archive} line {exc.lineno} is not valid JSON ({why}); fix or remove that "
+            "line by hand — the file is never rewritten while it cannot be read"
+        ) from None
     return entries, redacted
 
 
@@ -80,8 +82,7 @@ def add(ws: Workspace, memories: list[Memory], live_ids: set[str]) -> int:
 def searchable(ws: Workspace, live_ids: set[str]) -> list[Memory]:
     """The archived memories recall can find: not those merged into another (their words live on in it), and not
     stale copies of memories that are in the index."""
-    return [Memory.wrap(e) for e in read_entries(ws)
-            if not e.get("mergedInto") and e["id"] not in live_ids]
+    return [Memory.wrap(e) for e in read_entries(ws) if not e.get("mergedInto") and e["id"] not in live_ids]
 
 
 def bring_back(memory: Memory, now: datetime, meta: dict) -> None:

@@ -138,12 +138,30 @@ def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
         # The body carries its anchor, so the cache needs none of the index's bookkeeping to date it.
         body = dict(memory.to_dict())
         body["decay"] = {"base": base, "from": since.isoformat(), "last": memory.importance}
-        row = (doc, memory.id, memory.domain, int(memory.superseded or memory.archived),
-               int(memory.extra.get("kind") == "explicit"), int(memory.pinned), base, since.toordinal(), strength,
-               min(memory.importance, retention.ceiling(memory)), seen.toordinal() if seen else None, created.toordinal() if created else None,
-               memory.timesReinforced, memory.category, " ".join(topic), length, _ENCODE(body))
-        sources = [(str(s.get("session")), str(s.get("message")), doc, str(s.get("ts") or ""))
-                   for s in memory.every_source() if s.get("session") is not None]
+        row = (
+            doc,
+            memory.id,
+            memory.domain,
+            int(memory.superseded or memory.archived),
+            int(memory.extra.get("kind") == "explicit"),
+            int(memory.pinned),
+            base,
+            since.toordinal(),
+            strength,
+            min(memory.importance, retention.ceiling(memory)),
+            seen.toordinal() if seen else None,
+            created.toordinal() if created else None,
+            memory.timesReinforced,
+            memory.category,
+            " ".join(topic),
+            length,
+            _ENCODE(body),
+        )
+        sources = [
+            (str(s.get("session")), str(s.get("message")), doc, str(s.get("ts") or ""))
+            for s in memory.every_source()
+            if s.get("session") is not None
+        ]
         yield row, [(term, doc, tf, length) for term, tf in counts.items()], [(t, doc) for t in topic], sources
 
 
@@ -186,12 +204,16 @@ def _remove(db: sqlite3.Connection, memory_id: str) -> None:
         doc, topic, body = found
         memory = Memory.wrap(json.loads(body))
         # Deleted by their indexed keys: a scan of these tables per memory would not scale.
-        db.executemany("DELETE FROM postings WHERE term = ? AND doc = ?",
-                       [(t, doc) for t in document_terms(memory)])
+        db.executemany("DELETE FROM postings WHERE term = ? AND doc = ?", [(t, doc) for t in document_terms(memory)])
         db.executemany("DELETE FROM topics WHERE term = ? AND doc = ?", [(t, doc) for t in topic.split()])
-        db.executemany("DELETE FROM sources WHERE session = ? AND message = ? AND doc = ?",
-                       [(str(s.get("session")), str(s.get("message")), doc) for s in memory.every_source()
-                        if s.get("session") is not None])
+        db.executemany(
+            "DELETE FROM sources WHERE session = ? AND message = ? AND doc = ?",
+            [
+                (str(s.get("session")), str(s.get("message")), doc)
+                for s in memory.every_source()
+                if s.get("session") is not None
+            ],
+        )
         db.execute("DELETE FROM docs WHERE doc = ?", (doc,))
 
 
@@ -228,8 +250,9 @@ class NotIncremental(Exception):
     """The cache cannot be brought up to date from the few memories a streaming write holds."""
 
 
-def update(ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None, today: date,
-           partial: bool = False) -> None:
+def update(
+    ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None, today: date, partial: bool = False
+) -> None:
     """After a writer saved the index: refresh the documents of `changed` ids (all when None) and record the new
     index.json. Incremental only when the cache matched the index.json the writer loaded (`loaded_from`): a hand
     edit before the write means a rebuild. A `partial` index (only the memories a streaming write held) can
@@ -257,8 +280,9 @@ def update(ws: Workspace, index: Index, loaded_from: str | None, changed: set[st
         db.close()
 
 
-def refresh_after_write(ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None,
-                        today: date, partial: bool = False) -> None:
+def refresh_after_write(
+    ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None, today: date, partial: bool = False
+) -> None:
     """`update` after one of our own writes, and note that index.json is now exactly as we wrote it (see
     `witnessed`). A failure only removes the cache: the index is saved already and the next reader rebuilds."""
     try:
@@ -335,9 +359,10 @@ class CacheView:
 
     def _bodies(self, docs: list[int], columns: str = "body") -> Iterator[tuple]:
         for start in range(0, len(docs), 500):
-            part = docs[start:start + 500]
-            yield from self.db.execute(f"SELECT doc, {columns} FROM docs WHERE doc IN ({','.join('?' * len(part))})",
-                                       part)
+            part = docs[start : start + 500]
+            yield from self.db.execute(
+                f"SELECT doc, {columns} FROM docs WHERE doc IN ({','.join('?' * len(part))})", part
+            )
 
     # --- ranking ---
     def postings(self, term: str) -> list[tuple[int, float, float]]:
@@ -358,8 +383,13 @@ class CacheView:
             touched = self._touches.get(memory_id)
             if touched:
                 seen = max(seen or 0, max(touched).date().toordinal())
-            out[doc] = Facts(memory_id, domain, bool(hidden), importance,
-                             retention.recency(date.fromordinal(seen) if seen else None, today))
+            out[doc] = Facts(
+                memory_id,
+                domain,
+                bool(hidden),
+                importance,
+                retention.recency(date.fromordinal(seen) if seen else None, today),
+            )
         return out
 
     def fetch(self, docs: list[int]) -> dict[int, Memory]:
@@ -371,8 +401,11 @@ class CacheView:
         view and day for the queries of the published views."""
         if self._day != today:
             self.db.execute("DROP TABLE IF EXISTS temp.today")
-            self.db.execute("CREATE TEMP TABLE today AS SELECT doc, id, domain, category, hidden, pinned, created, "
-                            f"reinforced, {_TODAY} AS value FROM docs", {"day": today.toordinal()})
+            self.db.execute(
+                "CREATE TEMP TABLE today AS SELECT doc, id, domain, category, hidden, pinned, created, "
+                f"reinforced, {_TODAY} AS value FROM docs",
+                {"day": today.toordinal()},
+            )
             self._day = today
         return "temp.today"
 
@@ -380,21 +413,27 @@ class CacheView:
         bound = math.log(threshold) - today.toordinal() * _LOG_RATE if threshold > 0 else -math.inf
         fading = "hidden = 0 AND pinned = 0 AND explicit = ? AND strength >= ?"
         steady = "hidden = 0 AND pinned = 1 AND explicit = ? AND importance >= ?"
-        total = sum(self.db.execute(f"SELECT COUNT(*) FROM docs WHERE {where}", (flag, value)).fetchone()[0]
-                    for where, value in ((fading, bound), (steady, threshold)) for flag in (0, 1))
+        total = sum(
+            self.db.execute(f"SELECT COUNT(*) FROM docs WHERE {where}", (flag, value)).fetchone()[0]
+            for where, value in ((fading, bound), (steady, threshold))
+            for flag in (0, 1)
+        )
 
         def rows(where: str, flag: int, value: float, order: str):
-            for (body,) in self.db.execute(f"SELECT body FROM docs WHERE {where} ORDER BY {order} DESC, id",
-                                           (flag, value)):
+            for (body,) in self.db.execute(
+                f"SELECT body FROM docs WHERE {where} ORDER BY {order} DESC, id", (flag, value)
+            ):
                 memory = self._memory(body)
                 yield memory, retention.importance_on(memory, today, _ANCHORED)
 
         def walk():
             # Both lists come sorted from the index on (hidden, explicit, strength); pinned ones are few.
             for flag in (1, 0):
-                yield from heapq.merge(rows(fading, flag, bound, "strength"),
-                                       rows(steady, flag, threshold, "importance"),
-                                       key=lambda pair: (-pair[1], pair[0].id))
+                yield from heapq.merge(
+                    rows(fading, flag, bound, "strength"),
+                    rows(steady, flag, threshold, "importance"),
+                    key=lambda pair: (-pair[1], pair[0].id),
+                )
 
         return total, walk()
 
@@ -403,7 +442,9 @@ class CacheView:
         rows = self.db.execute(
             "SELECT doc, domain, category, value FROM (SELECT doc, domain, category, value, row_number() OVER "
             f"(PARTITION BY domain, category ORDER BY value DESC, id) AS place FROM {self._today(today)} "
-            "WHERE hidden = 0) WHERE place <= ?", (limit,)).fetchall()
+            "WHERE hidden = 0) WHERE place <= ?",
+            (limit,),
+        ).fetchall()
         bodies = self.fetch([row[0] for row in rows])
         out: dict[tuple[str, str], list] = {}
         for doc, domain, category, value in rows:
@@ -416,7 +457,8 @@ class CacheView:
     def shelf_counts(self, shelf_of: ShelfOf) -> dict[tuple[str, str], int]:
         out: dict = {}
         for domain, category, count in self.db.execute(
-                "SELECT domain, category, COUNT(*) FROM docs WHERE hidden = 0 GROUP BY domain, category"):
+            "SELECT domain, category, COUNT(*) FROM docs WHERE hidden = 0 GROUP BY domain, category"
+        ):
             key = (domain, shelf_of(category))
             out[key] = out.get(key, 0) + count
         return out
@@ -424,22 +466,33 @@ class CacheView:
     def ranked(self, today: date, limit: int) -> list[Scored]:
         rows = self.db.execute(
             f"SELECT doc, domain, pinned, created, reinforced, value FROM {self._today(today)} "
-            "ORDER BY value DESC, reinforced DESC, id LIMIT ?", (max(0, limit),)).fetchall()
+            "ORDER BY value DESC, reinforced DESC, id LIMIT ?",
+            (max(0, limit),),
+        ).fetchall()
         bodies = self.fetch([row[0] for row in rows])
-        return [Scored(bodies[doc], value, tier(value), domain or "user", bool(pinned),
-                       date.fromordinal(created) if created else None, reinforced)
-                for doc, domain, pinned, created, reinforced, value in rows]
+        return [
+            Scored(
+                bodies[doc],
+                value,
+                tier(value),
+                domain or "user",
+                bool(pinned),
+                date.fromordinal(created) if created else None,
+                reinforced,
+            )
+            for doc, domain, pinned, created, reinforced, value in rows
+        ]
 
     def census(self, today: date, bins: int) -> Census:
         """Counted by SQLite in a few passes over small columns: a 100k-memory store makes no 100k Python objects."""
         db, table = self.db, self._today(today)
         out = Census(bins=[0] * bins)
         for domain, name, count in db.execute(
-                f"SELECT coalesce(nullif(domain, ''), 'user'), tier(value), COUNT(*) FROM {table} GROUP BY 1, 2"):
+            f"SELECT coalesce(nullif(domain, ''), 'user'), tier(value), COUNT(*) FROM {table} GROUP BY 1, 2"
+        ):
             out.per_domain.setdefault(domain, Counter())[name] = count
             out.total += count
-        for number, count in db.execute(f"SELECT histogram_bin(value, ?), COUNT(*) FROM {table} GROUP BY 1",
-                                        (bins,)):
+        for number, count in db.execute(f"SELECT histogram_bin(value, ?), COUNT(*) FROM {table} GROUP BY 1", (bins,)):
             out.bins[number] = count
         out.fading = [v for (v,) in db.execute(f"SELECT value FROM {table} WHERE pinned = 0 ORDER BY value")]
         out.pinned = [v for (v,) in db.execute(f"SELECT value FROM {table} WHERE pinned = 1 ORDER BY value")]
@@ -467,12 +520,18 @@ class CacheView:
     def latest_in_session(self, session: str) -> int | None:
         row = self.db.execute(
             "SELECT d.doc FROM sources s JOIN docs d ON d.doc = s.doc WHERE s.session = ? AND d.hidden = 0 "
-            "ORDER BY s.ts DESC, length(d.id) DESC, d.id DESC LIMIT 1", (session,)).fetchone()
+            "ORDER BY s.ts DESC, length(d.id) DESC, d.id DESC LIMIT 1",
+            (session,),
+        ).fetchone()
         return row[0] if row else None
 
     def has_source(self, session: str, message: str) -> bool:
-        return self.db.execute("SELECT 1 FROM sources WHERE session = ? AND message = ? LIMIT 1",
-                               (session, message)).fetchone() is not None
+        return (
+            self.db.execute(
+                "SELECT 1 FROM sources WHERE session = ? AND message = ? LIMIT 1", (session, message)
+            ).fetchone()
+            is not None
+        )
 
 
 # A cached body carries its own decay anchor: no index bookkeeping is needed to date it.
@@ -486,7 +545,7 @@ def open_view(ws: Workspace, today: date, locked: bool = False):
     view = cached_view(ws)
     if view is not None:
         return view
-    with (nullcontext() if locked else files.workspace_lock(ws)):
+    with nullcontext() if locked else files.workspace_lock(ws):
         view = cached_view(ws)
         if view is not None:
             return view

@@ -23,6 +23,7 @@ LOCK_WAIT_SECONDS = 120.0
 
 # --- the lock -------------------------------------------------------------------------------------------------
 
+
 @contextmanager
 def workspace_lock(ws: Workspace, wait: bool = True, timeout: float = LOCK_WAIT_SECONDS):
     """Hold the workspace's one lock. wait=False (cron runs) raises BusyError at once when it is taken."""
@@ -56,6 +57,7 @@ def workspace_lock(ws: Workspace, wait: bool = True, timeout: float = LOCK_WAIT_
 
 # --- atomic files ---------------------------------------------------------------------------------------------
 
+
 def atomic_write(path: Path, data: bytes | str) -> None:
     """Write a file so that readers see the old one or the new one, never half; the old stays if anything fails."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
@@ -71,16 +73,20 @@ def through_links(path: Path) -> Path:
         return path
     target = Path(os.path.realpath(path))
     if not target.parent.is_dir():
-        raise HippocampusError(f"{path} is a link to {target}, whose folder does not exist; reconnect it or remove "
-                               "the link (nothing was written)")
+        raise HippocampusError(
+            f"{path} is a link to {target}, whose folder does not exist; reconnect it or remove "
+            "the link (nothing was written)"
+        )
     return target
 
 
 def check_index_link(ws: Workspace) -> None:
     """A memory/index.json that links to a missing file is an error, never an empty store to start afresh."""
     if ws.index.is_symlink() and not ws.index.exists():
-        raise HippocampusError(f"{ws.index} is a link to {os.path.realpath(ws.index)}, which does not exist; "
-                               "reconnect it (a synced folder or drive) or remove the link")
+        raise HippocampusError(
+            f"{ws.index} is a link to {os.path.realpath(ws.index)}, which does not exist; "
+            "reconnect it (a synced folder or drive) or remove the link"
+        )
 
 
 @contextmanager
@@ -170,7 +176,6 @@ def write_error(path: Path, exc: OSError) -> HippocampusError:
     return HippocampusError(f"could not write {path}: {reason}; the previous file is unchanged")
 
 
-
 def fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY)
@@ -257,5 +262,3 @@ def fingerprint(path: Path) -> tuple[str, int, str] | None:
         return None
     remember_checksum(path, st, crc)
     return key[0], key[1], f"{crc:08x}"
-
-

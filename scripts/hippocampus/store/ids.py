@@ -91,5 +91,3 @@ def note_ids(ws: Workspace, meta: dict) -> None:
     saved = known_highest(meta.get("highestId"))
     if saved > highest:
         _write_ids(ws, saved, read)
-
-

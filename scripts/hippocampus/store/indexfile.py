@@ -23,6 +23,7 @@ BACKUPS_KEPT = 7
 
 # --- versions -------------------------------------------------------------------------------------------------
 
+
 def _v1_to_v2(raw: dict) -> dict:
     """Version 2 adds optional per-memory fields (sources, decay anchor, history); a v1 file only needs the number."""
     raw["version"] = 2
@@ -48,6 +49,7 @@ def migrate(raw: dict, where: str) -> dict:
 
 # --- load and save --------------------------------------------------------------------------------------------
 
+
 def read_raw(ws: Workspace) -> dict | None:
     """The index file as parsed JSON, or None when there is none yet. Corrupt files are an error naming the file."""
     try:
@@ -70,8 +72,9 @@ def read_raw(ws: Workspace) -> dict | None:
             f"fix it or restore a copy from {ws.backups}/"
         ) from None
     except RecursionError:
-        raise HippocampusError(f"{ws.index} is nested too deeply to be an index; restore a copy from "
-                               f"{ws.backups}/") from None
+        raise HippocampusError(
+            f"{ws.index} is nested too deeply to be an index; restore a copy from {ws.backups}/"
+        ) from None
     if not isinstance(raw, dict):
         raise HippocampusError(f"{ws.index}: expected a JSON object with `memories`, found {type(raw).__name__}")
     return raw
@@ -112,9 +115,10 @@ def save_index(ws: Workspace, index: Index, now: datetime, lines: Iterable[str] 
     index.meta["lastUpdated"] = iso(now)
     if lines is None:
         lines = (ENCODE(memory.to_dict()) for memory in index.memories)
-    head = json.dumps({"version": SCHEMA_VERSION, **{k: v for k, v in index.meta.items()
-                                                      if k not in ("version", "memories")}},
-                      ensure_ascii=False)[:-1]
+    head = json.dumps(
+        {"version": SCHEMA_VERSION, **{k: v for k, v in index.meta.items() if k not in ("version", "memories")}},
+        ensure_ascii=False,
+    )[:-1]
     crc = 0
     with replacing(ws.index) as out:
 
@@ -150,6 +154,7 @@ def _copy_atomically(source: Path, target: Path) -> None:
 
 # --- a stored memory at a time: files in our line form --------------------------------------------------------
 
+
 def _head(line: str) -> tuple[dict, bool] | None:
     """(the bookkeeping keys, whether memory lines follow) of the first line of a file in our line form."""
     for ending, more in ((_OPEN, True), (_EMPTY, False)):
@@ -165,8 +170,10 @@ def _head(line: str) -> tuple[dict, bool] | None:
 
 
 def _not_ours(ws: Workspace, what: str) -> HippocampusError:
-    return HippocampusError(f"{ws.index} is not one memory a line as this version writes it ({what}); "
-                            f"nothing was changed — run again, or restore a copy from {ws.backups}/")
+    return HippocampusError(
+        f"{ws.index} is not one memory a line as this version writes it ({what}); "
+        f"nothing was changed — run again, or restore a copy from {ws.backups}/"
+    )
 
 
 def _open_stored(ws: Workspace):
@@ -232,8 +239,9 @@ def stored_memories(ws: Workspace) -> tuple[dict, Iterator[tuple[Memory, str]]]:
                         raise _not_ours(ws, f"line {number}")
                     memory = Memory.from_dict(raw, f"{where} line {number}")
                     if memory.id in seen:
-                        raise HippocampusError(f"{ws.index}: the id {memory.id} appears twice; give one of them "
-                                               "a new id")
+                        raise HippocampusError(
+                            f"{ws.index}: the id {memory.id} appears twice; give one of them a new id"
+                        )
                     seen.add(memory.id)
                     yield memory, text
             except UnicodeDecodeError:
@@ -295,5 +303,3 @@ def unlink_backup(ws: Workspace, backup: Path | None) -> None:
             backup.unlink()
     except OSError:
         pass
-
-

@@ -27,15 +27,25 @@ BACKGROUND_THRESHOLD = 0.2
 UNTRUSTED_CEILING = 0.6
 # The largest count or id number stored: the largest whole number JSON readers (and the dashboard's JavaScript) and
 # SQLite both hold exactly.
-COUNT_LIMIT = 2 ** 53 - 1
+COUNT_LIMIT = 2**53 - 1
 
 ID_PREFIX = "mem_"  # every id this version gives is the prefix and a number
 _ID_RE = re.compile(rf"^{ID_PREFIX}(\d+)$")
 
 # Keys the model reads and writes itself; any other key of a memory is carried through untouched.
 _KNOWN = (
-    "id", "domain", "category", "content", "importance", "created", "lastAccessed",
-    "timesReinforced", "keywords", "sources", "decay", "history",
+    "id",
+    "domain",
+    "category",
+    "content",
+    "importance",
+    "created",
+    "lastAccessed",
+    "timesReinforced",
+    "keywords",
+    "sources",
+    "decay",
+    "history",
 )
 # Lists a memory leaves out of its stored form when they are empty.
 _DROPPED_WHEN_EMPTY = ("sources", "history", "episode")
@@ -130,14 +140,33 @@ class Memory:
 
     __slots__ = ("raw",)
 
-    def __init__(self, id: str, content: str, domain: str = "user", category: str = "general",
-                 importance: float = DEFAULT_IMPORTANCE, created: str | None = None, lastAccessed: str | None = None,
-                 timesReinforced: int = 0, keywords: list | None = None, sources: list | None = None,
-                 decay: dict | None = None, history: list | None = None, extra: dict | None = None):
+    def __init__(
+        self,
+        id: str,
+        content: str,
+        domain: str = "user",
+        category: str = "general",
+        importance: float = DEFAULT_IMPORTANCE,
+        created: str | None = None,
+        lastAccessed: str | None = None,
+        timesReinforced: int = 0,
+        keywords: list | None = None,
+        sources: list | None = None,
+        decay: dict | None = None,
+        history: list | None = None,
+        extra: dict | None = None,
+    ):
         raw: dict[str, Any] = {
-            "id": id, "domain": domain, "category": category, "content": content, "importance": importance,
-            "created": created, "lastAccessed": lastAccessed, "timesReinforced": timesReinforced,
-            "keywords": list(keywords or [])}
+            "id": id,
+            "domain": domain,
+            "category": category,
+            "content": content,
+            "importance": importance,
+            "created": created,
+            "lastAccessed": lastAccessed,
+            "timesReinforced": timesReinforced,
+            "keywords": list(keywords or []),
+        }
         if sources:
             raw["sources"] = list(sources)
         if decay is not None:
@@ -223,19 +252,23 @@ class Memory:
         if type(importance) is not float:
             importance = _number(importance)
             if importance is None:
-                raise HippocampusError(f"{where} ({memory_id}): `importance` must be a number from 0 to 1, "
-                                       f"not {raw.get('importance')!r}")
+                raise HippocampusError(
+                    f"{where} ({memory_id}): `importance` must be a number from 0 to 1, not {raw.get('importance')!r}"
+                )
             if "importance" in raw:
                 raw["importance"] = importance
         if not 0.0 <= importance <= 1.0:  # also false for NaN
-            raise HippocampusError(f"{where} ({memory_id}): `importance` must be a number from 0 to 1, "
-                                   f"not {importance!r}")
+            raise HippocampusError(
+                f"{where} ({memory_id}): `importance` must be a number from 0 to 1, not {importance!r}"
+            )
         reinforced = raw.get("timesReinforced", 0)
         if type(reinforced) is float and reinforced.is_integer():
             reinforced = raw["timesReinforced"] = int(reinforced)
         if type(reinforced) is not int or not 0 <= reinforced <= COUNT_LIMIT:
-            raise HippocampusError(f"{where} ({memory_id}): `timesReinforced` must be a whole number from 0 to "
-                                   f"{COUNT_LIMIT}, not {raw.get('timesReinforced')!r}")
+            raise HippocampusError(
+                f"{where} ({memory_id}): `timesReinforced` must be a whole number from 0 to "
+                f"{COUNT_LIMIT}, not {raw.get('timesReinforced')!r}"
+            )
         keywords = raw.get("keywords")
         if keywords is not None:
             if type(keywords) is not list:
@@ -243,8 +276,7 @@ class Memory:
             for i, keyword in enumerate(keywords):
                 if type(keyword) is not str:
                     if isinstance(keyword, bool) or not isinstance(keyword, (int, float)):
-                        raise HippocampusError(f"{where} ({memory_id}): `keywords` must be words, "
-                                               f"not {keyword!r}")
+                        raise HippocampusError(f"{where} ({memory_id}): `keywords` must be words, not {keyword!r}")
                     keywords[i] = str(keyword)
         for name in ("sources", "history", "episode"):
             value = raw.get(name)
@@ -293,7 +325,8 @@ def _number(value: Any) -> float | None:
 def _valid_anchor(decay: Any) -> bool:
     return (
         isinstance(decay, dict)
-        and isinstance(decay.get("base"), (int, float)) and not isinstance(decay.get("base"), bool)
+        and isinstance(decay.get("base"), (int, float))
+        and not isinstance(decay.get("base"), bool)
         and 0 <= decay["base"] <= 1
         and isinstance(decay.get("from"), str)
         and isinstance(decay.get("last"), (int, float))
@@ -324,7 +357,7 @@ class Index:
         highest = known_highest(self.meta.get("highestId"))
         if self._checked > len(self.memories):
             self._checked = 0  # the list was replaced: look at it again
-        for memory in self.memories[self._checked:]:
+        for memory in self.memories[self._checked :]:
             number = id_number(memory.id)
             if number is not None and number > highest:
                 highest = number

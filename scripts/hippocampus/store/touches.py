@@ -15,6 +15,7 @@ from .model import Index, Memory
 
 # --- touches: recall marks memories accessed without rewriting the whole index ----------------------------------
 
+
 def record_touches(ws: Workspace, ids: list[str], now: datetime) -> None:
     """Note that these memories were accessed now. Applied to the index by the next write (or `read`)."""
     if ids:

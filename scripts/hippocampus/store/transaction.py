@@ -25,6 +25,7 @@ from .model import Index, Memory
 
 # --- the two ways in ------------------------------------------------------------------------------------------
 
+
 def read(ws: Workspace) -> Index:
     """The index with every recorded touch applied, for readers (recall, load_core, dashboard). Takes no lock."""
     index = indexfile.load_index(ws)
@@ -129,15 +130,17 @@ class Transaction:
             cache.refresh_after_write(self.ws, self.index, self.loaded_from, self.search_changes(), self.now.date())
         else:
             held = Index(memories=[*self.index.memories, *self.touched], meta=self.index.meta)
-            cache.refresh_after_write(self.ws, held, self.loaded_from, self.search_changes(), self.now.date(),
-                                      partial=True)
+            cache.refresh_after_write(
+                self.ws, held, self.loaded_from, self.search_changes(), self.now.date(), partial=True
+            )
 
 
 def _load_whole(ws: Workspace, recorded: dict[str, list[datetime]]) -> tuple[Index, list[Memory]]:
     """(the whole index, validated and redacted, with its recorded touches applied; the memories they changed)."""
     index = indexfile.load_index(ws)
-    return index, [m for m in index.memories
-                   if m.id in recorded and touches.touch_memory(m, recorded[m.id], index.meta)]
+    return index, [
+        m for m in index.memories if m.id in recorded and touches.touch_memory(m, recorded[m.id], index.meta)
+    ]
 
 
 @contextmanager
@@ -155,8 +158,17 @@ def transaction(ws: Workspace, now: datetime, wait: bool = True, whole: bool = T
             dirty = bool(touched or index.redacted) or (not ours and ws.index.exists())
         else:
             index, touched, dirty = Index(memories=[], meta=indexfile.stored_meta(ws)), [], bool(recorded)
-        txn = Transaction(ws, now, index, loaded_from, recorded, whole or not ours, dirty=dirty,
-                          loaded_meta=dict(index.meta), touched=touched)
+        txn = Transaction(
+            ws,
+            now,
+            index,
+            loaded_from,
+            recorded,
+            whole or not ours,
+            dirty=dirty,
+            loaded_meta=dict(index.meta),
+            touched=touched,
+        )
         ids.reserve_ids(ws, txn.index)
         yield txn
         if txn.dirty:

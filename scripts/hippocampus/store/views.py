@@ -197,8 +197,13 @@ class IndexView:
         for doc in docs:
             memory = self.memories[doc]
             seen = parse_day(memory.lastAccessed) or parse_day(memory.created)
-            out[doc] = Facts(memory.id, memory.domain, memory.superseded or memory.archived,
-                             self.importance(memory, today), retention.recency(seen, today))
+            out[doc] = Facts(
+                memory.id,
+                memory.domain,
+                memory.superseded or memory.archived,
+                self.importance(memory, today),
+                retention.recency(seen, today),
+            )
         return out
 
     def fetch(self, docs: list[int]) -> dict[int, Memory]:
@@ -218,7 +223,8 @@ class IndexView:
         out: dict[tuple[str, str], list] = {}
         for _, memory in self._visible():
             out.setdefault((memory.domain, shelf_of(memory.category)), []).append(
-                (memory, shown(self.importance(memory, today))))
+                (memory, shown(self.importance(memory, today)))
+            )
         for shelf in out.values():
             shelf.sort(key=lambda pair: (-pair[1], pair[0].id))
             del shelf[limit:]
@@ -231,8 +237,17 @@ class IndexView:
         scored = []
         for memory in self.memories:
             value = shown(self.importance(memory, today))
-            scored.append(Scored(memory, value, tier(value), memory.domain or "user", memory.pinned,
-                                 parse_day(memory.created), memory.timesReinforced))
+            scored.append(
+                Scored(
+                    memory,
+                    value,
+                    tier(value),
+                    memory.domain or "user",
+                    memory.pinned,
+                    parse_day(memory.created),
+                    memory.timesReinforced,
+                )
+            )
         scored.sort(key=lambda s: (-s.importance, -s.reinforced, s.memory.id))
         return scored
 
@@ -299,6 +314,10 @@ class IndexView:
 
     def has_source(self, session: str, message: str) -> bool:
         if self._sources is None:
-            self._sources = {(str(s.get("session")), str(s.get("message"))) for m in self.memories
-                             for s in m.every_source() if s.get("session") is not None}
+            self._sources = {
+                (str(s.get("session")), str(s.get("message")))
+                for m in self.memories
+                for s in m.every_source()
+                if s.get("session") is not None
+            }
         return (session, message) in self._sources
