@@ -507,6 +507,42 @@ def test_an_attached_turn_is_redacted_like_everything_else():
     assert "sk-proj" not in turn["text"] and "[REDACTED:openai-key]" in turn["text"]
 
 
+def test_a_session_s_latest_memory_is_found_through_every_message_a_memory_of_the_run_took_in():
+    # Made in session a, then said again in session b (a reinforcement) and answered there (an attached turn): a
+    # later run with the same lookup finds it as session b's memory, as the whole index says.
+    index = Index(memories=[], meta={})
+    lookup, seen = encoding.lookups(IndexView(index))
+    encoding.encode(
+        index,
+        [
+            signal(1, "I prefer oat milk flat whites in the morning", day=1, session="a"),
+            signal(2, "I prefer oat milk flat whites in the morning", day=2, session="b"),
+            signal(3, "Noted: oat milk flat whites every morning.", day=2, role="assistant", session="c"),
+            signal(4, "I prefer oat milk flat whites in the morning", day=3, session="c"),
+        ],
+        NOW,
+        lookup=lookup,
+        seen=seen,
+    )
+    [memory] = index.memories
+    encoding.encode(
+        index,
+        [signal(5, "Sounds good, oat milk it is.", day=4, role="assistant", session="b")],
+        NOW,
+        lookup=lookup,
+        seen=seen,
+    )
+    assert [t["source"]["message"] for t in memory.episode] == ["m0003", "m0005"]
+    for session in ("a", "b", "c", "d"):
+        held = [
+            (max(s["ts"] for s in m.every_source() if s["session"] == session), len(m.id), m.id)
+            for m in index.memories
+            if any(s["session"] == session for s in m.every_source())
+        ]
+        found = lookup.latest_in_session(session)
+        assert (found and found.id) == (max(held)[2] if held else None), session
+
+
 def test_an_episode_holds_at_most_its_limit_of_turns_and_the_next_one_starts_a_memory():
     index = Index(memories=[], meta={})
     replies = [

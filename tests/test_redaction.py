@@ -552,3 +552,67 @@ def _runs_by_definition(text: str) -> int:
 @settings(max_examples=300, deadline=None)
 def test_the_pre_check_finds_every_trigger_word_however_they_overlap(text):
     assert redaction._runs(text) == _runs_by_definition(text)
+
+
+def _every_pattern(text: str) -> str:
+    """Redaction by definition: every pattern tried, in order, whatever words the text holds."""
+    for pattern in redaction.PATTERNS:
+        text = pattern.regex.sub(lambda m, p=pattern: redaction._replace(m, p), text)
+    return text
+
+
+# Words that start the patterns for a credential said in words, with case variants and the letters case-insensitive
+# matching takes for others (the Kelvin sign for k, a long s, a dotless i), around values.
+_SAID_PIECES = [
+    "cle",
+    "CLE",
+    "Clé",
+    "clé",
+    " ",
+    "  ",
+    "\t",
+    "wifi",
+    "WiFi",
+    "wi-fi",
+    "wıfı",
+    "wpa",
+    "WPA",
+    "uncle",
+    "article",
+    "vehicle",
+    "Onkel",
+    "est",
+    "is",
+    "my",
+    "the",
+    "la",
+    ":",
+    "=",
+    "hunter22",
+    "S3cret!x",
+    "password",
+    "passwort",
+    "puk",
+    "PIN",
+    "backup",
+    "phrase",
+    "seed",
+    "ſeed",
+    "\u212aey",
+    "\n",
+    ".",
+    ",",
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_SAID_PIECES), max_size=14).map("".join))
+def test_the_trigger_words_never_keep_a_pattern_from_a_text_it_would_redact(text):
+    assert redact(text) == _every_pattern(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["ma cle wifi est hunter22", "la CLE WPA: S3cret!x", "Clé WiFi : hunter22", "cle wıfı: hunter22"]
+)
+def test_a_wifi_key_said_in_french_is_redacted_with_or_without_its_accent(text):
+    assert "[REDACTED:password]" in redact(text) == _every_pattern(text)

@@ -1,5 +1,7 @@
 """Words, stems and token estimates."""
 
+from hypothesis import given, settings, strategies as st
+
 from hippocampus.text import estimate_tokens, one_line, stem, terms, without_label, words
 
 
@@ -50,9 +52,6 @@ def test_a_leading_speaker_label_can_be_set_aside():
 
 
 # --- the shortcuts taken for speed give what the plain rules give ------------------------------------------------
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 from hippocampus import text as text_module  # noqa: E402
 from hippocampus import terms as terms_module  # noqa: E402
@@ -358,3 +357,52 @@ def test_small_talk_phrases_leave_the_words_the_plain_rule_leaves(flat):
 
     plain = re.compile(r"(?<=\s)(?:" + scoring._SMALL_PHRASES.pattern[len(r"\s(?:") :])
     assert scoring._SMALL_PHRASES.sub(" ", flat).split() == plain.sub(" ", flat).split()
+
+
+_WHEN_PIECES = [
+    "yesterday",
+    "Today",
+    "last week",
+    "NEXT summer",
+    "3 days ago",
+    "may 5",
+    "5 May",
+    "in May",
+    "May",
+    "7pm",
+    "7:30 am",
+    "19:05",
+    "2024-05-01",
+    "1999",
+    "2031",
+    "Monday",
+    "SEPTEMBER",
+    "lately",
+    "ſunday",
+    "٣ may",
+    "١٢:٣٠",
+    "Kelvin",
+    "may",
+    "a",
+    "_may",
+    "may_",
+    "9",
+    "-",
+    " ",
+    "\n",
+    "é",
+    "ıt",
+    "İn may",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_WHEN_PIECES), st.text(max_size=6)), max_size=12))
+def test_the_says_when_test_finds_exactly_what_the_pattern_without_its_look_ahead_finds(pieces):
+    import re
+    from hippocampus.terms import _SAYS_WHEN
+
+    text = "".join(pieces)
+    plain = re.compile(_SAYS_WHEN.pattern.removeprefix("(?=\\w)"), re.IGNORECASE)
+    assert _SAYS_WHEN.pattern.startswith("(?=\\w)")
+    assert bool(_SAYS_WHEN.search(text)) == bool(plain.search(text))

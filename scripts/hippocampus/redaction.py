@@ -466,6 +466,7 @@ def _said_check(kind: str):
     return span
 
 
+# "cle w": "cle wifi" and "cle wpa" need no more ("uncle", "article" and "vehicle" start nothing).
 _PASSWORD_TRIGGERS = (
     "password",
     "passwd",
@@ -497,7 +498,7 @@ _PASSWORD_TRIGGERS = (
     "wlan",
     "network key",
     "clé",
-    "cle ",
+    "cle w",
     "clave",
     "パスワード",
     "密码",

@@ -71,9 +71,10 @@ def _text(value) -> str:
 _MONTHS = "january february march april june july august september october november december"
 _DAYS = "monday tuesday wednesday thursday friday saturday sunday"
 # A text that says when: a date, a time of day, a day or month name, a year, "yesterday", "last week", "3 days ago".
+# Every word it finds starts with a letter or a digit: the look-ahead passes over other places at once.
 _SAYS_WHEN = re.compile(
-    r"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|(?:last|next|this|past|coming) (?:week|weekend|month"
-    r"|year|night|morning|evening|summer|winter|spring|fall|autumn|"
+    r"(?=\w)\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|(?:last|next|this|past|coming) "
+    r"(?:week|weekend|month|year|night|morning|evening|summer|winter|spring|fall|autumn|"
     + _DAYS.replace(" ", "|")
     + r")|"
     + _MONTHS.replace(" ", "|")

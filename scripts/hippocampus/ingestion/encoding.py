@@ -603,6 +603,9 @@ class Candidates:
         for term in topic:
             self.postings[term].append(position)
 
+    def holds(self, memory: Memory, source: dict) -> None:
+        """The memory holds a message it did not before: `source`, a new source or an attached turn's."""
+
     def refresh(self, memory: Memory) -> None:
         """The memory's content changed: index its new terms (stale postings are harmless, topics are re-read)."""
         position = self.position[memory.id]
@@ -702,12 +705,15 @@ class ViewCandidates(Candidates):
         self._weights: dict[str, float] = {}
         self._new = 0
         self._new_df: dict[str, int] = {}
-        self._made: list[Memory] = []  # memories this run created
+        self._made: set[str] = set()  # the ids of the memories this run created
+        self._made_in: dict[str, dict[str, Memory]] = {}  # session → the memories this run made holding its messages
 
     def add(self, memory: Memory, topic: set[str] | None = None) -> None:
         super().add(memory, topic)
         if memory.id not in self.loaded:  # made in this run: the store grows, every weight moves a little
-            self._made.append(memory)
+            self._made.add(memory.id)
+            for source in memory.every_source():
+                self.holds(memory, source)
             self._new += 1
             for term in self.topics[-1]:
                 self._new_df[term] = self._new_df.get(term, 0) + 1
@@ -740,6 +746,11 @@ class ViewCandidates(Candidates):
             self._take(doc, memory, terms)
         return super().lookup(topic, untrusted, limit, floor)
 
+    def holds(self, memory: Memory, source: dict) -> None:
+        """A memory this run created is found by the session of every message it holds (`latest_in_session`)."""
+        if memory.id in self._made:  # a stored memory is found by what the view holds of it
+            self._made_in.setdefault(str(source.get("session")), {})[memory.id] = memory
+
     def latest_in_session(self, session: str) -> Memory | None:
         found = []
         doc = self.view.latest_in_session(session)
@@ -748,7 +759,7 @@ class ViewCandidates(Candidates):
                 [(doc, memory, terms)] = self.view.entries([doc])
                 self._take(doc, memory, terms)
             found.append(self._by_doc[doc])
-        found += self._made
+        found += self._made_in.get(session, {}).values()
         held = [(_said_last(m, session), m) for m in found if m is not None and not (m.superseded or m.archived)]
         return max(((key, m) for key, m in held if key), key=lambda pair: pair[0], default=(None, None))[1]
 
@@ -956,10 +967,12 @@ def attach(
             related.append(memory)
         if kind == "reinforce":
             reinforce(index, memory, draft)
+            lookup.holds(memory, draft.source)
             outcome.reinforced.append(memory.id)
             return memory
         if kind == "update":
             update(index, lookup, memory, draft)
+            lookup.holds(memory, draft.source)
             outcome.updated.append(memory.id)
             return memory
     return None
@@ -1085,6 +1098,7 @@ class Episodes:
 
     def _attach(self, memory: Memory, signal: Signal) -> None:
         attach_turn(memory, signal)
+        self.lookup.holds(memory, signal.source)
         self.outcome.attached.append(memory.id)
 
 

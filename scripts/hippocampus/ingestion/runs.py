@@ -255,6 +255,7 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Run
             else:
                 memory = by_id[decision.memory]
                 encoding.reinforce(index, memory, draft)
+                lookup.holds(memory, draft.source)
                 report.outcome.reinforced.append(memory.id)
             if key is not None:
                 seen.add(key)
@@ -264,6 +265,7 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Run
                 if signal.key not in seen:
                     seen.add(signal.key)
                     encoding.attach_turn(memory, signal)
+                    lookup.holds(memory, signal.source)
                     report.outcome.attached.append(memory.id)
             report.applied += 1
         txn.dirty = txn.dirty or bool(report.outcome.changed)
