@@ -109,6 +109,7 @@ def test_encode_killed_at_every_write_loses_nothing_and_doubles_nothing(tmp_path
     chosen = interesting(names)
     assert len(chosen) >= 15 and {"ledger commit", "ledger note_encoded", "replace index.json"} <= set(names)
     cases = [(n, "kill") for n in chosen] + [(n, "torn") for n, name in enumerate(names, 1) if name == "write"]
+    print(f"\nencode: {len(cases)} kills at exact points of {len(names)}")
     for number, mode in cases:
         ws = tmp_path / f"ws-{number}-{mode}"
         shutil.copytree(start, ws)
@@ -177,6 +178,7 @@ def test_decay_killed_at_every_write_keeps_every_memory_and_refreshes_what_it_di
     assert {"replace index.json", "replace HIPPOCAMPUS_CORE.md", "replace brain-dashboard.html"} <= set(names)
     cases = [(n, "kill") for n in range(1, len(names) + 1)]
     cases += [(n, "torn") for n, name in enumerate(names, 1) if name == "write"]
+    print(f"\ndecay: {len(cases)} kills at exact points of {len(names)}")
     for number, mode in cases:
         ws = tmp_path / f"ws-{number}-{mode}"
         shutil.copytree(start, ws)
@@ -223,6 +225,7 @@ def test_install_killed_at_every_write_then_run_again_keeps_every_memory_and_fin
     names = points(counted.base, ROOT / "install.py", "--now", NOW, env=counted.env(), cwd=counted.base)
     chosen = [n for n, name in enumerate(names, 1) if name.startswith("replace ")]
     assert len(chosen) >= 10 and "replace index.json" in names
+    print(f"\ninstall: {len(chosen)} kills at exact points of {len(names)}")
     for number in chosen:
         machine = old_skill_machine(tmp_path / f"m-{number}")
         original = (machine.workspace / "memory" / "index.json").read_bytes()
