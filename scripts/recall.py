@@ -24,7 +24,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from hippocampus import cli, search  # noqa: E402
-from hippocampus.published import refresh  # noqa: E402
 from hippocampus.store import cache  # noqa: E402
 from hippocampus.store.model import Index  # noqa: E402
 from hippocampus.store.views import IndexView  # noqa: E402
@@ -137,6 +136,8 @@ def main() -> int:
 
                 # Recalled: back in the index, accessed now, and in the files derived from it.
                 if archive.restore(ctx.ws, sorted(archived), ctx.now):
+                    from hippocampus.published import refresh  # only here: a recall need not load the writers
+
                     refresh.after_write(ctx.ws, ctx.now)
             with files.workspace_lock(ctx.ws):
                 touches.record_touches(ctx.ws, [h.memory.id for h in hits if h.memory.id not in archived], ctx.now)
