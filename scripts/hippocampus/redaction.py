@@ -216,15 +216,8 @@ _NOT_VALUES = frozenset(
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 # What a credential's name holds (in the pattern below), and the words that start that pattern: the same, narrowed
 # to names, so "passed", "keyboard" and "shopping" do not start it.
-_NAME_STEMS = (
-    "pass",
-    "pw",
-    "secret",
-    "token",
-    "key",
-    "sig",
-    "credential",
-    "pin",
+# Credential names in other languages and of cards and services, shared by both lists below.
+_OTHER_NAMES = (
     "puk",
     "cvv",
     "cvc",
@@ -246,6 +239,17 @@ _NAME_STEMS = (
     "sifre",
     "пароль",
 )
+_NAME_STEMS = (
+    "pass",
+    "pw",
+    "secret",
+    "token",
+    "key",
+    "sig",
+    "credential",
+    "pin",
+    *_OTHER_NAMES,
+)
 _ENDS = ("=", ":", " =", " :", '"', "'", "_")
 _NAME_TRIGGERS = tuple(f"{stem}{end}" for stem in ("pass", "key", "pin", "sig", "signature") for end in _ENDS) + (
     "_pass",
@@ -263,26 +267,7 @@ _NAME_TRIGGERS = tuple(f"{stem}{end}" for stem in ("pass", "key", "pin", "sig", 
     "secret",
     "token",
     "credential",
-    "puk",
-    "cvv",
-    "cvc",
-    "dsn",
-    "bearer",
-    "kennwort",
-    "wachtwoord",
-    "senha",
-    "contrase",
-    "mdp",
-    "heslo",
-    "hasło",
-    "haslo",
-    "lösenord",
-    "losenord",
-    "salasana",
-    "adgangskode",
-    "şifre",
-    "sifre",
-    "пароль",
+    *_OTHER_NAMES,
 )
 
 

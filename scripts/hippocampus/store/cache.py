@@ -569,17 +569,6 @@ def cached_view(ws: Workspace) -> CacheView | None:
     return CacheView(db, touches.read_touches(ws))
 
 
-def view_of(ws: Workspace, loaded_from: str | None) -> CacheView | None:
-    """For a writer that loaded the index.json of signature `loaded_from` and applied the touches itself: the cache
-    as a View when it was built from exactly that file (else None: the writer views its loaded index)."""
-    db = _open(ws)
-    if db is None or not _current(db, loaded_from):
-        if db is not None:
-            db.close()
-        return None
-    return CacheView(db, [])
-
-
 def witnessed(ws: Workspace) -> bool:
     """Is index.json exactly the file our last write produced (and the cache current for it)? Then it is in our
     line form, redacted under today's rules, and a transaction streams it as it is; any other file is normalised
