@@ -133,24 +133,35 @@ def test_no_module_imports_another_module_s_private_names():
     assert taken == set()
 
 
+def private_reads(source: str) -> list[str]:
+    """`name._private` where `name` was bound by an import of the same file."""
+    tree = ast.parse(source)
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            bound |= {a.asname or a.name for a in node.names}
+        elif isinstance(node, ast.Import):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return [
+        f"{node.value.id}.{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in bound
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+    ]
+
+
+def test_the_private_name_check_finds_a_module_s_private_name_read_inside_a_function():
+    source = "from . import cache\n\ndef f(ws):\n    return cache._open(ws), cache.open_view, self._own\n"
+    assert private_reads(source) == ["cache._open"]
+
+
 def test_no_module_reads_a_private_name_of_a_module_it_imported():
-    known = modules()
-    found = []
-    for name, path in known.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        bound = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                bound |= {a.asname or a.name for a in node.names}
-            elif isinstance(node, ast.Import):
-                bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Attribute)
-                and isinstance(node.value, ast.Name)
-                and node.value.id in bound
-                and node.attr.startswith("_")
-                and not node.attr.startswith("__")
-            ):
-                found.append(f"{name}: {node.value.id}.{node.attr}")
+    found = [
+        f"{name}: {read}"
+        for name, path in modules().items()
+        for read in private_reads(path.read_text(encoding="utf-8"))
+    ]
     assert found == []
