@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 
 from conftest import memory, read_index, run_script, write_index
 from hippocampus import search
+from hippocampus.errors import HippocampusError
 from hippocampus.store import cache
 from hippocampus.published.selection import select_core
 from hippocampus.workspace import Workspace
@@ -317,3 +318,38 @@ def test_a_change_of_permissions_alone_does_not_rebuild_the_cache(workspace):
     os.chmod(workspace / "memory" / "index.json", 0o600)  # moves the change time, not the contents
     assert cached(ws, "coffee") == plain(ws, "coffee")
     assert os.stat(cache).st_ino == built
+
+
+def test_a_write_of_ours_made_invalid_by_an_edit_in_place_is_refused_and_kept(workspace):
+    # A file our last write produced streams without being validated again; one edited since, however carefully,
+    # is validated whole: the broken memory is named and nothing is written.
+    varied_store(workspace, count=50)
+    assert run_script("decay", ws=workspace).returncode == 0
+    path = workspace / "memory" / "index.json"
+    line = next(t for t in path.read_bytes().split(b"\n") if b'"id": "mem_007"' in t)
+    count = json.loads(line.rstrip(b",")).get("timesReinforced")
+    old = f'"timesReinforced": {count}'.encode()
+    assert len(str(count)) == 1 and line.count(old) == 1
+    edit_in_place_keeping_size_mtime_and_inode(path, line, line.replace(old, b'"timesReinforced":""'))
+    before = path.read_bytes()
+    result = run_script("decay", ws=workspace, now="2026-03-02T04:43:00Z")
+    assert result.returncode != 0
+    assert "mem_007" in result.stderr and "timesReinforced" in result.stderr
+    assert path.read_bytes() == before
+
+
+def test_a_stream_of_our_own_file_refuses_a_file_changed_since_it_was_vouched_for(workspace):
+    ws = varied_store(workspace, count=20)
+    assert run_script("decay", ws=workspace).returncode == 0
+    vouched = cache.vouched_signature(ws)
+    assert vouched is not None
+    meta, stored = indexfile.stored_memories(ws, ours=vouched)
+    assert len([m for m, _ in stored]) == 20
+    with open(ws.index, "a", encoding="utf-8") as handle:
+        handle.write(" ")
+    try:
+        indexfile.stored_memories(ws, ours=vouched)
+    except HippocampusError as exc:
+        assert "changed while this run was reading it" in str(exc)
+    else:
+        raise AssertionError("a file changed since it was vouched for was streamed as ours")

@@ -218,20 +218,21 @@ def append_line(path: Path, line: str) -> None:
 _CHECKSUMS: dict[str, tuple[tuple[str, int], str]] = {}
 
 
-def _signature_of(st: os.stat_result) -> str:
+def signature_of(st: os.stat_result) -> str:
+    """`signature` of a file already stat'ed."""
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
 
 
 def signature(path: Path) -> str | None:
     """Which version of a file is there, cheaply: its size, modification time and inode (None when missing)."""
     try:
-        return _signature_of(os.stat(path))
+        return signature_of(os.stat(path))
     except FileNotFoundError:
         return None
 
 
 def remember_checksum(path: Path, st: os.stat_result, crc: int) -> None:
-    _CHECKSUMS[str(path)] = ((_signature_of(st), st.st_ctime_ns), f"{crc:08x}")
+    _CHECKSUMS[str(path)] = ((signature_of(st), st.st_ctime_ns), f"{crc:08x}")
 
 
 def _crc(handle, size: int) -> int:
@@ -253,7 +254,7 @@ def fingerprint(path: Path) -> tuple[str, int, str] | None:
     try:
         with open(path, "rb") as handle:
             st = os.fstat(handle.fileno())
-            key = (_signature_of(st), st.st_ctime_ns)
+            key = (signature_of(st), st.st_ctime_ns)
             known = _CHECKSUMS.get(str(path))
             if known is not None and known[0] == key:
                 return key[0], key[1], known[1]

@@ -15,7 +15,7 @@ from .. import redaction
 from ..errors import HippocampusError
 from ..timeutil import iso
 from ..workspace import Workspace
-from .files import check_index_link, remember_checksum, replacing
+from .files import check_index_link, remember_checksum, replacing, signature_of
 from .model import SCHEMA_VERSION, Index, Memory
 
 BACKUPS_KEPT = 7
@@ -208,15 +208,22 @@ def stored_meta(ws: Workspace) -> dict:
     return opened[1]
 
 
-def stored_memories(ws: Workspace) -> tuple[dict, Iterator[tuple[Memory, str]]]:
+def stored_memories(ws: Workspace, ours: str | None = None) -> tuple[dict, Iterator[tuple[Memory, str]]]:
     """(the bookkeeping keys, and streamed, each stored memory with its line's text) of an index.json in our
-    line form (every transaction first makes it so). Each line is parsed and validated as a whole load
+    line form (every transaction first makes it so). Each line is parsed as JSON and validated as a whole load
     validates it (`Memory.from_dict`, ids unique); anything else is an error naming the file. A missing file is
-    an empty store."""
+    an empty store.
+
+    `ours`: the signature of the file as our last write produced it (`cache.witnessed`). Every line of that file
+    was validated before it was written, so its memories are taken as parsed — once the open file is seen to be
+    that very one (else nothing is read: the file changed since the caller looked)."""
     opened = _open_stored(ws)
     if opened is None:
         return {}, iter(())
     handle, meta, more = opened
+    if ours is not None and signature_of(os.fstat(handle.fileno())) != ours:
+        handle.close()
+        raise HippocampusError(f"{ws.index} changed while this run was reading it; nothing was changed — run again")
 
     seen: set[str] = set()
     where = str(ws.index)
@@ -253,6 +260,9 @@ def stored_memories(ws: Workspace) -> tuple[dict, Iterator[tuple[Memory, str]]]:
         for number, (text, raw) in enumerate(zip(texts, values or [_parse_one(t) for t in texts], strict=True), first):
             if raw is None:
                 raise _not_ours(ws, f"line {number}")
+            if ours is not None:
+                yield Memory.wrap(raw), text
+                continue
             memory = Memory.from_dict(raw, f"{where} line {number}")
             if memory.id in seen:
                 raise HippocampusError(f"{where}: the id {memory.id} appears twice; give one of them a new id")

@@ -39,7 +39,8 @@ def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
     if decay is not None and abs(decay["last"] - memory.importance) < 1e-9:
         day = parse_day(decay["from"])
         if day is not None:
-            return min(float(decay["base"]), ceiling(memory)), day
+            base = float(decay["base"])
+            return (base if base <= UNTRUSTED_CEILING else min(base, ceiling(memory))), day
     candidates = [d for d in (parse_day(meta.get("decayLastRun")), parse_day(memory.lastAccessed)) if d]
     if not candidates and memory.created:
         candidates = [d for d in (parse_day(memory.created),) if d]
@@ -131,9 +132,10 @@ def decay_memory(memory: Memory, today: date, meta: Mapping) -> bool:
         return True
     before = (memory.importance, memory.decay)
     base, since = anchor(memory, meta, today)
-    memory.importance = round(min(1.0, faded(base, days_between(since, today))), PRECISION)
-    memory.decay = {"base": base, "from": since.isoformat(), "last": memory.importance}
-    return (memory.importance, memory.decay) != before
+    value = round(min(1.0, faded(base, days_between(since, today))), PRECISION)
+    memory.importance = value
+    memory.decay = {"base": base, "from": since.isoformat(), "last": value}
+    return value != before[0] or memory.decay != before[1]
 
 
 def is_archive_candidate(memory: Memory) -> bool:

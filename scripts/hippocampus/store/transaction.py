@@ -6,7 +6,7 @@ edit, a restored backup). A file that is not ours is loaded whole: validated, mi
 transaction then saves it in our line form and rebuilds the cache whatever the body did (its normalisation, done
 once: the file is ours from then on). A file that is ours streams: the body gets its bookkeeping keys, holds only
 the memories it takes (from the cache) or makes, and the save streams the stored memories into the new file a line
-at a time, each parsed and validated like a whole load, a held memory replacing the stored one of its id and the
+at a time, each parsed (validated when it was written), a held memory replacing the stored one of its id and the
 others added at the end. A body that needs every memory at hand asks for the whole store (`whole=True`, or
 `load_whole()`). Either way each memory written gets its recorded touches, then the body's `each` step.
 """
@@ -80,7 +80,7 @@ class Transaction:
         if self.whole:
             yield from self.index.memories
             return
-        _, stored = indexfile.stored_memories(self.ws)
+        _, stored = indexfile.stored_memories(self.ws, ours=self.loaded_from)
         for memory, _ in stored:
             touches.touch_memory(memory, self.touches.get(memory.id), self.loaded_meta)
             yield memory
@@ -107,7 +107,7 @@ class Transaction:
                 yield indexfile.ENCODE(memory.to_dict())
             return
         held = {memory.id: memory for memory in self.index.memories}
-        _, stored = indexfile.stored_memories(self.ws)
+        _, stored = indexfile.stored_memories(self.ws, ours=self.loaded_from)
         for memory, text in stored:
             mine = held.pop(memory.id, None)
             if mine is not None:
