@@ -3,6 +3,8 @@
 import json
 import os
 import random
+
+from hypothesis import given, settings, strategies as st
 from datetime import datetime, timezone
 
 from conftest import memory, read_index, run_script, write_index
@@ -353,3 +355,23 @@ def test_a_stream_of_our_own_file_refuses_a_file_changed_since_it_was_vouched_fo
         assert "changed while this run was reading it" in str(exc)
     else:
         raise AssertionError("a file changed since it was vouched for was streamed as ours")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(min_value=0.0, max_value=1.0), max_size=300), st.integers(min_value=1, max_value=60))
+def test_the_runs_of_sorted_importances_count_what_a_call_for_each_value_counts(values, bins):
+    from collections import Counter
+
+    from hippocampus.store.views import histogram_bin, runs
+
+    values.sort()
+    for label in (model.tier, lambda value: histogram_bin(value, bins)):
+        counted: Counter = Counter()
+        end = 0
+        for name, start, stop in runs(values, label):
+            assert start == end < stop  # adjacent, never empty
+            assert {label(v) for v in values[start:stop]} == {name}
+            counted[name] += stop - start
+            end = stop
+        assert end == len(values)
+        assert counted == Counter(label(v) for v in values)

@@ -26,7 +26,7 @@ from typing import Iterable, Iterator, Mapping
 from .. import redaction
 from . import files, indexfile, retention, touches
 from .model import id_number, tier, Index, Memory
-from .views import histogram_bin, Census, Facts, IndexView, Scored, ShelfOf
+from .views import histogram_bin, runs, Census, Facts, IndexView, Scored, ShelfOf
 from ..terms import document_terms, topic_terms
 from ..timeutil import parse_day
 from ..workspace import Workspace
@@ -487,15 +487,19 @@ class CacheView:
         """Counted by SQLite in a few passes over small columns: a 100k-memory store makes no 100k Python objects."""
         db, table = self.db, self._today(today)
         out = Census(bins=[0] * bins)
-        for domain, name, count in db.execute(
-            f"SELECT coalesce(nullif(domain, ''), 'user'), tier(value), COUNT(*) FROM {table} GROUP BY 1, 2"
-        ):
-            out.per_domain.setdefault(domain, Counter())[name] = count
-            out.total += count
-        for number, count in db.execute(f"SELECT histogram_bin(value, ?), COUNT(*) FROM {table} GROUP BY 1", (bins,)):
-            out.bins[number] = count
-        out.fading = [v for (v,) in db.execute(f"SELECT value FROM {table} WHERE pinned = 0 ORDER BY value")]
-        out.pinned = [v for (v,) in db.execute(f"SELECT value FROM {table} WHERE pinned = 1 ORDER BY value")]
+        rows = db.execute(
+            f"SELECT value, coalesce(nullif(domain, ''), 'user'), pinned FROM {table} ORDER BY value"
+        ).fetchall()
+        values, domains, pins = zip(*rows, strict=True) if rows else ((), (), ())
+        out.total = len(values)
+        # Tiers and bins are runs of the sorted values: counted without a call per memory.
+        for name, start, end in runs(values, tier):
+            for domain, count in Counter(domains[start:end]).items():
+                out.per_domain.setdefault(domain, Counter())[name] += count
+        for number, start, end in runs(values, lambda value: histogram_bin(value, bins)):
+            out.bins[number] += end - start
+        out.fading = [value for value, pinned in zip(values, pins, strict=True) if not pinned]
+        out.pinned = [value for value, pinned in zip(values, pins, strict=True) if pinned]
         for created, count in db.execute(f"SELECT created, COUNT(*) FROM {table} GROUP BY created"):
             if created:
                 out.days[date.fromordinal(created)] += count

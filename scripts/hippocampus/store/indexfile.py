@@ -253,21 +253,22 @@ def stored_memories(ws: Workspace, ours: str | None = None) -> tuple[dict, Itera
                 raise HippocampusError(f"{ws.index} is not UTF-8 text; restore a copy from {ws.backups}/") from None
             raise _not_ours(ws, "no closing line")
 
-    def take(texts: list[str], first: int) -> Iterator[tuple[Memory, str]]:
+    def take(texts: list[str], first: int) -> list[tuple[Memory, str]]:
         """The memories of consecutive lines, numbered from `first`: parsed together (one parse of many lines is
         several times faster than one per line), or one by one to name the line when that fails."""
         values = _parse_together(texts)
+        if values is not None and ours is not None:
+            return [(Memory.wrap(raw), text) for raw, text in zip(values, texts, strict=True)]
+        out = []
         for number, (text, raw) in enumerate(zip(texts, values or [_parse_one(t) for t in texts], strict=True), first):
             if raw is None:
                 raise _not_ours(ws, f"line {number}")
-            if ours is not None:
-                yield Memory.wrap(raw), text
-                continue
             memory = Memory.from_dict(raw, f"{where} line {number}")
             if memory.id in seen:
                 raise HippocampusError(f"{where}: the id {memory.id} appears twice; give one of them a new id")
             seen.add(memory.id)
-            yield memory, text
+            out.append((memory, text))
+        return out
 
     return meta, memories()
 

@@ -35,8 +35,8 @@ def ceiling(memory: Memory) -> float:
 def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
     """(base importance, the day it held): the memory's own anchor while `importance` is the value last written
     from it, else its `importance` dated from the last decay run or last access (today when it has no dates)."""
-    decay = memory.decay
-    if decay is not None and abs(decay["last"] - memory.importance) < 1e-9:
+    decay, importance = memory.decay, memory.importance
+    if decay is not None and abs(decay["last"] - importance) < 1e-9:
         day = parse_day(decay["from"])
         if day is not None:
             base = float(decay["base"])
@@ -130,12 +130,13 @@ def decay_memory(memory: Memory, today: date, meta: Mapping) -> bool:
             return False
         memory.importance = ceiling(memory)  # pinned words of a stranger still stay below the core
         return True
-    before = (memory.importance, memory.decay)
+    importance, before = memory.importance, memory.decay
     base, since = anchor(memory, meta, today)
-    value = round(min(1.0, faded(base, days_between(since, today))), PRECISION)
+    value = round(min(1.0, faded(base, (today - since).days)), PRECISION)
+    after = {"base": base, "from": since.isoformat(), "last": value}
     memory.importance = value
-    memory.decay = {"base": base, "from": since.isoformat(), "last": value}
-    return value != before[0] or memory.decay != before[1]
+    memory.decay = after
+    return value != importance or after != before
 
 
 def is_archive_candidate(memory: Memory) -> bool:
@@ -155,12 +156,13 @@ class Decay:
         self.ran_today = meta.get("decayLastRun") == self.report.day
 
     def __call__(self, memory: Memory) -> bool:
-        self.report.total += 1
+        report = self.report
+        report.total += 1
         changed = decay_memory(memory, self.today, self.meta)
         if changed:
-            self.report.changed += 1
+            report.changed += 1
         if is_archive_candidate(memory):
-            self.report.archive_candidates.append(memory)
+            report.archive_candidates.append(memory)
         return changed
 
     def finish(self) -> DecayReport:

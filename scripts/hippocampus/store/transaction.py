@@ -107,17 +107,19 @@ class Transaction:
                 yield indexfile.ENCODE(memory.to_dict())
             return
         held = {memory.id: memory for memory in self.index.memories}
+        recorded, each = self.touches, self.each
         _, stored = indexfile.stored_memories(self.ws, ours=self.loaded_from)
         for memory, text in stored:
-            mine = held.pop(memory.id, None)
+            memory_id = memory.id
+            mine = held.pop(memory_id, None) if held else None
             if mine is not None:
                 memory = mine  # taken and changed by the body: written as it holds it
             changed = mine is not None
-            if touches.touch_memory(memory, self.touches.get(memory.id), self.loaded_meta):
+            if memory_id in recorded and touches.touch_memory(memory, recorded[memory_id], self.loaded_meta):
                 if mine is None:
                     self.touched.append(memory)
                 changed = True
-            if self.each is not None and self.each(memory):
+            if each is not None and each(memory):
                 changed = True
             yield indexfile.ENCODE(memory.to_dict()) if changed else text
         for memory in held.values():

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Callable, Iterable, Iterator, Protocol
+from bisect import bisect_left
+from typing import Callable, Iterable, Iterator, Protocol, Sequence, TypeVar
 
 from . import retention
 from .model import tier, Index, Memory
@@ -63,6 +64,20 @@ class Census:
 def histogram_bin(importance: float, bins: int) -> int:
     """The bin of an importance from 0 to 1 (1.0 falls in the last bin)."""
     return min(bins - 1, int(importance * bins + 1e-9))
+
+
+Label = TypeVar("Label")
+
+
+def runs(values: Sequence[float], label: Callable[[float], Label]) -> Iterator[tuple[Label, int, int]]:
+    """(label, start, end) of each run of ascending `values` that `label` gives one value: the label must never
+    come back once left as the values rise (a tier, a histogram bin). A few calls of `label` a run, by bisection."""
+    start = 0
+    while start < len(values):
+        name = label(values[start])
+        end = bisect_left(values, True, lo=start, key=lambda value: label(value) != name)
+        yield name, start, end
+        start = end
 
 
 class View(Protocol):
