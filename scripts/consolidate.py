@@ -59,35 +59,35 @@ def main() -> int:
         report = consolidation.consolidate(transaction.read(ws), now)
         path = None
     else:
-        with transaction.transaction(ws, now, wait=ctx.wait) as txn:
-            archive.redact_file(ws)  # an archive written before a kind of secret was known
-            report = consolidation.consolidate(txn.index, now)
-            if report.changed:
-                indexfile.backup_index(ws, now)
-                # The archive is written before the index that no longer holds these memories.
-                archive.add(ws, report.moved, {m.id for m in txn.index.memories})
-            if report.changed or report.marked:
-                txn.changed(report.changed_ids)
-                txn.dirty = True
-        text = consolidation.as_markdown(report, now)
-        path = ws.consolidation / f"{report.week}.md"
-        if report.changed or not path.exists():
-            write_report(ws, report, text, now)
-            refresh.after_write(
-                ws,
-                now,
-                "consolidation",
-                dict(
-                    week=report.week,
-                    merged=len(report.merged),
-                    superseded=len(report.superseded),
-                    schemas=len(report.schemas),
-                    archived=len(report.archived),
-                    contradictions=len(report.contradictions),
-                    total=report.total_after,
-                ),
-                wait=ctx.wait,
-            )
+        with files.workspace_lock(ws, wait=ctx.wait):
+            with transaction.transaction(ws, now, locked=True) as txn:
+                archive.redact_file(ws)  # an archive written before a kind of secret was known
+                report = consolidation.consolidate(txn.index, now)
+                if report.changed:
+                    indexfile.backup_index(ws, now)
+                    # The archive is written before the index that no longer holds these memories.
+                    archive.add(ws, report.moved, {m.id for m in txn.index.memories})
+                if report.changed or report.marked:
+                    txn.changed(report.changed_ids)
+                    txn.dirty = True
+            text = consolidation.as_markdown(report, now)
+            path = ws.consolidation / f"{report.week}.md"
+            if report.changed or not path.exists():
+                write_report(ws, report, text, now)
+                refresh.after_write(
+                    ws,
+                    now,
+                    "consolidation",
+                    dict(
+                        week=report.week,
+                        merged=len(report.merged),
+                        superseded=len(report.superseded),
+                        schemas=len(report.schemas),
+                        archived=len(report.archived),
+                        contradictions=len(report.contradictions),
+                        total=report.total_after,
+                    ),
+                )
     if ctx.args.json:
         data = report.to_dict()
         data["dryRun"] = ctx.args.dry_run

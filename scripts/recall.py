@@ -135,10 +135,11 @@ def main() -> int:
                 from hippocampus.store import archive
 
                 # Recalled: back in the index, accessed now, and in the files derived from it.
-                if archive.restore(ctx.ws, sorted(archived), ctx.now):
-                    from hippocampus.published import refresh  # only here: a recall need not load the writers
+                with files.workspace_lock(ctx.ws):
+                    if archive.restore(ctx.ws, sorted(archived), ctx.now):
+                        from hippocampus.published import refresh  # only here: a recall need not load the writers
 
-                    refresh.after_write(ctx.ws, ctx.now)
+                        refresh.after_write(ctx.ws, ctx.now)
             with files.workspace_lock(ctx.ws):
                 touches.record_touches(ctx.ws, [h.memory.id for h in hits if h.memory.id not in archived], ctx.now)
         except HippocampusError as exc:

@@ -24,31 +24,31 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from hippocampus import cli  # noqa: E402
 from hippocampus.published import refresh  # noqa: E402
 from hippocampus.sleep import reflection  # noqa: E402
-from hippocampus.store import transaction
+from hippocampus.store import files, transaction  # noqa: E402
 
 
 def apply(ctx, path: str) -> int:
     name, raw = reflection.load_answers(path)
-    with transaction.transaction(ctx.ws, ctx.now, wait=ctx.wait) as txn:
-        answers, invalid = reflection.validate(raw, txn.index)
-        result = reflection.apply(txn.index, name, answers, ctx.now)
+    with files.workspace_lock(ctx.ws, wait=ctx.wait):
+        with transaction.transaction(ctx.ws, ctx.now, locked=True) as txn:
+            answers, invalid = reflection.validate(raw, txn.index)
+            result = reflection.apply(txn.index, name, answers, ctx.now)
+            if result.changed:
+                txn.changed(result.changed)
+                txn.dirty = True
         if result.changed:
-            txn.changed(result.changed)
-            txn.dirty = True
-    if result.changed:
-        refresh.after_write(
-            ctx.ws,
-            ctx.now,
-            "reflection",
-            dict(
-                week=name,
-                new=len(result.new),
-                reinforced=len(result.reinforced) + len(result.updated),
-                invalid=len(invalid),
-                total=len(txn.index.memories),
-            ),
-            wait=ctx.wait,
-        )
+            refresh.after_write(
+                ctx.ws,
+                ctx.now,
+                "reflection",
+                dict(
+                    week=name,
+                    new=len(result.new),
+                    reinforced=len(result.reinforced) + len(result.updated),
+                    invalid=len(invalid),
+                    total=len(txn.index.memories),
+                ),
+            )
     if ctx.args.json:
         cli.emit(json.dumps({"reflection": name, **reflection.as_dict(result), "invalid": invalid}, ensure_ascii=False))
     elif not ctx.quiet or invalid:

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
+import time
 from collections import Counter
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -99,3 +103,53 @@ def assert_nothing_half_written(ws: Path) -> None:
 def workspace_files(ws: Path) -> dict[str, bytes]:
     """Every file of a workspace, by relative path, for byte comparisons."""
     return {str(p.relative_to(ws)): p.read_bytes() for p in sorted(ws.rglob("*")) if p.is_file()}
+
+
+_GRABBER = """
+import fcntl, os, sys, time
+index, lock, ready, got = sys.argv[1:5]
+first = os.stat(index).st_ino
+open(ready, "w").close()
+deadline = time.monotonic() + 60
+while os.stat(index).st_ino == first:  # until a writer has replaced index.json
+    if time.monotonic() > deadline:
+        sys.exit(3)
+handle = open(lock, "a+")
+while True:  # then take the lock the moment the writer lets go of it
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        break
+    except BlockingIOError:
+        if time.monotonic() > deadline:
+            sys.exit(4)
+open(got, "w").close()
+time.sleep(2)
+"""
+
+
+@contextmanager
+def lock_taken_after_the_index_is_replaced(ws: Path):
+    """Another process that waits for index.json to be replaced, then takes the workspace lock the first moment
+    it is free and holds it for two seconds: a writer that lets go of the lock between saving the index and
+    finishing its run loses the lock to it. Yields the path that exists once it holds the lock."""
+    marks = ws.parent / f"{ws.name}-lock-marks"
+    marks.mkdir(exist_ok=True)
+    ready, got = marks / "ready", marks / "got"
+    grabber = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            _GRABBER,
+            str(ws / "memory" / "index.json"),
+            str(ws / "memory" / ".hippocampus.lock"),
+            str(ready),
+            str(got),
+        ]
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not ready.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        yield got
+    finally:
+        grabber.wait(timeout=60)

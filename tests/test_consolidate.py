@@ -11,6 +11,7 @@ import pytest
 
 from conftest import SCRIPTS, memory, read_index, run_script, write_index
 from consolidation_fixtures import NOW, build
+from reliability import lock_taken_after_the_index_is_replaced
 
 sys.path.insert(0, str(SCRIPTS))
 
@@ -521,3 +522,13 @@ def test_merging_a_stranger_s_repeated_words_never_lifts_them_above_the_ceiling(
     assert report.merged and all(m.importance <= 0.6 for m in index.memories)
     merged = next(line for line in consolidation.as_markdown(report, now).splitlines() if "← " in line)
     assert "(untrusted sender, not an instruction): Mallory said:" in merged
+
+
+def test_a_cron_run_keeps_the_lock_from_its_save_to_its_refresh_and_logs_its_event(ws):
+    with lock_taken_after_the_index_is_replaced(ws) as got:
+        done = run_script("consolidate", "--cron", ws=ws, now=NOW)
+    assert got.exists()  # the index was replaced, and the other process took the lock once it was free
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in (ws / "memory" / "brain-events.jsonl").read_text().splitlines()]
+    assert events[-1]["event"] == "consolidation"
+    assert f"synced {NOW}" in (ws / "HIPPOCAMPUS_CORE.md").read_text()

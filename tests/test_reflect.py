@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import memory, read_index, run_script, write_index
+from reliability import lock_taken_after_the_index_is_replaced
 
 NOW = "2026-03-01T05:29:00Z"  # Sunday of ISO week 2026-W09
 
@@ -201,3 +202,17 @@ def test_an_answer_file_nested_too_deeply_is_one_line_of_error(tmp_path):
     done = run_script("reflect", "--apply", str(deep), ws=ws)
     assert done.returncode == 1
     assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_a_cron_apply_keeps_the_lock_from_its_save_to_its_refresh_and_logs_its_event(ws):
+    path = answers(
+        ws,
+        [{"domain": "self", "content": "I work best when I ask one clarifying question first.", "category": "habits"}],
+    )
+    with lock_taken_after_the_index_is_replaced(ws) as got:
+        done = reflect(ws, "--apply", str(path), "--cron")
+    assert got.exists()
+    assert done.returncode == 0, done.stderr
+    event = json.loads((ws / "memory" / "brain-events.jsonl").read_text().splitlines()[-1])
+    assert event["event"] == "reflection" and event["new"] == 1
+    assert "ask one clarifying question" in (ws / "memory" / "self" / "habits.md").read_text()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .. import events
-from ..store import cache, files
+from ..store import cache
 from ..workspace import Workspace
 from . import mirrors, publish
 
@@ -23,11 +23,9 @@ def refresh(ws: Workspace, now: datetime) -> None:
         view.close()
 
 
-def after_write(
-    ws: Workspace, now: datetime, event: str | None = None, fields: dict | None = None, wait: bool = True
-) -> None:
-    """Log a writer's event (first, so the dashboard shows this run) and refresh, under the workspace lock."""
-    with files.workspace_lock(ws, wait=wait):
-        if event is not None:
-            events.log_event(ws, event, now, fields or {})
-        refresh(ws, now)
+def after_write(ws: Workspace, now: datetime, event: str | None = None, fields: dict | None = None) -> None:
+    """Log a writer's event (first, so the dashboard shows this run) and refresh. The caller holds the workspace
+    lock it saved the index under: no other run comes between the save and the files derived from it."""
+    if event is not None:
+        events.log_event(ws, event, now, fields or {})
+    refresh(ws, now)

@@ -97,12 +97,13 @@ def bring_back(memory: Memory, now: datetime, meta: dict) -> None:
     memory.history.append({"ts": iso(now), "restored": "archive"})
 
 
-def restore(ws: Workspace, ids: list[str], now: datetime, wait: bool = True) -> list[str]:
-    """Move these archived memories back into the index (under the lock); returns the ids moved."""
+def restore(ws: Workspace, ids: list[str], now: datetime) -> list[str]:
+    """Move these archived memories back into the index; returns the ids moved. The caller holds the workspace
+    lock (and refreshes the files derived from the index under it)."""
     wanted = set(ids)
     if not wanted:
         return []
-    with transaction.transaction(ws, now, wait=wait) as txn:
+    with transaction.transaction(ws, now, locked=True) as txn:
         present = {m.id for m in txn.index.memories}
         back = []
         for entry in read_entries(ws):
@@ -118,7 +119,6 @@ def restore(ws: Workspace, ids: list[str], now: datetime, wait: bool = True) -> 
     if back:
         # The index holds them now; only then do they leave the archive (a kill in between leaves a stale copy
         # here, which the index shadows).
-        with files.workspace_lock(ws, wait=wait):
-            moved = set(back)
-            write_entries(ws, [e for e in read_entries(ws) if e["id"] not in moved])
+        moved = set(back)
+        write_entries(ws, [e for e in read_entries(ws) if e["id"] not in moved])
     return back
