@@ -97,8 +97,8 @@ def main() -> int:
         cli.emit(json.dumps(data, ensure_ascii=False))
     elif not ctx.quiet or report.invalid:
         cli.emit(describe(report))
-        for problem in report.invalid:
-            cli.emit(f"  invalid decision #{problem['index']} ({problem['item']}): {problem['error']}")
+        for invalid in report.invalid:
+            cli.emit(f"  invalid decision #{invalid['index']} ({invalid['item']}): {invalid['error']}")
     return 1 if report.invalid else 0
 
 

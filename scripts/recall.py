@@ -38,7 +38,8 @@ def within_budget(hits: list, budget: int | None) -> list:
     """As many hits as fit in `budget` tokens, best first (the best one always, cut to fit if need be)."""
     if not budget:
         return hits
-    kept, spent = [], 0
+    kept: list = []
+    spent = 0
     for hit in hits:
         cost = estimate_tokens(hit.memory.content) + 12
         if hit.turn is not None:
@@ -58,7 +59,7 @@ def shown(memory) -> str:
     return framed(memory, text) if memory.untrusted else text
 
 
-def as_json(hit, archived: set[str] = frozenset()) -> dict:
+def as_json(hit, archived: frozenset[str] | set[str] = frozenset()) -> dict:
     m = hit.memory
     out = {
         "id": m.id,

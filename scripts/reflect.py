@@ -18,6 +18,7 @@ import json
 import os
 import shlex
 import sys
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
@@ -28,7 +29,7 @@ from hippocampus.store import files, transaction  # noqa: E402
 
 
 def apply(ctx, path: str) -> int:
-    name, raw = reflection.load_answers(path)
+    name, raw = reflection.load_answers(Path(path))
     with files.workspace_lock(ctx.ws, wait=ctx.wait):
         with transaction.transaction(ctx.ws, ctx.now, locked=True) as txn:
             answers, invalid = reflection.validate(raw, txn.index)
