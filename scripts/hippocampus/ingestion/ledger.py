@@ -24,7 +24,7 @@ import sqlite3
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import overload
+from typing import Iterator, overload
 
 from .. import jsonl, redaction
 from . import sources
@@ -184,20 +184,61 @@ class Ledger:
 
 def read_signals(ws: Workspace) -> tuple[list[Signal], int]:
     """The queued signals in file order, and how many lines could not be read (a line torn by a kill)."""
-    try:
-        data = ws.signals.read_bytes()
-    except FileNotFoundError:
-        return [], 0
     signals, bad = [], 0
-    name = str(ws.signals)
-    # Lines end at "\n" only: a session or message id may hold any other line separator (U+2028, NEL, …).
-    lines = jsonl.Lines(data.decode("utf-8", errors="replace").split("\n"))
-    for number, value in lines:
-        try:
-            signals.append(Signal.from_dict(value, f"{name}:{number}"))
-        except HippocampusError:
+    for _, signal in _queue(ws):
+        if signal is None:
             bad += 1
-    return signals, bad + lines.invalid
+        else:
+            signals.append(signal)
+    return signals, bad
+
+
+def queued(ws: Workspace) -> Iterator[tuple[int, Signal]]:
+    """(byte offset, signal) of each readable queued signal, in file order, streamed: the queue of a long history
+    is never held whole."""
+    for offset, signal in _queue(ws):
+        if signal is not None:
+            yield offset, signal
+
+
+def _queue(ws: Workspace) -> Iterator[tuple[int, Signal | None]]:
+    """(byte offset, its signal or None when the line cannot be read) of each line of the queue that is not blank,
+    streamed."""
+    try:
+        handle = open(ws.signals, "rb")
+    except FileNotFoundError:
+        return
+    name = str(ws.signals)
+    with handle:
+        offset = 0
+        # Binary lines end at "\n" only, as the queue's do: a session or message id may hold any other line
+        # separator (U+2028, NEL, …).
+        for number, line in enumerate(handle, 1):
+            text = line.decode("utf-8", errors="replace")
+            if text.strip():
+                yield offset, _signal_of(text, f"{name}:{number}")
+            offset += len(line)
+
+
+def signals_at(ws: Workspace, offsets: list[int]) -> list[Signal]:
+    """The signals on the queue's lines starting at these byte offsets (found by `queued`), in the order given."""
+    out = []
+    name = str(ws.signals)
+    with open(ws.signals, "rb") as handle:
+        for offset in offsets:
+            handle.seek(offset)
+            signal = _signal_of(handle.readline().decode("utf-8", errors="replace"), f"{name}@{offset}")
+            if signal is None:
+                raise HippocampusError(f"{name} changed while this run was reading it; nothing was lost — run again")
+            out.append(signal)
+    return out
+
+
+def _signal_of(line: str, where: str) -> Signal | None:
+    try:
+        return Signal.from_dict(json.loads(line), where)
+    except (ValueError, RecursionError, HippocampusError):
+        return None
 
 
 def _dump(signals: list[Signal]) -> str:
@@ -227,11 +268,17 @@ def append_signals(ws: Workspace, signals: list[Signal]) -> None:
 
 def keep_signals(ws: Workspace, keep) -> int:
     """Rewrite the queue atomically with the signals `keep` accepts; returns how many lines were dropped."""
-    signals, bad = read_signals(ws)
-    kept = [s for s in signals if keep(s)]
-    dropped = len(signals) - len(kept) + bad
+    kept = dropped = 0
+    for _, signal in _queue(ws):  # streamed twice, never held whole: a long history's queue can be large
+        if signal is not None and keep(signal):
+            kept += 1
+        else:
+            dropped += 1
     if dropped:
-        files.atomic_write(ws.signals, _dump(kept))
+        with files.replacing(ws.signals) as out:
+            for _, signal in _queue(ws) if kept else ():
+                if signal is not None and keep(signal):
+                    out.write(_dump([signal]).encode("utf-8"))
     return dropped
 
 
@@ -394,9 +441,7 @@ def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> Report:
     committed = ledger.next_seq
     # Lines a killed run appended but never committed come back below, under the same numbers.
     report.recovered = keep_signals(ws, lambda s: through < s.seq < committed)
-    queued, _ = read_signals(ws)
-    next_seq = max([committed, through + 1] + [s.seq + 1 for s in queued])
-    del queued
+    next_seq = max([committed, through + 1] + [s.seq + 1 for _, s in queued(ws)])
     # limit -1 (from --full) means the whole history even on a first run.
     cap = limit if limit is not None else (config.first_run_limit if report.first_run else None)
     cap = None if cap is not None and cap < 0 else cap
