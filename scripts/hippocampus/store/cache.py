@@ -169,7 +169,9 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 _INSERT_DOC = "INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 
-def _insert(db: sqlite3.Connection, memories: Iterable[Memory], meta: dict, today: date) -> None:
+def _insert(db: sqlite3.Connection, memories: Iterable[Memory], meta: dict, today: date, indexed: bool = True) -> None:
+    """Add the memories' rows. Into `indexed` tables (an update) each table's rows go in the order of its index:
+    SQLite then walks every index once instead of jumping about it, which is much faster for many rows."""
     first = (db.execute("SELECT COALESCE(MAX(doc), 0) FROM docs").fetchone()[0]) + 1
     docs: list[tuple] = []
     postings: list[tuple] = []
@@ -178,6 +180,9 @@ def _insert(db: sqlite3.Connection, memories: Iterable[Memory], meta: dict, toda
     highest = 0
 
     def flush():
+        if indexed:
+            for batch in (postings, topics, sources):
+                batch.sort()
         db.executemany(_INSERT_DOC, docs)
         db.executemany("INSERT INTO postings VALUES (?,?,?,?)", postings)
         db.executemany("INSERT INTO topics VALUES (?,?)", topics)
@@ -236,7 +241,7 @@ def rebuild(ws: Workspace, index: Index, sig: str | None, today: date) -> None:
     try:
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _TABLES)
         db.execute(f"PRAGMA user_version={VERSION}")
-        _insert(db, index.memories, index.meta, today)
+        _insert(db, index.memories, index.meta, today, indexed=False)
         db.executescript(_INDEXES)
         _totals(db)
         _record(db, ws, sig)
