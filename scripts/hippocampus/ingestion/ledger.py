@@ -185,7 +185,7 @@ class Ledger:
 def read_signals(ws: Workspace) -> tuple[list[Signal], int]:
     """The queued signals in file order, and how many lines could not be read (a line torn by a kill)."""
     signals, bad = [], 0
-    for _, signal in _queue(ws):
+    for signal in _queue(ws):
         if signal is None:
             bad += 1
         else:
@@ -193,52 +193,30 @@ def read_signals(ws: Workspace) -> tuple[list[Signal], int]:
     return signals, bad
 
 
-def queued(ws: Workspace) -> Iterator[tuple[int, Signal]]:
-    """(byte offset, signal) of each readable queued signal, in file order, streamed: the queue of a long history
-    is never held whole."""
-    for offset, signal in _queue(ws):
-        if signal is not None:
-            yield offset, signal
+def queued(ws: Workspace) -> Iterator[Signal]:
+    """Each readable queued signal, in file order, streamed: the queue of a long history is never held whole."""
+    return (signal for signal in _queue(ws) if signal is not None)
 
 
-def _queue(ws: Workspace) -> Iterator[tuple[int, Signal | None]]:
-    """(byte offset, its signal or None when the line cannot be read) of each line of the queue that is not blank,
-    streamed."""
+def _queue(ws: Workspace) -> Iterator[Signal | None]:
+    """Each line of the queue that is not blank, streamed: its signal, or None when it cannot be read (the lines
+    that are not JSON come last)."""
     try:
         handle = open(ws.signals, "rb")
     except FileNotFoundError:
         return
     name = str(ws.signals)
     with handle:
-        offset = 0
         # Binary lines end at "\n" only, as the queue's do: a session or message id may hold any other line
         # separator (U+2028, NEL, …).
-        for number, line in enumerate(handle, 1):
-            text = line.decode("utf-8", errors="replace")
-            if text.strip():
-                yield offset, _signal_of(text, f"{name}:{number}")
-            offset += len(line)
-
-
-def signals_at(ws: Workspace, offsets: list[int]) -> list[Signal]:
-    """The signals on the queue's lines starting at these byte offsets (found by `queued`), in the order given."""
-    out = []
-    name = str(ws.signals)
-    with open(ws.signals, "rb") as handle:
-        for offset in offsets:
-            handle.seek(offset)
-            signal = _signal_of(handle.readline().decode("utf-8", errors="replace"), f"{name}@{offset}")
-            if signal is None:
-                raise HippocampusError(f"{name} changed while this run was reading it; nothing was lost — run again")
-            out.append(signal)
-    return out
-
-
-def _signal_of(line: str, where: str) -> Signal | None:
-    try:
-        return Signal.from_dict(json.loads(line), where)
-    except (ValueError, RecursionError, HippocampusError):
-        return None
+        lines = jsonl.Lines(line.decode("utf-8", errors="replace") for line in handle)
+        for number, value in lines:
+            try:
+                yield Signal.from_dict(value, f"{name}:{number}")
+            except HippocampusError:
+                yield None
+        for _ in range(lines.invalid):
+            yield None
 
 
 def _dump(signals: list[Signal]) -> str:
@@ -269,15 +247,15 @@ def append_signals(ws: Workspace, signals: list[Signal]) -> None:
 def keep_signals(ws: Workspace, keep) -> int:
     """Rewrite the queue atomically with the signals `keep` accepts; returns how many lines were dropped."""
     kept = dropped = 0
-    for _, signal in _queue(ws):  # streamed twice, never held whole: a long history's queue can be large
+    for signal in _queue(ws):  # streamed twice, never held whole: a long history's queue can be large
         if signal is not None and keep(signal):
             kept += 1
         else:
             dropped += 1
     if dropped:
         with files.replacing(ws.signals) as out:
-            for _, signal in _queue(ws) if kept else ():
-                if signal is not None and keep(signal):
+            for signal in queued(ws) if kept else ():
+                if keep(signal):
                     out.write(_dump([signal]).encode("utf-8"))
     return dropped
 
@@ -441,7 +419,7 @@ def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> Report:
     committed = ledger.next_seq
     # Lines a killed run appended but never committed come back below, under the same numbers.
     report.recovered = keep_signals(ws, lambda s: through < s.seq < committed)
-    next_seq = max([committed, through + 1] + [s.seq + 1 for _, s in queued(ws)])
+    next_seq = max([committed, through + 1] + [s.seq + 1 for s in queued(ws)])
     # limit -1 (from --full) means the whole history even on a first run.
     cap = limit if limit is not None else (config.first_run_limit if report.first_run else None)
     cap = None if cap is not None and cap < 0 else cap
