@@ -144,14 +144,30 @@ def test_many_processes_at_once_lose_no_memory_no_touch_and_write_nothing_half(w
 
 
 BETWEEN = r"""
-import os, runpy, subprocess, sys
-scripts, other, *argv = sys.argv[1:]
+import os, runpy, subprocess, sys, time
+scripts, lock, got, *argv = sys.argv[1:]
 sys.path.insert(0, scripts)
 from hippocampus.ingestion import runs
 real = runs._tidy
+GRAB = (
+    "import fcntl, sys, time, pathlib\n"
+    "handle = open(sys.argv[1], 'a+')\n"
+    "while True:\n"
+    "    try:\n"
+    "        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+    "        break\n"
+    "    except BlockingIOError:\n"
+    "        time.sleep(0.001)\n"
+    "pathlib.Path(sys.argv[2]).touch()\n"
+    "time.sleep(2)\n"
+)
 def tidy(*args, **kwargs):
-    # Another encode runs to the end between this run's save and its tidy-up (the lock is free then).
-    subprocess.run([sys.executable, *other.split("\x1f")], check=True)
+    # Between this run's save and its tidy-up, another process asks for the workspace lock (and holds it for two
+    # seconds once it has it); this run goes on when the other has it, or after a second and a half.
+    subprocess.Popen([sys.executable, "-c", GRAB, lock, got])
+    deadline = time.monotonic() + 1.5
+    while not os.path.exists(got) and time.monotonic() < deadline:
+        time.sleep(0.005)
     return real(*args, **kwargs)
 runs._tidy = tidy
 sys.argv = argv
@@ -159,26 +175,29 @@ runpy.run_path(argv[0], run_name="__main__")
 """
 
 
-def test_an_encode_that_finishes_while_another_tidies_up_stays_in_the_mirrors_and_the_core_file(workspace, tmp_path):
+def test_no_other_run_gets_the_lock_between_an_encode_s_save_and_its_tidy_up(workspace, tmp_path):
+    # A cron run (which skips when the lock is taken) keeps it from loading the index to publishing: it finishes,
+    # logs its event and publishes its memories, and the other process gets the lock only afterwards.
     rng = random.Random(3)
     first = session_with_facts("first", start_of(2), [fact(rng, "tokfirst")]).write(tmp_path / "t")
-    second = session_with_facts("second", start_of(3), [fact(rng, "toksecond")]).write(tmp_path / "t")
+    assert run_script("encode", "--sessions", str(first), ws=workspace).returncode == 0
+    second = session_with_facts("second", start_of(3), [fact(rng, "toksecond")]).write(tmp_path / "t2")
     driver = tmp_path / "between.py"
     driver.write_text(BETWEEN)
-    other = "\x1f".join(
-        [str(SCRIPTS / "encode.py"), "--workspace", str(workspace), "--sessions", str(second), "--now", NOW]
-    )
+    got = tmp_path / "other-got-the-lock"
     done = subprocess.run(
         [
             sys.executable,
             str(driver),
             str(SCRIPTS),
-            other,
+            str(workspace / "memory" / ".hippocampus.lock"),
+            str(got),
             str(SCRIPTS / "encode.py"),
             "--workspace",
             str(workspace),
             "--sessions",
-            str(first),
+            str(second),
+            "--cron",
             "--now",
             NOW,
         ],
@@ -188,6 +207,13 @@ def test_an_encode_that_finishes_while_another_tidies_up_stays_in_the_mirrors_an
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
+    deadline = time.monotonic() + 10
+    while not got.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    # The other process got the lock, and only after this run had published.
+    assert got.exists() and got.stat().st_mtime_ns >= (workspace / "HIPPOCAMPUS_CORE.md").stat().st_mtime_ns
+    events = [json.loads(line) for line in (workspace / "memory" / "brain-events.jsonl").read_text().splitlines()]
+    assert [e["event"] for e in events].count("encoding") == 2
     assert_each_once(workspace, ["tokfirst", "toksecond"])
     mirrored = "".join(p.read_text(encoding="utf-8") for p in (workspace / "memory").glob("*/*.md"))
     core = (workspace / "HIPPOCAMPUS_CORE.md").read_text(encoding="utf-8")

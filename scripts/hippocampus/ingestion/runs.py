@@ -100,35 +100,37 @@ def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prep
     store/transaction.py), or a store without a current cache (it could not be written), is loaded whole and
     compared in memory."""
     report = RunReport(mode="prepare" if prepare else "auto")
-    with transaction.transaction(ws, now, wait=wait, whole=False) as txn:
-        view = None if txn.whole else cache.cached_view(ws)
-        held: list[encoding.ViewCandidates] = []
-        if view is None:
-            txn.load_whole()
+    # One lock from loading the index to publishing: no other run comes between this save and its tidy-up.
+    with files.workspace_lock(ws, wait=wait):
+        with transaction.transaction(ws, now, whole=False, locked=True) as txn:
+            view = None if txn.whole else cache.cached_view(ws)
+            held: list[encoding.ViewCandidates] = []
+            if view is None:
+                txn.load_whole()
 
-        def lookups():
-            found = encoding.lookups(view if view is not None else IndexView(txn.index))
-            held.append(found[0])
-            return found
+            def lookups():
+                found = encoding.lookups(view if view is not None else IndexView(txn.index))
+                held.append(found[0])
+                return found
 
-        try:
-            if view is not None:
-                txn.index.reserve(view.highest_id)
-            expired_ids, batch = _encode_batch(ws, txn.index, now, min_importance, prepare, report, lookups)
-            changed = report.outcome.changed
-            report.total = len(txn.index.memories)  # the whole store, or the memories this run made
-            if view is not None:
-                # The stored memories this run changed replace their lines; those it made are added at the end.
-                taken = held[0].loaded if held else {}
-                txn.index.memories += [taken[i] for i in sorted(set(changed)) if i in taken]
-                report.total += view.count
-            txn.dirty = txn.dirty or bool(batch) or bool(changed)
-            txn.changed(changed)
-            through = ledger.encoded_through(txn.index.meta)
-        finally:
-            if view is not None:
-                view.close()
-    _tidy(ws, now, wait, through, expired_ids, bool(report.outcome.changed), report)
+            try:
+                if view is not None:
+                    txn.index.reserve(view.highest_id)
+                expired_ids, batch = _encode_batch(ws, txn.index, now, min_importance, prepare, report, lookups)
+                changed = report.outcome.changed
+                report.total = len(txn.index.memories)  # the whole store, or the memories this run made
+                if view is not None:
+                    # The stored memories this run changed replace their lines; those it made are added at the end.
+                    taken = held[0].loaded if held else {}
+                    txn.index.memories += [taken[i] for i in sorted(set(changed)) if i in taken]
+                    report.total += view.count
+                txn.dirty = txn.dirty or bool(batch) or bool(changed)
+                txn.changed(changed)
+                through = ledger.encoded_through(txn.index.meta)
+            finally:
+                if view is not None:
+                    view.close()
+        _tidy(ws, now, through, expired_ids, bool(report.outcome.changed), report)
     return report
 
 
@@ -227,52 +229,53 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Run
     report = RunReport(mode="apply")
     raw = pending.load_decisions(decisions_file)
     done: set[str] = set()
-    with transaction.transaction(ws, now, wait=wait) as txn:
-        index = txn.index
-        items = pending.read_items(ws)
-        valid, report.invalid = pending.validate(raw, items, index)
-        lookup, seen = encoding.lookups(IndexView(index))
-        by_id = index.by_id()
-        for decision in valid:
-            item = decision.item
-            key = pending.item_key(item)
-            done.add(item["id"])
-            if decision.action == "skip":
-                report.outcome.skipped += 1
-                report.applied += 1
-                # The messages that went with it are still what was said: the automatic way attaches them.
+    with files.workspace_lock(ws, wait=wait):
+        with transaction.transaction(ws, now, locked=True) as txn:
+            index = txn.index
+            items = pending.read_items(ws)
+            valid, report.invalid = pending.validate(raw, items, index)
+            lookup, seen = encoding.lookups(IndexView(index))
+            by_id = index.by_id()
+            for decision in valid:
+                item = decision.item
+                key = pending.item_key(item)
+                done.add(item["id"])
+                if decision.action == "skip":
+                    report.outcome.skipped += 1
+                    report.applied += 1
+                    # The messages that went with it are still what was said: the automatic way attaches them.
+                    attached, bad = pending.attached_signals(item, str(ws.pending))
+                    report.outcome.skipped += bad
+                    _add(report.outcome, encoding.encode(index, attached, now, ATTACH_ONLY, lookup=lookup, seen=seen))
+                    continue
+                if key is not None and key in seen:
+                    report.already_applied += 1  # applied by a run that was killed before it could tidy up
+                    continue
+                draft = _decision_draft(decision, item, now, str(ws.pending))
+                if decision.action == "create":
+                    memory = encoding.create(index, lookup, draft)
+                    report.outcome.new.append(memory.id)
+                else:
+                    memory = by_id[decision.memory]
+                    encoding.reinforce(index, memory, draft)
+                    lookup.holds(memory, draft.source)
+                    report.outcome.reinforced.append(memory.id)
+                if key is not None:
+                    seen.add(key)
                 attached, bad = pending.attached_signals(item, str(ws.pending))
                 report.outcome.skipped += bad
-                _add(report.outcome, encoding.encode(index, attached, now, ATTACH_ONLY, lookup=lookup, seen=seen))
-                continue
-            if key is not None and key in seen:
-                report.already_applied += 1  # applied by a run that was killed before it could tidy up
-                continue
-            draft = _decision_draft(decision, item, now, str(ws.pending))
-            if decision.action == "create":
-                memory = encoding.create(index, lookup, draft)
-                report.outcome.new.append(memory.id)
-            else:
-                memory = by_id[decision.memory]
-                encoding.reinforce(index, memory, draft)
-                lookup.holds(memory, draft.source)
-                report.outcome.reinforced.append(memory.id)
-            if key is not None:
-                seen.add(key)
-            attached, bad = pending.attached_signals(item, str(ws.pending))
-            report.outcome.skipped += bad
-            for signal in attached:
-                if signal.key not in seen:
-                    seen.add(signal.key)
-                    encoding.attach_turn(memory, signal)
-                    lookup.holds(memory, signal.source)
-                    report.outcome.attached.append(memory.id)
-            report.applied += 1
-        txn.dirty = txn.dirty or bool(report.outcome.changed)
-        txn.changed(report.outcome.changed)
-        report.total = len(index.memories)
-        through = ledger.encoded_through(index.meta)
-    _tidy(ws, now, wait, through, done, bool(report.outcome.changed), report)
+                for signal in attached:
+                    if signal.key not in seen:
+                        seen.add(signal.key)
+                        encoding.attach_turn(memory, signal)
+                        lookup.holds(memory, signal.source)
+                        report.outcome.attached.append(memory.id)
+                report.applied += 1
+            txn.dirty = txn.dirty or bool(report.outcome.changed)
+            txn.changed(report.outcome.changed)
+            report.total = len(index.memories)
+            through = ledger.encoded_through(index.meta)
+        _tidy(ws, now, through, done, bool(report.outcome.changed), report)
     return report
 
 
@@ -311,35 +314,36 @@ def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where
 
 
 def _tidy(
-    ws: Workspace, now: datetime, wait: bool, through: int, handled_items: set[str], changed: bool, report: RunReport
+    ws: Workspace, now: datetime, through: int, handled_items: set[str], changed: bool, report: RunReport
 ) -> None:
-    with files.workspace_lock(ws, wait=wait):
-        ledger.keep_signals(ws, lambda s: s.seq > through)
-        book = ledger.Ledger(ledger.ledger_path(ws))
-        try:
-            book.note_encoded(through)
-            pending.remove_items(ws, handled_items)
-            report.pending_left = len(pending.read_items(ws))
-            if changed or report.signals or report.expired or report.applied:
-                events.log_event(
-                    ws,
-                    "encoding",
-                    now,
-                    dict(
-                        new=len(report.outcome.new),
-                        reinforced=len(report.outcome.reinforced),
-                        updated=len(report.outcome.updated),
-                        attached=len(report.outcome.attached),
-                        skipped=report.outcome.skipped,
-                        total=report.total,
-                        mode=report.mode,
-                    ),
-                )
-            # Publish when this run changed memories, or when a killed run saved changes it never published. The
-            # index file's signature tells every write apart, even two in the same second.
-            version = cache.signature(ws) or ""
-            if changed or book.state("publishedIndex") != version:
-                refresh.refresh(ws, now)
-                book.note_published(version)
-        finally:
-            book.close()
+    """Trim the queue, note what was encoded, log the event and publish; the caller holds the workspace lock it
+    saved the index under."""
+    ledger.keep_signals(ws, lambda s: s.seq > through)
+    book = ledger.Ledger(ledger.ledger_path(ws))
+    try:
+        book.note_encoded(through)
+        pending.remove_items(ws, handled_items)
+        report.pending_left = len(pending.read_items(ws))
+        if changed or report.signals or report.expired or report.applied:
+            events.log_event(
+                ws,
+                "encoding",
+                now,
+                dict(
+                    new=len(report.outcome.new),
+                    reinforced=len(report.outcome.reinforced),
+                    updated=len(report.outcome.updated),
+                    attached=len(report.outcome.attached),
+                    skipped=report.outcome.skipped,
+                    total=report.total,
+                    mode=report.mode,
+                ),
+            )
+        # Publish when this run changed memories, or when a killed run saved changes it never published. The
+        # index file's signature tells every write apart, even two in the same second.
+        version = cache.signature(ws) or ""
+        if changed or book.state("publishedIndex") != version:
+            refresh.refresh(ws, now)
+            book.note_published(version)
+    finally:
+        book.close()
