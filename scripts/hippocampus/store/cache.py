@@ -489,7 +489,8 @@ class CacheView:
         ]
 
     def census(self, today: date, bins: int) -> Census:
-        """Counted by SQLite in a few passes over small columns: a 100k-memory store makes no 100k Python objects."""
+        """Counted from small columns: today's importances fetched once, sorted by SQLite, and the tiers and bins
+        counted as runs of them (a call of `tier` or `histogram_bin` per run, not per memory)."""
         db, table = self.db, self._today(today)
         out = Census(bins=[0] * bins)
         rows = db.execute(
