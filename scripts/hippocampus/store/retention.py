@@ -39,8 +39,7 @@ def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
     if decay is not None and abs(decay["last"] - importance) < 1e-9:
         day = parse_day(decay["from"])
         if day is not None:
-            base = float(decay["base"])
-            return (base if base <= UNTRUSTED_CEILING else min(base, ceiling(memory))), day
+            return min(float(decay["base"]), ceiling(memory)), day
     candidates = [d for d in (parse_day(meta.get("decayLastRun")), parse_day(memory.lastAccessed)) if d]
     if not candidates and memory.created:
         candidates = [d for d in (parse_day(memory.created),) if d]
