@@ -105,13 +105,16 @@ def workspace_files(ws: Path) -> dict[str, bytes]:
     return {str(p.relative_to(ws)): p.read_bytes() for p in sorted(ws.rglob("*")) if p.is_file()}
 
 
-_GRABBER = """
+# Another process: given an index.json (or "-"), it waits until a writer has replaced that file, then takes the
+# workspace lock the first moment it is free, marks `got` and holds the lock for two seconds.
+# Arguments: index lock ready got.
+LOCK_GRABBER = """
 import fcntl, os, sys, time
 index, lock, ready, got = sys.argv[1:5]
-first = os.stat(index).st_ino
+first = os.stat(index).st_ino if index != "-" else None
 open(ready, "w").close()
 deadline = time.monotonic() + 60
-while os.stat(index).st_ino == first:  # until a writer has replaced index.json
+while first is not None and os.stat(index).st_ino == first:  # until a writer has replaced index.json
     if time.monotonic() > deadline:
         sys.exit(3)
 handle = open(lock, "a+")
@@ -139,7 +142,7 @@ def lock_taken_after_the_index_is_replaced(ws: Path):
         [
             sys.executable,
             "-c",
-            _GRABBER,
+            LOCK_GRABBER,
             str(ws / "memory" / "index.json"),
             str(ws / "memory" / ".hippocampus.lock"),
             str(ready),

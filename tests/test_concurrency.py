@@ -13,7 +13,15 @@ import time
 from datetime import datetime, timedelta
 
 from conftest import NOW, ROOT, SCRIPTS, run_script
-from reliability import assert_each_once, assert_nothing_half_written, fact, memories_of, session_with_facts, start_of
+from reliability import (
+    LOCK_GRABBER,
+    assert_each_once,
+    assert_nothing_half_written,
+    fact,
+    memories_of,
+    session_with_facts,
+    start_of,
+)
 
 from hippocampus.timeutil import parse_instant
 from hippocampus.workspace import Workspace
@@ -145,26 +153,14 @@ def test_many_processes_at_once_lose_no_memory_no_touch_and_write_nothing_half(w
 
 BETWEEN = r"""
 import os, runpy, subprocess, sys, time
-scripts, lock, got, *argv = sys.argv[1:]
+scripts, grabber, lock, got, *argv = sys.argv[1:]
 sys.path.insert(0, scripts)
 from hippocampus.ingestion import runs
 real = runs._tidy
-GRAB = (
-    "import fcntl, sys, time, pathlib\n"
-    "handle = open(sys.argv[1], 'a+')\n"
-    "while True:\n"
-    "    try:\n"
-    "        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
-    "        break\n"
-    "    except BlockingIOError:\n"
-    "        time.sleep(0.001)\n"
-    "pathlib.Path(sys.argv[2]).touch()\n"
-    "time.sleep(2)\n"
-)
 def tidy(*args, **kwargs):
     # Between this run's save and its tidy-up, another process asks for the workspace lock (and holds it for two
     # seconds once it has it); this run goes on when the other has it, or after a second and a half.
-    subprocess.Popen([sys.executable, "-c", GRAB, lock, got])
+    subprocess.Popen([sys.executable, "-c", grabber, "-", lock, got + ".ready", got])
     deadline = time.monotonic() + 1.5
     while not os.path.exists(got) and time.monotonic() < deadline:
         time.sleep(0.005)
@@ -190,6 +186,7 @@ def test_no_other_run_gets_the_lock_between_an_encode_s_save_and_its_tidy_up(wor
             sys.executable,
             str(driver),
             str(SCRIPTS),
+            LOCK_GRABBER,
             str(workspace / "memory" / ".hippocampus.lock"),
             str(got),
             str(SCRIPTS / "encode.py"),
