@@ -39,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import scale  # noqa: E402
 from scale import VOCABULARY, zipf_words  # noqa: E402  the same long-tailed vocabulary as the store benchmark
 
 SCRIPTS = ROOT / "scripts"
@@ -58,23 +59,7 @@ RECURRING = [
     "My gym locker code is {k}, remember it",
     "I always take the 8:10 train to {p} on Mondays",
 ]
-OPENERS = [
-    "I prefer",
-    "Remember that",
-    "We decided to",
-    "I am worried about",
-    "I'm working on",
-    "Thanks for",
-    "My sister",
-    "Tomorrow the",
-    "I think",
-    "Can you",
-    "Please",
-    "The",
-    "Our",
-    "I need to",
-    "I love",
-]
+OPENERS = scale.OPENERS + ["I think", "Can you", "Please", "The", "Our", "I need to", "I love"]
 
 
 class Chat:

@@ -65,6 +65,18 @@ TEMPLATES = [
     "{n} recommended a {w} {w} near {p}, about {k} euros",
 ]
 
+# How a message of a generated transcript begins.
+OPENERS = [
+    "I prefer",
+    "Remember that",
+    "We decided to",
+    "I am worried about",
+    "I'm working on",
+    "Thanks for",
+    "My sister",
+    "Tomorrow the",
+]
+
 
 def long_tail(size: int, seed: int = 11) -> list[str]:
     """Made-up words standing for the long tail of a real vocabulary (names of things, jargon, rare words)."""
@@ -161,18 +173,7 @@ def transcript(path: Path, messages: int, seed: int = 7, session: str = "bench-s
     parent = None
     for i in range(messages):
         role = "user" if i % 2 == 0 else "assistant"
-        opener = rng.choice(
-            [
-                "I prefer",
-                "Remember that",
-                "We decided to",
-                "I am worried about",
-                "I'm working on",
-                "Thanks for",
-                "My sister",
-                "Tomorrow the",
-            ]
-        )
+        opener = rng.choice(OPENERS)
         text = f"{opener} " + " ".join(next(words) for _ in range(rng.randint(6, 30))) + f" {rng.randint(1, 999)}"
         ts = NOW - timedelta(minutes=messages - i)
         entry_id = f"{seed:02x}{i + 1:06x}"
