@@ -102,6 +102,21 @@ def test_queued_signals_round_trip_and_broken_lines_are_skipped_and_counted(ws):
     assert bad == 5  # four broken lines and one object that is no signal; blank lines are not counted
 
 
+def test_a_backlog_reads_the_signals_past_a_number_in_the_order_given_from_their_lines(ws):
+    # Multi-byte characters and line separators before each line: a signal is found again by its byte offset.
+    texts = {1: "café\u2028東京", 2: "two \x85 é", 3: "three", 4: "four ✓", 5: "five"}
+    ledger.append_signals(ws, [signal(n, texts[n]) for n in (1, 2, 3)])
+    append(ws.signals, BROKEN)
+    ledger.append_signals(ws, [signal(n, texts[n]) for n in (4, 5)])
+    backlog = ledger.Backlog(ws, after=1, order=lambda s: (len(s.text), s.seq))
+    assert len(backlog) == 4 and backlog.last == 5
+    in_order = [(s.seq, s.text, s.session) for s in backlog]
+    assert in_order == [(n, texts[n], "s\u2028one") for n in (5, 3, 4, 2)]
+    assert [s.seq for s in backlog] == [5, 3, 4, 2]  # read again from the file, the same
+    assert len(ledger.Backlog(ws, after=5, order=lambda s: s.seq)) == 0
+    assert ledger.Backlog(ws, after=5, order=lambda s: s.seq).last == 5
+
+
 def test_the_queue_is_written_in_the_stdlib_default_format_and_trimming_drops_the_broken_lines(ws):
     signals = [signal(n, f"text {n} é") for n in (1, 2, 3)]
     ledger.append_signals(ws, signals)

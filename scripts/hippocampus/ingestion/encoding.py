@@ -15,7 +15,7 @@ import heapq
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -1110,7 +1110,7 @@ def _informative(turn: tuple[Signal, Score, str | None]) -> tuple:
 
 def encode(
     index: Index,
-    signals: list[Signal],
+    signals: Iterable[Signal],
     now: datetime,
     min_importance: float = MIN_IMPORTANCE,
     lookup: ViewCandidates | None = None,
@@ -1124,7 +1124,7 @@ def encode(
     `previous` holds each session's last message so far, and is kept up to date.
     """
     outcome = Outcome()
-    if not signals:
+    if not signals:  # a list or a ledger.Backlog
         return outcome
     if lookup is None or seen is None:
         default_lookup, default_seen = lookups(IndexView(index))

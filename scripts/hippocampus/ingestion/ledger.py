@@ -201,22 +201,66 @@ def queued(ws: Workspace) -> Iterator[Signal]:
 def _queue(ws: Workspace) -> Iterator[Signal | None]:
     """Each line of the queue that is not blank, streamed: its signal, or None when it cannot be read (the lines
     that are not JSON come last)."""
+    return (signal for _, signal in _entries(ws))
+
+
+def _entries(ws: Workspace) -> Iterator[tuple[int, Signal | None]]:
+    """`_queue`, each signal with the byte offset of its line (-1 for the lines that cannot be read)."""
     try:
         handle = open(ws.signals, "rb")
     except FileNotFoundError:
         return
     name = str(ws.signals)
-    with handle:
+    at = [0, 0]  # the offset of the line just read, and of the next
+
+    def lines() -> Iterator[str]:
         # Binary lines end at "\n" only, as the queue's do: a session or message id may hold any other line
         # separator (U+2028, NEL, …).
-        lines = jsonl.Lines(line.decode("utf-8", errors="replace") for line in handle)
-        for number, value in lines:
+        for line in handle:
+            at[0], at[1] = at[1], at[1] + len(line)
+            yield line.decode("utf-8", errors="replace")
+
+    with handle:
+        values = jsonl.Lines(lines())
+        for number, value in values:  # the reader takes one line at a time: `at[0]` is where this one starts
             try:
-                yield Signal.from_dict(value, f"{name}:{number}")
+                yield at[0], Signal.from_dict(value, f"{name}:{number}")
             except HippocampusError:
-                yield None
-        for _ in range(lines.invalid):
-            yield None
+                yield -1, None
+        for _ in range(values.invalid):
+            yield -1, None
+
+
+class Backlog:
+    """The queued signals past `after`, ordered by `order` (a key of a signal), read from the queue as they are
+    iterated: only each one's key and place in the file are held, so a long history's queue is never held whole.
+    Iterated under the workspace lock that keeps the queue as it was read."""
+
+    def __init__(self, ws: Workspace, after: int, order) -> None:
+        self.path = ws.signals
+        self.last = after  # the highest signal number in it
+        ranked = []
+        for offset, signal in _entries(ws):
+            if signal is not None and signal.seq > after:
+                ranked.append((order(signal), offset))
+                self.last = max(self.last, signal.seq)
+        ranked.sort()
+        self._offsets = [offset for _, offset in ranked]
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    def __iter__(self) -> Iterator[Signal]:
+        if not self._offsets:
+            return
+        with open(self.path, "rb") as handle:
+            for offset in self._offsets:
+                handle.seek(offset)
+                try:
+                    value = json.loads(handle.readline())
+                except ValueError:
+                    raise HippocampusError(f"{self.path} changed while this run was reading it") from None
+                yield Signal.from_dict(value, f"{self.path}:byte {offset}")
 
 
 def _dump(signals: list[Signal]) -> str:

@@ -10,6 +10,7 @@ message is already a memory's source is treated as applied.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 from datetime import datetime
 from pathlib import Path
@@ -19,6 +20,7 @@ from .. import events
 from ..published import refresh
 from ..store import cache
 from .encoding import Draft, Outcome
+from .transcripts import Signal
 from ..store.views import IndexView
 from ..redaction import redact_memory
 from ..text import asks
@@ -102,48 +104,56 @@ def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prep
     report = RunReport(mode="prepare" if prepare else "auto")
     # One lock from loading the index to publishing: no other run comes between this save and its tidy-up.
     with files.workspace_lock(ws, wait=wait):
-        with transaction.transaction(ws, now, whole=False, locked=True) as txn:
-            view = None if txn.whole else cache.cached_view(ws)
-            held: list[encoding.ViewCandidates] = []
-            if view is None:
-                txn.load_whole()
-
-            def lookups():
-                found = encoding.lookups(view if view is not None else IndexView(txn.index))
-                held.append(found[0])
-                return found
-
-            try:
-                if view is not None:
-                    txn.index.reserve(view.highest_id)
-                expired_ids, batch = _encode_batch(ws, txn.index, now, min_importance, prepare, report, lookups)
-                changed = report.outcome.changed
-                report.total = len(txn.index.memories)  # the whole store, or the memories this run made
-                if view is not None:
-                    # The stored memories this run changed replace their lines; those it made are added at the end.
-                    taken = held[0].loaded if held else {}
-                    txn.index.memories += [taken[i] for i in sorted(set(changed)) if i in taken]
-                    report.total += view.count
-                txn.dirty = txn.dirty or bool(batch) or bool(changed)
-                txn.changed(changed)
-                through = ledger.encoded_through(txn.index.meta)
-            finally:
-                if view is not None:
-                    view.close()
+        through, expired_ids = _encode_saved(ws, now, min_importance, prepare, report)
         _tidy(ws, now, through, expired_ids, bool(report.outcome.changed), report)
     return report
 
 
+def _encode_saved(
+    ws: Workspace, now: datetime, min_importance: float, prepare: bool, report: RunReport
+) -> tuple[int, set[str]]:
+    """`encode`'s transaction, under the caller's lock: (`encodedThrough` as saved, the expired items' ids). The
+    memories it held are let go on return, before the tidy-up publishes."""
+    with transaction.transaction(ws, now, whole=False, locked=True) as txn:
+        view = None if txn.whole else cache.cached_view(ws)
+        held: list[encoding.ViewCandidates] = []
+        if view is None:
+            txn.load_whole()
+
+        def lookups():
+            found = encoding.lookups(view if view is not None else IndexView(txn.index))
+            held.append(found[0])
+            return found
+
+        try:
+            if view is not None:
+                txn.index.reserve(view.highest_id)
+            expired_ids, batch = _encode_batch(ws, txn.index, now, min_importance, prepare, report, lookups)
+            changed = report.outcome.changed
+            report.total = len(txn.index.memories)  # the whole store, or the memories this run made
+            if view is not None:
+                # The stored memories this run changed replace their lines; those it made are added at the end.
+                taken = held[0].loaded if held else {}
+                txn.index.memories += [taken[i] for i in sorted(set(changed)) if i in taken]
+                report.total += view.count
+            txn.dirty = txn.dirty or bool(batch) or bool(changed)
+            txn.changed(changed)
+            through = ledger.encoded_through(txn.index.meta)
+        finally:
+            if view is not None:
+                view.close()
+    return through, expired_ids
+
+
 def _encode_batch(
     ws: Workspace, index, now: datetime, min_importance: float, prepare: bool, report: RunReport, make_lookups
-) -> tuple[set[str], list]:
+) -> tuple[set[str], ledger.Backlog]:
     """Encode (or prepare) the queued signals past the index's `encodedThrough`, and expired pending items, into
     `index`; records the new `encodedThrough` in it. Returns (the expired items' ids, the batch)."""
     through = ledger.encoded_through(index.meta)
-    queued, _ = ledger.read_signals(ws)
     # In the order things were said: the queue holds each session in turn, and a value changed in a later session
     # must come after the one it replaces.
-    batch = sorted((s for s in queued if s.seq > through), key=lambda s: (encoding.signal_time(s, now), s.seq))
+    batch = ledger.Backlog(ws, through, order=lambda s: (encoding.signal_time(s, now), s.seq))
     items = pending.read_items(ws)
     old = pending.expired(items, now)
     expired_ids = {item["id"] for item in old}
@@ -167,12 +177,12 @@ def _encode_batch(
     report.signals = len(batch)
     report.expired = len(old)
     if batch:
-        index.meta["encodedThrough"] = max(s.seq for s in batch)
+        index.meta["encodedThrough"] = batch.last
     return expired_ids, batch
 
 
 def _prepare_items(
-    batch: list, lookup, seen, waiting: set, now: datetime, min_importance: float, report: RunReport
+    batch: Iterable[Signal], lookup, seen, waiting: set, now: datetime, min_importance: float, report: RunReport
 ) -> tuple[list[dict], list]:
     """(pending items for the agent, the signals that go the automatic way). A message that is no memory of its
     own goes with its session's item, as encoding would attach it to the memory the item becomes: with the

@@ -196,7 +196,7 @@ def _insert(db: sqlite3.Connection, memories: Iterable[Memory], meta: dict, toda
         topics.extend(topic)
         sources.extend(origin)
         highest = max(highest, id_number(row[1]) or 0)
-        if len(postings) > 200_000:
+        if len(postings) > 20_000:
             flush()
     flush()
     known = db.execute("SELECT value FROM meta WHERE key = 'highest_id'").fetchone()
