@@ -9,6 +9,7 @@ from pathlib import Path
 
 from conftest import memory, read_index, run_script, write_index
 from transcript_fixtures import Session, conversation_sessions, day, write_jsonl_store
+from hippocampus import redaction
 from hippocampus.store import files, indexfile
 
 SECRETS = [
@@ -322,6 +323,30 @@ def test_a_store_our_previous_version_wrote_is_redacted_by_the_next_run(workspac
     assert run_script("decay", ws=workspace, now="2026-03-02T04:43:00Z").returncode == 0
     assert STORED[0].encode() not in index.read_bytes()
     assert [m["id"] for m in read_index(workspace)["memories"]] == [m["id"] for m in json.loads(text)["memories"]]
+
+
+def test_a_queue_written_under_older_redaction_rules_is_redacted_again_as_it_is_encoded(workspace, tmp_path):
+    """Preprocess marks what it queues with the rules it redacted under; encode keeps a text as queued only when
+    those are today's, and redacts any other again (a queue left by an older version, or by a hand)."""
+    state = tmp_path / "openclaw"
+    write_jsonl_store(state, conversation_sessions())
+    assert run_script("preprocess", "--state-dir", str(state), ws=workspace).returncode == 0
+    queue = workspace / "memory" / "signals.jsonl"
+    lines = [json.loads(line) for line in queue.read_text(encoding="utf-8").splitlines()]
+    assert lines and {line["redacted"] for line in lines} == {redaction.RULES}
+    said = [(n, f"Remember that my password is {SECRETS[10 + n]} for the bank") for n in range(3)]
+    for (n, text), rules in zip(said, (None, redaction.RULES - 1, "2")):
+        line = dict(lines[n], text=text)
+        line.pop("redacted")
+        if rules is not None:
+            line["redacted"] = rules
+        lines[n] = line
+    queue.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert run_script("encode", "--no-preprocess", ws=workspace).returncode == 0
+    stored = (workspace / "memory" / "index.json").read_text(encoding="utf-8")
+    assert "[REDACTED:password]" in stored
+    for n in range(3):
+        assert SECRETS[10 + n] not in stored
 
 
 def test_a_secret_in_a_weekly_reflection_answer_is_redacted_before_it_is_stored(workspace, tmp_path):

@@ -519,14 +519,20 @@ def signal_time(signal: Signal, now: datetime) -> datetime:
 _redacted = lru_cache(maxsize=64)(redaction.redact)
 
 
+def redacted_text(signal: Signal) -> str:
+    """The signal's text as a memory may keep it: as queued when preprocess redacted it under today's rules, else
+    redacted here, so a queue written by an older version leaks nothing either."""
+    return signal.text if signal.redacted == redaction.RULES else _redacted(signal.text)
+
+
 def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None = None) -> Draft | None:
     """The memory a signal would make (already redacted text in, a concise memory out); None if nothing is left.
 
-    `previous` is the message this one follows in its session: it is kept as the memory's `context` (its first
-    CONTEXT_WORDS words), so a reply ("Tilly, after my old dog") is found by what it answered ("why did you name
-    her Tilly").
+    `previous` is the message this one follows in its session (as `redacted_text` gives it): it is kept as the
+    memory's `context` (its first CONTEXT_WORDS words), so a reply ("Tilly, after my old dog") is found by what it
+    answered ("why did you name her Tilly").
     """
-    text = _redacted(signal.text)
+    text = redacted_text(signal)
     when = signal_time(signal, now)
     untrusted = signal.trust == "untrusted"
     relative = may_contain(text, _RELATIVE_WORDS) and _RELATIVE.search(text)
@@ -988,16 +994,16 @@ def place(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome) -> M
 
 
 def neighbour_text(text: str) -> str:
-    """A message next to a memory's in its session, as the memory keeps it (redacted, its first CONTEXT_WORDS
-    words): searchable at a lower weight, never shown."""
-    kept = one_line(_redacted(text)).split(" ")
+    """A message next to a memory's in its session (as `redacted_text` gives it), as the memory keeps it: its first
+    CONTEXT_WORDS words, searchable at a lower weight, never shown."""
+    kept = one_line(text).split(" ")
     return " ".join(kept[:CONTEXT_WORDS]) + (" …" if len(kept) > CONTEXT_WORDS else "")
 
 
 def attach_turn(memory: Memory, signal: Signal) -> None:
     """Attach a message that is no memory of its own to a memory of its session: searchable, with its own source,
     never shown as the memory. A stranger's words stay marked as a stranger's."""
-    text = one_line(_redacted(signal.text), TURN_LIMIT)
+    text = one_line(redacted_text(signal), TURN_LIMIT)
     turn: dict = {"text": text, "role": signal.role, "source": signal.source}
     if signal.trust == "untrusted":
         turn["text"] = f"{signal.sender or 'Someone'} said: {text}"
@@ -1030,7 +1036,7 @@ class Episodes:
         keeps the words of this message as its `reply`: what followed it is a clue to what it was about."""
         before = self.current(signal.session)
         if before is not None and before is not memory and not before.raw.get("reply"):
-            before.raw["reply"] = neighbour_text(signal.text)
+            before.raw["reply"] = neighbour_text(redacted_text(signal))
             self.outcome.extended.append(before.id)
         self.last[signal.session] = memory
         for turn, _, _ in self.waiting.pop(signal.session, []):
@@ -1121,7 +1127,7 @@ def encode(
 
     A message too short to be a memory of its own ("my locker code is now 5521") still reinforces or updates the
     memory it is the same fact as. Every other message but noise is attached to its session's memory (`Episodes`).
-    `previous` holds each session's last message so far, and is kept up to date.
+    `previous` holds each session's last message so far (as `redacted_text` gives it), and is kept up to date.
     """
     outcome = Outcome()
     if not signals:  # a list or a ledger.Backlog
@@ -1134,7 +1140,7 @@ def encode(
     previous = {} if previous is None else previous  # session → the text of its last message so far
     for signal in signals:
         before = previous.get(signal.session)
-        previous[signal.session] = signal.text
+        previous[signal.session] = redacted_text(signal)
         if signal.key in seen:
             outcome.duplicates += 1
             continue
@@ -1170,7 +1176,7 @@ def encode(
 
 def score_of(signal: Signal) -> Score:
     """The signal's score. Its text is scored as queued (preprocess redacted it already); everything a memory
-    keeps of it is redacted again in `draft_from`, so a queue written by an older version leaks nothing either."""
+    keeps of it is what `redacted_text` gives."""
     return scoring.score(signal.text, signal.role)
 
 

@@ -390,7 +390,7 @@ class _Run:
         whether or not a cap lets it through."""
         text = self.conversations.redact(message.session, message.text)
         sender = redaction.redact(message.sender) if message.sender else None  # a display name is anyone's
-        message = replace(message, text=text, sender=sender)
+        message = replace(message, text=text, sender=sender, redacted=redaction.RULES)
         if self.cap is None:
             self.keepers.append(message)
             return

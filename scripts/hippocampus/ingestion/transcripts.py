@@ -44,6 +44,7 @@ class Signal:
     local: str | None = None  # the user's local time, from a "[Mon 2026-05-04 09:58 GMT+2]" stamp
     sender: str | None = None
     trust: str | None = None  # "untrusted" for group chats and senders other than the owner
+    redacted: int | None = None  # the redaction rules (redaction.RULES) preprocess redacted `text` under
 
     @property
     def key(self) -> tuple[str, str]:
@@ -62,7 +63,7 @@ class Signal:
             "role": self.role,
             "text": self.text,
         }
-        for name in ("local", "sender", "trust"):
+        for name in ("local", "sender", "trust", "redacted"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
@@ -79,6 +80,7 @@ class Signal:
             if not isinstance(raw.get(name), str):
                 raise HippocampusError(f"{where}: `{name}` must be text")
         optional = {k: raw[k] if isinstance(raw.get(k), str) else None for k in ("local", "sender", "trust")}
+        rules = raw.get("redacted")
         return cls(
             seq=seq,
             id=raw["id"],
@@ -87,6 +89,7 @@ class Signal:
             role=raw["role"],
             text=raw["text"],
             **optional,
+            redacted=rules if type(rules) is int else None,
         )
 
 
@@ -103,6 +106,7 @@ class Message:
     local: str | None = None
     sender: str | None = None
     trust: str | None = None
+    redacted: int | None = None  # as Signal.redacted
 
     @property
     def key(self) -> tuple[str, str]:
@@ -123,6 +127,7 @@ class Message:
             local=self.local,
             sender=self.sender,
             trust=self.trust,
+            redacted=self.redacted,
         )
 
 
