@@ -335,7 +335,7 @@ def test_a_queue_written_under_older_redaction_rules_is_redacted_again_as_it_is_
     lines = [json.loads(line) for line in queue.read_text(encoding="utf-8").splitlines()]
     assert lines and {line["redacted"] for line in lines} == {redaction.RULES}
     said = [(n, f"Remember that my password is {SECRETS[10 + n]} for the bank") for n in range(3)]
-    for (n, text), rules in zip(said, (None, redaction.RULES - 1, "2")):
+    for (n, text), rules in zip(said, (None, redaction.RULES - 1, "2"), strict=True):
         line = dict(lines[n], text=text)
         line.pop("redacted")
         if rules is not None:
