@@ -28,9 +28,7 @@ def main() -> int:
             cli.emit("no memories yet: nothing to decay")
         return 0
     report = decay.decay(ctx.ws, ctx.now, ctx.wait)
-    candidates = [
-        {"id": m.id, "importance": m.importance, "content": m.content[:120]} for m in report.archive_candidates
-    ]
+    candidates = [{"id": c.id, "importance": c.importance, "content": c.content} for c in report.archive_candidates]
     if ctx.args.json:
         cli.emit(
             json.dumps(

@@ -113,13 +113,26 @@ def reinforce(memory: Memory, when: datetime, meta: Mapping, source: dict | None
         memory.sources.append(source)
 
 
+@dataclass(frozen=True)
+class ArchiveCandidate:
+    """What a decay report keeps of a memory below BACKGROUND_THRESHOLD: not the memory (on a store where most have
+    faded, a run would hold most of it), only what is shown of it."""
+
+    id: str
+    importance: float
+    content: str  # its first CANDIDATE_TEXT characters
+
+
+CANDIDATE_TEXT = 120
+
+
 @dataclass
 class DecayReport:
     day: str
     already_ran: bool = False
     changed: int = 0
     total: int = 0
-    archive_candidates: list[Memory] = field(default_factory=list)
+    archive_candidates: list[ArchiveCandidate] = field(default_factory=list)
 
 
 def decay_memory(memory: Memory, today: date, meta: Mapping) -> bool:
@@ -161,7 +174,9 @@ class Decay:
         if changed:
             report.changed += 1
         if is_archive_candidate(memory):
-            report.archive_candidates.append(memory)
+            report.archive_candidates.append(
+                ArchiveCandidate(memory.id, memory.importance, memory.content[:CANDIDATE_TEXT])
+            )
         return changed
 
     def finish(self) -> DecayReport:
