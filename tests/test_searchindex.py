@@ -375,3 +375,58 @@ def test_the_runs_of_sorted_importances_count_what_a_call_for_each_value_counts(
             end = stop
         assert end == len(values)
         assert counted == Counter(label(v) for v in values)
+
+
+def test_the_cache_s_shelves_ranking_and_census_equal_the_index_s_on_any_day_and_at_any_limit(workspace):
+    """The published views walk the cache's indexes and stop early: what they find must not depend on that. The
+    store has ties, pinned memories above and below fading ones, importance 0, hidden memories, categories that
+    share a shelf, and anchors that lie ahead of the day asked (they do not fade before it)."""
+    from hippocampus.published import dashboard_data, mirrors
+
+    rng = random.Random(3)
+    memories = []
+    for i in range(1, 241):
+        extra: dict = {}
+        if i % 7 == 0:
+            extra["pinned"] = True
+        if i % 11 == 0:
+            extra["archived"] = True
+        if i % 13 == 0:
+            extra["trust"] = "untrusted"
+        day = f"2026-0{rng.randint(1, 2)}-{rng.choice([1, 1, 1, 14, 28]):02d}"
+        memories.append(
+            memory(
+                f"mem_{i:03d}",
+                f"fact {i} about {rng.choice(WORDS)}",
+                rng.choice([0.0, 0.25, 0.5, 0.5, 0.5, 0.71, 0.9, 1.0]),
+                created=day,
+                lastAccessed=day,
+                domain=rng.choice(["user", "world", ""]),
+                category=rng.choice(["Work", "work", "WORK!", "people", "general"]),
+                **extra,
+            )
+        )
+    write_index(workspace, memories, decayLastRun="2026-01-01")
+    ws = Workspace(workspace)
+    index = transaction.read(ws)
+    whole, cached = IndexView(index), cached_view(ws)
+    for today in (datetime(2025, 6, 1).date(), datetime(2026, 1, 14).date(), NOW.date(), datetime(2031, 1, 1).date()):
+        for limit in (1, 3, 20, 500):
+            shelves = [
+                {
+                    key: [(m.id, round(v, 9)) for m, v in shelf]
+                    for key, shelf in view.shelves(today, mirrors.file_name, limit).items()
+                }
+                for view in (whole, cached)
+            ]
+            assert shelves[0] == shelves[1], (today, limit)
+            ranked = [
+                [(s.memory.id, round(s.importance, 9), s.pinned) for s in view.ranked(today, limit)]
+                for view in (whole, cached)
+            ]
+            assert ranked[0] == ranked[1], (today, limit)
+        census = [view.census(today, 20) for view in (whole, cached)]
+        assert census[0] == census[1], today
+    when = datetime(2025, 6, 1, tzinfo=timezone.utc)
+    from_index, from_cache = (dashboard_data.build(view, when, limit=5) for view in (whole, cached))
+    assert from_cache["top"] == from_index["top"] and from_cache["projection"] == from_index["projection"]

@@ -31,7 +31,7 @@ from ..terms import document_terms, topic_terms
 from ..timeutil import parse_day
 from ..workspace import Workspace
 
-SCHEMA = 7
+SCHEMA = 8
 # The cache holds memories' words, so it is built under one set of redaction rules: a cache from older rules is
 # rebuilt, and the index.json it vouched for is then no longer `witnessed` — the next write loads it whole, which
 # redacts it (indexfile.load_index).
@@ -66,7 +66,8 @@ CREATE TABLE sources(session TEXT NOT NULL, message TEXT NOT NULL, doc INTEGER N
 # Built after the bulk insert of a rebuild: sorting once is much faster than inserting into a B-tree in doc order.
 _INDEXES = """
 CREATE INDEX IF NOT EXISTS docs_core ON docs(hidden, pinned, explicit, strength);
-CREATE INDEX IF NOT EXISTS docs_shelf ON docs(hidden, domain, category, pinned, base, since, importance, id);
+CREATE INDEX IF NOT EXISTS docs_shelf ON docs(hidden, domain, category, pinned, strength, importance);
+CREATE INDEX IF NOT EXISTS docs_rank ON docs(pinned, strength, importance);
 CREATE INDEX IF NOT EXISTS postings_term ON postings(term, doc, tf, length);
 CREATE INDEX IF NOT EXISTS topics_term ON topics(term, doc);
 CREATE INDEX IF NOT EXISTS sources_key ON sources(session, message);
@@ -125,13 +126,29 @@ def vouched_signature(ws: Workspace) -> str | None:
         db.close()
 
 
+def _strength(base: float, since: int) -> float | None:
+    """A fading memory's `strength`: the logarithm of its importance `base` on day number `since` carried back to
+    day 0. Today's importance is exp(strength + today × ln 0.99): one column orders memories by it on any day."""
+    return math.log(base) - since * _LOG_RATE if base > 0 else None
+
+
+def _reach(strength: float | None, day: int) -> float:
+    """The most a fading memory of this `strength` is worth on day number `day`. Its importance (retention.faded)
+    is exactly this, but for rounding (allowed for), when its anchor's day has come; less when the anchor lies
+    ahead (nothing fades before its day); 0 at base 0."""
+    if strength is None:
+        return 0.0
+    exponent = strength + day * _LOG_RATE
+    return math.exp(exponent) * (1 + 1e-9) if exponent < 0 else math.inf
+
+
 def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
     """(doc row, its postings, its topic terms, its sources) for each memory, numbered from `first_doc`."""
     for doc, memory in enumerate(memories, first_doc):
         counts = document_terms(memory)
         length = float(sum(counts.values()))
         base, since = retention.anchor(memory, meta, today)
-        strength = (math.log(base) - since.toordinal() * _LOG_RATE) if base > 0 else None
+        strength = _strength(base, since.toordinal())
         seen = parse_day(memory.lastAccessed) or parse_day(memory.created)
         created = parse_day(memory.created)
         topic = sorted(topic_terms(memory.content))
@@ -304,35 +321,18 @@ def refresh_after_write(
             pass
 
 
-def _with_math(db: sqlite3.Connection) -> sqlite3.Connection:
-    """The functions the queries use: the decay formula and the tiers from retention and the model (the same
-    Python functions every other reader calls), and the math functions for SQLite builds without them."""
-    retention.sql_functions(db)
-    db.create_function("tier", 1, tier, deterministic=True)
-    db.create_function("histogram_bin", 2, histogram_bin, deterministic=True)
-    try:
-        db.execute("SELECT ln(1)")
-    except sqlite3.OperationalError:
-        db.create_function("ln", 1, math.log, deterministic=True)
-    return db
-
-
 def _open(ws: Workspace) -> sqlite3.Connection | None:
     path = _path(ws)
     if not path.exists():
         return None
     try:
-        db = _with_math(sqlite3.connect(path, timeout=30))
+        db = sqlite3.connect(path, timeout=30)
         if db.execute("PRAGMA user_version").fetchone()[0] != VERSION:
             db.close()
             return None
         return db
     except sqlite3.DatabaseError:
         return None
-
-
-# Today's importance of a row, within 0 and 1 (retention.importance_of_row): `:day` is today's day number.
-_TODAY = "importance_on(pinned, importance, base, since, :day)"
 
 
 class CacheView:
@@ -347,7 +347,6 @@ class CacheView:
         self.average_length = total / self.count if self.count else 1.0
         self.highest_id = int(values.get("highest_id", 0))
         self._rows: dict[int, tuple] = {}
-        self._day: date | None = None  # the day temp.today was made for
         self._touches: dict[str, list[datetime]] = {}
         for when, ids in touched:
             for memory_id in ids:
@@ -401,18 +400,36 @@ class CacheView:
         return {doc: self._memory(body) for doc, body in self._bodies(docs)}
 
     # --- published views ---
-    def _today(self, today: date) -> str:
-        """temp.today: every document's listing columns with its importance on `today` (`value`), made once per
-        view and day for the queries of the published views."""
-        if self._day != today:
-            self.db.execute("DROP TABLE IF EXISTS temp.today")
-            self.db.execute(
-                "CREATE TEMP TABLE today AS SELECT doc, id, domain, category, hidden, pinned, created, "
-                f"reinforced, {_TODAY} AS value FROM docs",
-                {"day": today.toordinal()},
-            )
-            self._day = today
-        return "temp.today"
+    def _top(self, where: str, params: tuple, today: date, limit: int, columns: str) -> list[tuple]:
+        """(today's importance, pinned, *columns) of the rows under `where` whose importance is among the `limit`
+        highest, and of every row tied with the last of them, in no order. Read off the indexes, pinned rows by
+        importance and fading ones by strength, each walk stopping at the first row that cannot reach the
+        `limit`-th importance found so far (`_reach`): a few rows more than `limit`, however large the store."""
+        day = today.toordinal()
+        highest: list[float] = []  # the `limit` highest importances found so far, as a heap
+        found: list[tuple] = []
+        select = f"{columns} FROM docs WHERE {where}"
+        walks = (
+            (1, f"SELECT importance, 0, 0, {select} AND pinned = 1 ORDER BY importance DESC"),
+            (0, f"SELECT strength, base, since, {select} AND pinned = 0 ORDER BY strength DESC"),
+        )
+        for pinned, query in walks if limit > 0 else ():
+            cursor = self.db.execute(query, params)
+            try:
+                for first, base, since, *row in cursor:
+                    # The most this row is worth today: exactly, for a pinned one; a bound, for a fading one.
+                    most = retention.importance_of_row(1, first, 0.0, 0, day) if pinned else _reach(first, day)
+                    if len(highest) == limit and most < highest[0]:
+                        break
+                    value = most if pinned else retention.importance_of_row(0, 0.0, base, since, day)
+                    found.append((value, pinned, *row))
+                    if len(highest) < limit:
+                        heapq.heappush(highest, value)
+                    elif value > highest[0]:
+                        heapq.heapreplace(highest, value)
+            finally:
+                cursor.close()
+        return [item for item in found if item[0] >= highest[0]] if len(highest) == limit else found
 
     def core(self, today: date, threshold: float) -> tuple[int, Iterator[tuple[Memory, float]]]:
         bound = math.log(threshold) - today.toordinal() * _LOG_RATE if threshold > 0 else -math.inf
@@ -443,21 +460,20 @@ class CacheView:
         return total, walk()
 
     def shelves(self, today: date, shelf_of: ShelfOf, limit: int) -> dict[tuple[str, str], list[tuple[Memory, float]]]:
-        # One pass over a covering index: each (domain, category)'s `limit` most important, by a window function.
-        rows = self.db.execute(
-            "SELECT doc, domain, category, value FROM (SELECT doc, domain, category, value, row_number() OVER "
-            f"(PARTITION BY domain, category ORDER BY value DESC, id) AS place FROM {self._today(today)} "
-            "WHERE hidden = 0) WHERE place <= ?",
-            (limit,),
-        ).fetchall()
-        bodies = self.fetch([row[0] for row in rows])
+        # Each category's `limit` most important from the index on (hidden, domain, category, pinned, strength);
+        # categories with the same shelf name are merged, then cut.
         out: dict[tuple[str, str], list] = {}
-        for doc, domain, category, value in rows:
-            out.setdefault((domain, shelf_of(category)), []).append((bodies[doc], value))
+        for domain, category in self.db.execute(
+            "SELECT DISTINCT domain, category FROM docs WHERE hidden = 0"
+        ).fetchall():
+            out.setdefault((domain, shelf_of(category)), []).extend(
+                self._top("hidden = 0 AND domain = ? AND category = ?", (domain, category), today, limit, "doc, id")
+            )
         for shelf in out.values():
-            shelf.sort(key=lambda pair: (-pair[1], pair[0].id))
+            shelf.sort(key=lambda row: (-row[0], row[3]))
             del shelf[limit:]
-        return out
+        bodies = self.fetch([row[2] for shelf in out.values() for row in shelf])
+        return {key: [(bodies[row[2]], row[0]) for row in shelf] for key, shelf in out.items()}
 
     def shelf_counts(self, shelf_of: ShelfOf) -> dict[tuple[str, str], int]:
         out: dict = {}
@@ -469,12 +485,10 @@ class CacheView:
         return out
 
     def ranked(self, today: date, limit: int) -> list[Scored]:
-        rows = self.db.execute(
-            f"SELECT doc, domain, pinned, created, reinforced, value FROM {self._today(today)} "
-            "ORDER BY value DESC, reinforced DESC, id LIMIT ?",
-            (max(0, limit),),
-        ).fetchall()
-        bodies = self.fetch([row[0] for row in rows])
+        rows = self._top("1", (), today, limit, "doc, id, domain, created, reinforced")
+        rows.sort(key=lambda row: (-row[0], -row[6], row[3]))
+        del rows[max(0, limit) :]
+        bodies = self.fetch([row[2] for row in rows])
         return [
             Scored(
                 bodies[doc],
@@ -485,33 +499,37 @@ class CacheView:
                 date.fromordinal(created) if created else None,
                 reinforced,
             )
-            for doc, domain, pinned, created, reinforced, value in rows
+            for value, pinned, doc, _, domain, created, reinforced in rows
         ]
 
     def census(self, today: date, bins: int) -> Census:
-        """Counted from small columns: today's importances fetched once, sorted by SQLite, and the tiers and bins
-        counted as runs of them (a call of `tier` or `histogram_bin` per run, not per memory)."""
-        db, table = self.db, self._today(today)
+        """Counted from small columns: every memory's importance today computed once, sorted, and the tiers and
+        bins counted as runs of the sorted values (a call of `tier` or `histogram_bin` per run, not per memory)."""
+        day, value_of = today.toordinal(), retention.importance_of_row
         out = Census(bins=[0] * bins)
-        rows = db.execute(
-            f"SELECT value, coalesce(nullif(domain, ''), 'user'), pinned FROM {table} ORDER BY value"
-        ).fetchall()
-        values, domains, pins = zip(*rows, strict=True) if rows else ((), (), ())
+        by_domain: dict[str, list[float]] = {}
+        for domain, pinned, importance, base, since in self.db.execute(
+            "SELECT coalesce(nullif(domain, ''), 'user'), pinned, importance, base, since FROM docs"
+        ):
+            value = value_of(pinned, importance, base, since, day)
+            by_domain.setdefault(domain, []).append(value)
+            (out.pinned if pinned else out.fading).append(value)
+        for domain, values in by_domain.items():
+            values.sort()
+            for name, start, end in runs(values, tier):
+                out.per_domain.setdefault(domain, Counter())[name] += end - start
+        out.fading.sort()
+        out.pinned.sort()
+        values = sorted(out.fading + out.pinned)
         out.total = len(values)
-        # Tiers and bins are runs of the sorted values: counted without a call per memory.
-        for name, start, end in runs(values, tier):
-            for domain, count in Counter(domains[start:end]).items():
-                out.per_domain.setdefault(domain, Counter())[name] += count
         for number, start, end in runs(values, lambda value: histogram_bin(value, bins)):
             out.bins[number] += end - start
-        out.fading = [value for value, pinned in zip(values, pins, strict=True) if not pinned]
-        out.pinned = [value for value, pinned in zip(values, pins, strict=True) if pinned]
-        for created, count in db.execute(f"SELECT created, COUNT(*) FROM {table} GROUP BY created"):
+        for created, count in self.db.execute("SELECT created, COUNT(*) FROM docs GROUP BY created"):
             if created:
                 out.days[date.fromordinal(created)] += count
             else:
                 out.undated += count
-        out.reinforced = db.execute(f"SELECT coalesce(sum(reinforced), 0) FROM {table}").fetchone()[0]
+        out.reinforced = self.db.execute("SELECT coalesce(sum(reinforced), 0) FROM docs").fetchone()[0]
         return out
 
     # --- the same-fact lookup ---

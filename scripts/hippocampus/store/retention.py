@@ -48,7 +48,7 @@ def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
 
 def faded(base: float, days: int) -> float:
     """Importance `base` after `days` days: base × 0.99^days (nothing fades before its anchor's day). The one
-    place the decay formula is written; the cache's SQL calls it too (see `sql_functions`)."""
+    place the decay formula is written."""
     return base * DECAY_RATE ** max(0, days)
 
 
@@ -73,11 +73,6 @@ def importance_of_row(pinned: int, importance: float, base: float, since: int, d
     number `since`, faded to day number `day`; within 0 and 1, as every listing shows it."""
     value = importance if pinned else faded(base, day - since)
     return min(1.0, max(0.0, value))
-
-
-def sql_functions(db) -> None:
-    """Give a SQLite connection `importance_on(pinned, importance, base, since, day)`: `importance_of_row`."""
-    db.create_function("importance_on", 5, importance_of_row, deterministic=True)
 
 
 def _set(memory: Memory, value: float, day: date) -> None:
