@@ -61,6 +61,8 @@ def test_streaming_decay_over_weeks_equals_whole_store_decay(tmp_path):
     weeks(lines, stream=True)
     weeks(whole, stream=False)
     assert comparable(lines) == comparable(whole)
+    # Byte for byte: a line whose importance alone changed gets a new tail, the same text as the line encoded whole.
+    assert lines.index.read_bytes() == whole.index.read_bytes()
 
 
 def test_the_line_path_reports_what_the_whole_path_reports(tmp_path):

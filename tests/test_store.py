@@ -6,11 +6,12 @@ import os
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from conftest import memory, read_index, write_index
 from hippocampus.errors import BusyError, HippocampusError
 from hippocampus.workspace import Workspace
-from hippocampus.store import files, indexfile, touches, transaction
+from hippocampus.store import files, indexfile, model, touches, transaction
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 
@@ -215,3 +216,40 @@ def test_backups_are_dated_and_bounded(workspace):
     assert len(names) == 7
     assert names[0] == "index-2026-03-04.json" and names[-1] == "index-2026-03-10.json"
     assert json.loads((ws.backups / names[-1]).read_text())["memories"][0]["id"] == "mem_001"
+
+
+_FLOATS = st.floats(min_value=0, max_value=1) | st.sampled_from([0.1 + 0.2, 1e-7, 5e-324, 0.0, 1.0])
+_ANCHORS = st.fixed_dictionaries(
+    {
+        "base": _FLOATS | st.just(1),
+        "from": st.sampled_from(["2026-11-01", 'a"b', "c\\d", "\n", "é", "\u2028", "\x7f"]) | st.text(max_size=12),
+        "last": _FLOATS | st.just(1),
+    }
+) | st.dictionaries(st.sampled_from(["base", "from", "last", "x"]), _FLOATS, min_size=2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    before=st.tuples(_FLOATS | st.integers(0, 1), _ANCHORS),
+    after=st.tuples(_FLOATS | st.integers(0, 1), _ANCHORS),
+    extra=st.dictionaries(st.text(max_size=5), st.text(max_size=5) | st.floats(allow_nan=False), max_size=3),
+    written=st.sampled_from(["ours", "indented", "reordered"]),
+)
+def test_a_line_with_a_new_tail_is_the_memory_encoded_whole(before, after, extra, written):
+    """Decay rewrites only the tail of a line whose importance and anchor alone changed: whatever the values and
+    however the stored line was written, the result is the text the memory encoded whole would have."""
+    raw = {"id": "mem_001", "content": 'tea \u2028 "quoted" é', **extra, "importance": before[0], "decay": before[1]}
+    memory = model.Memory.wrap(raw)
+    stored = memory.to_dict()
+    if written == "indented":
+        text = json.dumps(stored, indent=1)
+    elif written == "reordered":
+        text = indexfile.ENCODE({"decay": stored.pop("decay"), **stored})
+    else:
+        text = indexfile.ENCODE(stored)
+    assert json.loads(text) == memory.to_dict()
+    tail, keys = indexfile.line_tail(memory), len(memory.raw)
+    memory.importance, memory.decay = after
+    assert indexfile.refaded_line(text, tail, memory, keys) == indexfile.ENCODE(memory.to_dict())
+    if written == "ours" and tail is not None:
+        assert text.endswith(tail)  # the tail is how the encoder ends the line

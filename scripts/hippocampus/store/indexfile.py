@@ -4,6 +4,7 @@ one-memory-a-line form, reading that form a memory at a time, and the dated back
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import zlib
@@ -98,7 +99,37 @@ _OPEN = ', "memories": [\n'
 _EMPTY = ', "memories": []}\n'
 _CLOSE = "]}\n"
 ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode  # one memory's line (a tree from JSON)
+_STRING = json.encoder.encode_basestring  # a string as ENCODE writes it
 _BATCH = 1 << 20  # characters written at a time
+_ANCHOR_KEYS = ("base", "from", "last")
+
+
+def line_tail(memory: Memory) -> str | None:
+    """How ENCODE ends the line of a memory whose last keys are `importance` and its decay anchor (where
+    `Memory.to_dict` puts them): `"importance": 0.5, "decay": {"base": 0.5, "from": "2026-11-01", "last": 0.5}}`.
+    None when the values are of another shape (then only ENCODE knows how it writes them)."""
+    raw = memory.raw
+    importance, anchor = raw.get("importance"), raw.get("decay")
+    if type(importance) is not float or type(anchor) is not dict or tuple(anchor) != _ANCHOR_KEYS:
+        return None
+    base, day, last = anchor["base"], anchor["from"], anchor["last"]
+    if type(base) is not float or type(last) is not float or type(day) is not str:
+        return None
+    if not (math.isfinite(importance) and math.isfinite(base) and math.isfinite(last)):
+        return None  # written by ENCODE as NaN or Infinity, not by repr
+    return f'"importance": {importance!r}, "decay": {{"base": {base!r}, "from": {_STRING(day)}, "last": {last!r}}}}}'
+
+
+def refaded_line(text: str, before: str | None, memory: Memory, keys: int) -> str:
+    """The line of a memory, stored as `text`, whose importance and decay anchor alone have changed since (the
+    daily decay): `text` with its tail replaced, when `before` (its `line_tail` as stored) is how `text` ends and
+    the memory still has its `keys` keys; else the memory encoded whole. The same text either way: ENCODE writes
+    keys in order and floats by their repr, so a line's tail is the encoding of its last two keys."""
+    if before is not None and len(memory.raw) == keys and text.endswith(before):
+        after = line_tail(memory)
+        if after is not None:
+            return text[: len(text) - len(before)] + after
+    return ENCODE(memory.to_dict())
 
 
 def save_index(ws: Workspace, index: Index, now: datetime, lines: Iterable[str] | None = None) -> None:

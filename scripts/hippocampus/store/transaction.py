@@ -41,8 +41,9 @@ class Transaction:
     those it took and changed, or made. Set `dirty` when the body changed something, and say which memories it
     added, changed or removed with `changed(ids)` — or nothing, and a whole transaction rebuilds the cache (a
     streaming one declares the memories it holds by holding them). `each` is applied to every memory as the save
-    writes it, after its recorded touches, and returns whether it changed it; what it changes must be what the
-    cache derives itself (decay along each memory's anchor). Memories touched since the last write, or redacted
+    writes it, after its recorded touches, and returns whether it changed it; it may change only a memory's
+    importance and decay anchor, which the cache derives itself (decay along each memory's anchor), and a stored
+    line it changed alone gets a new tail (`indexfile.refaded_line`). Memories touched since the last write, or redacted
     as they were loaded, and a file that was not ours, are saved whatever the body does."""
 
     ws: Workspace
@@ -119,9 +120,14 @@ class Transaction:
                 if mine is None:
                     self.touched.append(memory)
                 changed = True
-            if each is not None and each(memory):
-                changed = True
-            yield indexfile.ENCODE(memory.to_dict()) if changed else text
+            if each is None:
+                yield indexfile.ENCODE(memory.to_dict()) if changed else text
+            elif changed:
+                each(memory)
+                yield indexfile.ENCODE(memory.to_dict())
+            else:
+                before, keys = indexfile.line_tail(memory), len(memory.raw)
+                yield indexfile.refaded_line(text, before, memory, keys) if each(memory) else text
         for memory in held.values():
             if self.each is not None:
                 self.each(memory)
