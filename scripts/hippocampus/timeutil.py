@@ -63,6 +63,10 @@ def _parse_day_text(value: str) -> date | None:
     return instant.date() if instant else None
 
 
+# A day as YYYY-MM-DD. Cached: the daily decay writes the day of every memory's anchor, and they are few.
+day_text = lru_cache(maxsize=4096)(date.isoformat)
+
+
 def iso(instant: datetime) -> str:
     """An ISO-8601 UTC string with a Z, to the second (milliseconds kept when present)."""
     instant = instant.astimezone(timezone.utc)

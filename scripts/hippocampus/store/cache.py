@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
+from itertools import compress, repeat
 import json
 import math
 import os
@@ -503,33 +504,32 @@ class CacheView:
         ]
 
     def census(self, today: date, bins: int) -> Census:
-        """Counted from small columns: every memory's importance today computed once, sorted, and the tiers and
-        bins counted as runs of the sorted values (a call of `tier` or `histogram_bin` per run, not per memory)."""
-        day, value_of = today.toordinal(), retention.importance_of_row
+        """Counted from small columns read once: every memory's importance today computed once, sorted, and the
+        tiers and bins counted as runs of the sorted values (a call of `tier` or `histogram_bin` per run, not per
+        memory)."""
         out = Census(bins=[0] * bins)
+        rows = self.db.execute("SELECT domain, pinned, importance, base, since, created, reinforced FROM docs")
+        domains, pins, importances, bases, sinces, created, reinforced = list(zip(*rows, strict=True)) or [()] * 7
+        values = list(map(retention.importance_of_row, pins, importances, bases, sinces, repeat(today.toordinal())))
         by_domain: dict[str, list[float]] = {}
-        for domain, pinned, importance, base, since in self.db.execute(
-            "SELECT coalesce(nullif(domain, ''), 'user'), pinned, importance, base, since FROM docs"
-        ):
-            value = value_of(pinned, importance, base, since, day)
-            by_domain.setdefault(domain, []).append(value)
-            (out.pinned if pinned else out.fading).append(value)
-        for domain, values in by_domain.items():
-            values.sort()
-            for name, start, end in runs(values, tier):
+        for domain, value in zip(domains, values, strict=True):
+            by_domain.setdefault(domain or "user", []).append(value)
+        for domain, some in by_domain.items():
+            some.sort()
+            for name, start, end in runs(some, tier):
                 out.per_domain.setdefault(domain, Counter())[name] += end - start
-        out.fading.sort()
-        out.pinned.sort()
-        values = sorted(out.fading + out.pinned)
+        out.pinned = sorted(compress(values, pins))
+        out.fading = sorted(value for value, pinned in zip(values, pins, strict=True) if not pinned)
+        values.sort()
         out.total = len(values)
         for number, start, end in runs(values, lambda value: histogram_bin(value, bins)):
             out.bins[number] += end - start
-        for created, count in self.db.execute("SELECT created, COUNT(*) FROM docs GROUP BY created"):
-            if created:
-                out.days[date.fromordinal(created)] += count
+        for day, count in Counter(created).items():
+            if day:
+                out.days[date.fromordinal(day)] += count
             else:
                 out.undated += count
-        out.reinforced = self.db.execute("SELECT coalesce(sum(reinforced), 0) FROM docs").fetchone()[0]
+        out.reinforced = sum(reinforced)
         return out
 
     # --- the same-fact lookup ---

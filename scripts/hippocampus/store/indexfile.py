@@ -112,12 +112,14 @@ def line_tail(memory: Memory) -> str | None:
     importance, anchor = raw.get("importance"), raw.get("decay")
     if type(importance) is not float or type(anchor) is not dict or tuple(anchor) != _ANCHOR_KEYS:
         return None
-    base, day, last = anchor["base"], anchor["from"], anchor["last"]
+    base, day, last = anchor.values()
     if type(base) is not float or type(last) is not float or type(day) is not str:
         return None
-    if not (math.isfinite(importance) and math.isfinite(base) and math.isfinite(last)):
+    if not math.isfinite(importance + base + last):
         return None  # written by ENCODE as NaN or Infinity, not by repr
-    return f'"importance": {importance!r}, "decay": {{"base": {base!r}, "from": {_STRING(day)}, "last": {last!r}}}}}'
+    shown = repr(importance)
+    last_shown = shown if last is importance else repr(last)  # one float object (decay writes it twice): one text
+    return f'"importance": {shown}, "decay": {{"base": {base!r}, "from": {_STRING(day)}, "last": {last_shown}}}}}'
 
 
 def refaded_line(text: str, before: str | None, memory: Memory, keys: int) -> str:

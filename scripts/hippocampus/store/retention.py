@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from .model import BACKGROUND_THRESHOLD, Index, Memory, UNTRUSTED_CEILING
-from ..timeutil import days_between, iso, parse_day, parse_instant
+from ..timeutil import day_text, days_between, iso, parse_day, parse_instant
 
 DECAY_RATE = 0.99
 REINFORCE_STEP = 0.10
@@ -140,7 +140,7 @@ def decay_memory(memory: Memory, today: date, meta: Mapping) -> bool:
     importance, before = memory.importance, memory.decay
     base, since = anchor(memory, meta, today)
     value = round(min(1.0, faded(base, (today - since).days)), PRECISION)
-    after = {"base": base, "from": since.isoformat(), "last": value}
+    after = {"base": base, "from": day_text(since), "last": value}
     memory.importance = value
     memory.decay = after
     return value != importance or after != before
