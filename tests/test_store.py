@@ -253,3 +253,28 @@ def test_a_line_with_a_new_tail_is_the_memory_encoded_whole(before, after, extra
     assert indexfile.refaded_line(text, tail, memory, keys) == indexfile.ENCODE(memory.to_dict())
     if written == "ours" and tail is not None:
         assert text.endswith(tail)  # the tail is how the encoder ends the line
+
+
+def test_a_save_pauses_the_cycle_collector_only_while_it_streams_even_when_it_fails(workspace):
+    import gc
+
+    write_index(workspace, [memory("mem_001", "tea")])
+    ws = Workspace(workspace)
+    seen = []
+
+    def lines():
+        seen.append(gc.isenabled())
+        yield indexfile.ENCODE(memory("mem_001", "tea"))
+        raise OSError("disk gone")
+
+    index = indexfile.load_index(ws)
+    with pytest.raises(HippocampusError, match="disk gone"):
+        indexfile.save_index(ws, index, NOW, lines())
+    assert seen == [False] and gc.isenabled()
+    assert read_index(workspace)["memories"][0]["content"] == "tea"  # the failed save replaced nothing
+    gc.disable()
+    try:
+        indexfile.save_index(ws, index, NOW)
+        assert not gc.isenabled()  # left as the caller had it
+    finally:
+        gc.enable()

@@ -3,11 +3,13 @@ one-memory-a-line form, reading that form a memory at a time, and the dated back
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
 import shutil
 import zlib
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -153,7 +155,7 @@ def save_index(ws: Workspace, index: Index, now: datetime, lines: Iterable[str] 
         ensure_ascii=False,
     )[:-1]
     crc = 0
-    with replacing(ws.index) as out:
+    with replacing(ws.index) as out, _cycle_collection_paused():
 
         def put(text: str) -> None:
             nonlocal crc
@@ -177,6 +179,20 @@ def save_index(ws: Workspace, index: Index, now: datetime, lines: Iterable[str] 
         put("\n" + _CLOSE if written else head + _EMPTY)
     remember_checksum(ws.index, os.stat(ws.index), crc)
     index.disk_version = SCHEMA_VERSION
+
+
+@contextmanager
+def _cycle_collection_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while memories stream through a save. Values parsed from JSON make no
+    reference cycles, so it would find nothing; but with each batch in hand surviving its collections, it would
+    scan the whole heap again every few batches (about a tenth of a daily decay at 100k memories)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _copy_atomically(source: Path, target: Path) -> None:
