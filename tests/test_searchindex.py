@@ -119,6 +119,19 @@ def test_writes_update_the_cache_in_place_for_the_memories_they_declare(workspac
     assert [i for i, _ in cached(ws, "gondola")] == ["mem_001"]
     assert [i for i, _ in cached(ws, "kayak")] == ["mem_051"]
     assert cached(ws, "coffee") == plain(ws, "coffee")
+    with transaction.transaction(ws, NOW) as txn:  # one memory gone, one longer: the totals follow
+        txn.index.memories[7].content += " and then a long walk along the canals of the old town"
+        del txn.index.memories[5]
+        txn.changed(["mem_006", "mem_008"])
+        txn.dirty = True
+    view = cached_view(ws)
+    counted, summed = view.db.execute("SELECT COUNT(*), SUM(length) FROM docs").fetchone()
+    assert (
+        (view.count, view.average_length)
+        == (counted, summed / counted)
+        == (50, IndexView(transaction.read(ws)).average_length)
+    )
+    assert cached(ws, "canals walk coffee") == plain(ws, "canals walk coffee")
 
 
 def _new_memory(mid):
