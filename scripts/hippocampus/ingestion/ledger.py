@@ -17,7 +17,6 @@ Callers hold the workspace lock.
 
 from __future__ import annotations
 
-import copy
 import heapq
 import json
 import os
@@ -233,43 +232,29 @@ def _entries(ws: Workspace) -> Iterator[tuple[int, Signal | None]]:
 
 
 class Backlog:
-    """The queued signals past `after`, ordered by `order` (a key of a signal) — less those `done` (called with a
-    signal's number and key) says a killed run encoded already — read from the queue as they are iterated: only
-    each one's key and place in the file are held, so a long history's queue is never held whole. `part` gives a
-    stretch of it in the same order. Iterated under the workspace lock that keeps the queue as it was read."""
+    """The queued signals past `after`, ordered by `order` (a key of a signal), read from the queue as they are
+    iterated: only each one's key and place in the file are held, so a long history's queue is never held whole.
+    Iterated under the workspace lock that keeps the queue as it was read."""
 
-    def __init__(self, ws: Workspace, after: int, order, done=None) -> None:
+    def __init__(self, ws: Workspace, after: int, order) -> None:
         self.path = ws.signals
-        self.last = after  # the highest signal number past `after`, done ones included
+        self.last = after  # the highest signal number in it
         ranked = []
         for offset, signal in _entries(ws):
             if signal is not None and signal.seq > after:
+                ranked.append((order(signal), offset))
                 self.last = max(self.last, signal.seq)
-                key = order(signal)
-                if done is None or not done(signal.seq, key):
-                    ranked.append((key, offset))
         ranked.sort()
-        self._ranked = ranked
+        self._offsets = [offset for _, offset in ranked]
 
     def __len__(self) -> int:
-        return len(self._ranked)
-
-    def part(self, start: int, stop: int) -> "Backlog":
-        """The signals from place `start` to before `stop` in this order (the same `last`)."""
-        out = copy.copy(self)
-        out._ranked = self._ranked[start:stop]
-        return out
-
-    @property
-    def last_key(self):
-        """The key of the last signal in this order."""
-        return self._ranked[-1][0]
+        return len(self._offsets)
 
     def __iter__(self) -> Iterator[Signal]:
-        if not self._ranked:
+        if not self._offsets:
             return
         with open(self.path, "rb") as handle:
-            for _, offset in self._ranked:
+            for offset in self._offsets:
                 handle.seek(offset)
                 try:
                     value = json.loads(handle.readline())
