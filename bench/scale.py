@@ -2,8 +2,10 @@
 """Speed and memory at scale: each script timed as a whole process on generated stores of 1k, 10k and 100k memories.
 
 For every store size it prints the median wall time and the peak memory (max RSS) of each script over several
-runs, and both as ratios to the floor: starting Python and parsing the index (`python3 -c 'import json;
-json.load(open(...))'`). Ratios travel between machines better than seconds. Nothing here is asserted: it prints.
+runs, and both as ratios to the floor: starting Python and parsing the index as generated (`python3 -c 'import json;
+json.load(open(...))'`). Ratios travel between machines better than seconds; each run of a script is paired with a
+floor run just before it, and its ratio is the median of the pairs' (other work on a shared machine slows both).
+Nothing here is asserted: it prints.
 
 `--episodes` gives the generated memories what encode.py now stores beside a statement: the turns of its
 conversation attached to it (none to two, one on average), the message it answered (`context`) and the one that
@@ -203,15 +205,25 @@ def measure(command: list[str], env: dict | None = None) -> tuple[float, float]:
     return wall, usage.ru_maxrss / 1024
 
 
-def median_of(runs: int, make_command, prepare=None) -> tuple[float, float]:
-    walls, peaks = [], []
+def median_of(runs: int, make_command, prepare=None, floor: list[str] | None = None) -> dict:
+    """{wall, peak, ratio} over `runs` runs: the median wall time, the highest peak, and — with a `floor` command
+    timed just before each run — the median of each run's wall time over its own floor's. Paired so, a ratio holds
+    when other work on a shared machine slows everything down for a while."""
+    walls, peaks, ratios = [], [], []
     for run in range(runs):
         if prepare:
             prepare(run)
+        below = measure(floor)[0] if floor else None
         wall, peak = measure(make_command(run))
         walls.append(wall)
         peaks.append(peak)
-    return statistics.median(walls), max(peaks)
+        if below:
+            ratios.append(wall / below)
+    return {
+        "wall": statistics.median(walls),
+        "peak": max(peaks),
+        "ratio": statistics.median(ratios) if ratios else None,
+    }
 
 
 def script(name: str, ws: Path, *args: str, now: datetime = NOW) -> list[str]:
@@ -250,52 +262,25 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
     size_mib = index_path.stat().st_size / 2**20
     rows = []
 
-    floor = median_of(runs, lambda r: [sys.executable, "-c", f"import json; json.load(open({str(index_path)!r}))"])
-    rows.append({"what": "floor: python + json.load", "wall": floor[0], "peak": floor[1]})
+    # The floor parses the index as generated, before any script rewrote it (kept aside: decay adds an anchor to
+    # every memory, and the file grows).
+    generated = shutil.copyfile(index_path, workdir / f"floor-{count}.json")
+    parse = [sys.executable, "-c", f"import json; json.load(open({str(generated)!r}))"]
+    floor = median_of(runs, lambda r: parse)
+    rows.append({"what": "floor: python + json.load", **floor, "ratio": 1.0})
+
+    def timed(what: str, make_command, times: int = runs, prepare=None) -> None:
+        rows.append({"what": what, **median_of(times, make_command, prepare, floor=parse)})
 
     # The first reader after a change it did not make itself (here: the generated file) builds the cache.
-    cold = measure(script("recall", ws, "coffee", "--no-touch"))
-    rows.append({"what": "recall, first after a hand edit (builds cache)", "wall": cold[0], "peak": cold[1]})
-    rows.append(
-        {
-            "what": "recall",
-            **dict(
-                zip(
-                    ("wall", "peak"),
-                    median_of(runs, lambda r: script("recall", ws, QUERIES[r % len(QUERIES)])),
-                    strict=True,
-                )
-            ),
-        }
-    )
-    rows.append(
-        {
-            "what": "load_core",
-            **dict(zip(("wall", "peak"), median_of(runs, lambda r: script("load_core", ws)), strict=True)),
-        }
-    )
-    rows.append(
-        {
-            "what": "sync_core",
-            **dict(zip(("wall", "peak"), median_of(runs, lambda r: script("sync_core", ws)), strict=True)),
-        }
-    )
+    timed("recall, first after a hand edit (builds cache)", lambda r: script("recall", ws, "coffee", "--no-touch"), 1)
+    timed("recall", lambda r: script("recall", ws, QUERIES[r % len(QUERIES)]))
+    timed("load_core", lambda r: script("load_core", ws))
+    timed("sync_core", lambda r: script("sync_core", ws))
     # Each decay run is a new day, so every run does the full work. The first one after a file the scripts did not
     # write themselves (the generated one, as after a hand edit or the old skill's) loads and validates it whole.
-    first = measure(script("decay", ws, now=NOW + timedelta(days=1)))
-    rows.append({"what": "decay, first after a hand edit (whole store)", "wall": first[0], "peak": first[1]})
-    rows.append(
-        {
-            "what": "decay",
-            **dict(
-                zip(
-                    ("wall", "peak"),
-                    median_of(runs, lambda r: script("decay", ws, now=NOW + timedelta(days=r + 2))),
-                    strict=True,
-                )
-            ),
-        }
-    )
+    timed("decay, first after a hand edit (whole store)", lambda r: script("decay", ws, now=NOW + timedelta(days=1)), 1)
+    timed("decay", lambda r: script("decay", ws, now=NOW + timedelta(days=r + 2)))
 
     if (SCRIPTS / "encode.py").exists():
         # As cron runs it: each run finds one new session of 200 messages in the same, growing workspace.
@@ -305,45 +290,19 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
         def new_session(run):
             transcript(sessions / f"bench-session-{run}.jsonl", 200, seed=run, session=f"bench-{count}-{run}")
 
-        rows.append(
-            {
-                "what": "encode 200 new messages",
-                **dict(
-                    zip(
-                        ("wall", "peak"),
-                        median_of(
-                            runs,
-                            lambda r: script(
-                                "encode",
-                                ws,
-                                "--sessions",
-                                str(sessions),
-                                now=NOW + timedelta(days=runs + 2, hours=r + 1),
-                            ),
-                            prepare=new_session,
-                        ),
-                        strict=True,
-                    )
-                ),
-            }
+        timed(
+            "encode 200 new messages",
+            lambda r: script(
+                "encode", ws, "--sessions", str(sessions), now=NOW + timedelta(days=runs + 2, hours=r + 1)
+            ),
+            prepare=new_session,
         )
     else:
         rows.append({"what": "encode 200 new messages", "wall": None, "peak": None})
 
     if (SCRIPTS / "dashboard.py").exists():
         out = workdir / f"dash-{count}.html"
-        rows.append(
-            {
-                "what": "dashboard",
-                **dict(
-                    zip(
-                        ("wall", "peak"),
-                        median_of(runs, lambda r: script("dashboard", ws, "--output", str(out))),
-                        strict=True,
-                    )
-                ),
-            }
-        )
+        timed("dashboard", lambda r: script("dashboard", ws, "--output", str(out)))
         rows[-1]["note"] = f"page {out.stat().st_size / 1024:.0f} KiB"
 
     load_core_out = subprocess.run(script("load_core", ws), capture_output=True, text=True).stdout
@@ -351,7 +310,7 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
     for row in rows:
         row["count"] = count
         row["index_mib"] = size_mib
-        row["floor_wall"], row["floor_peak"] = floor
+        row["floor_wall"], row["floor_peak"] = floor["wall"], floor["peak"]
     rows.append(
         {
             "count": count,
@@ -376,7 +335,7 @@ def table(rows: list[dict]) -> str:
         if "floor_wall" not in row:
             lines.append(f"| {row['count']:,} | | {row['what']} | | | | | {row.get('note', '')} |")
             continue
-        ratio = row["wall"] / row["floor_wall"]
+        ratio = row["ratio"] if row.get("ratio") is not None else row["wall"] / row["floor_wall"]
         mem_ratio = row["peak"] / row["index_mib"] if row["index_mib"] else 0
         lines.append(
             f"| {row['count']:,} | {row['index_mib']:.1f} MiB | {row['what']} | {row['wall']:.3f} | "
