@@ -32,7 +32,7 @@ from ..terms import document_terms, topic_terms
 from ..timeutil import parse_day
 from ..workspace import Workspace
 
-SCHEMA = 8
+SCHEMA = 9
 # The cache holds memories' words, so it is built under one set of redaction rules: a cache from older rules is
 # rebuilt, and the index.json it vouched for is then no longer `witnessed` — the next write loads it whole, which
 # redacts it (indexfile.load_index).
@@ -69,6 +69,8 @@ _INDEXES = """
 CREATE INDEX IF NOT EXISTS docs_core ON docs(hidden, pinned, explicit, strength);
 CREATE INDEX IF NOT EXISTS docs_shelf ON docs(hidden, domain, category, pinned, strength, importance);
 CREATE INDEX IF NOT EXISTS docs_rank ON docs(pinned, strength, importance);
+CREATE INDEX IF NOT EXISTS docs_census ON docs(domain, pinned, importance, base, since);
+CREATE INDEX IF NOT EXISTS docs_created ON docs(created, reinforced);
 CREATE INDEX IF NOT EXISTS postings_term ON postings(term, doc, tf, length);
 CREATE INDEX IF NOT EXISTS topics_term ON topics(term, doc);
 CREATE INDEX IF NOT EXISTS sources_key ON sources(session, message);
@@ -522,12 +524,12 @@ class CacheView:
         ]
 
     def census(self, today: date, bins: int) -> Census:
-        """Counted from small columns read once: every memory's importance today computed once, sorted, and the
-        tiers and bins counted as runs of the sorted values (a call of `tier` or `histogram_bin` per run, not per
-        memory)."""
+        """Counted from small columns, read off covering indexes (a scan of the documents would read every body):
+        every memory's importance today computed once, sorted, and the tiers and bins counted as runs of the
+        sorted values (a call of `tier` or `histogram_bin` per run, not per memory)."""
         out = Census(bins=[0] * bins)
-        rows = self.db.execute("SELECT domain, pinned, importance, base, since, created, reinforced FROM docs")
-        domains, pins, importances, bases, sinces, created, reinforced = list(zip(*rows, strict=True)) or [()] * 7
+        rows = self.db.execute("SELECT domain, pinned, importance, base, since FROM docs")
+        domains, pins, importances, bases, sinces = list(zip(*rows, strict=True)) or [()] * 5
         values = list(map(retention.importance_of_row, pins, importances, bases, sinces, repeat(today.toordinal())))
         by_domain: dict[str, list[float]] = {}
         for domain, value in zip(domains, values, strict=True):
@@ -542,12 +544,14 @@ class CacheView:
         out.total = len(values)
         for number, start, end in runs(values, lambda value: histogram_bin(value, bins)):
             out.bins[number] += end - start
-        for day, count in Counter(created).items():
+        for day, count, reinforced in self.db.execute(
+            "SELECT created, COUNT(*), SUM(reinforced) FROM docs GROUP BY created"
+        ):
             if day:
                 out.days[date.fromordinal(day)] += count
             else:
                 out.undated += count
-        out.reinforced = sum(reinforced)
+            out.reinforced += reinforced
         return out
 
     # --- the same-fact lookup ---
