@@ -616,3 +616,14 @@ def test_the_trigger_words_never_keep_a_pattern_from_a_text_it_would_redact(text
 )
 def test_a_wifi_key_said_in_french_is_redacted_with_or_without_its_accent(text):
     assert "[REDACTED:password]" in redact(text) == _every_pattern(text)
+
+
+def test_a_pattern_compiled_on_first_use_answers_as_the_compiled_pattern_does():
+    lazy, plain = redaction._compile(r"(?P<v>\d+)-(\w)", re.IGNORECASE), re.compile(r"(?P<v>\d+)-(\w)", re.IGNORECASE)
+    text = "a 12-x and 7-Y, then 3-"
+    assert lazy.groups == plain.groups == 2 and lazy.pattern == plain.pattern  # before any use, too
+    assert lazy.search(text).span() == plain.search(text).span()
+    assert [m.group("v") for m in lazy.finditer(text)] == ["12", "7"] == [m.group("v") for m in plain.finditer(text)]
+    assert lazy.sub("#", text) == plain.sub("#", text) and lazy.findall(text) == plain.findall(text)
+    assert lazy.match("9-z").re is lazy.fullmatch("9-z").re  # one compiled pattern behind it
+    assert lazy.search is lazy.search  # once compiled, a method is the object's own: no lookup through a hook

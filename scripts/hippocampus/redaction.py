@@ -18,12 +18,39 @@ from __future__ import annotations
 import re
 from functools import partial
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, cast
 
 MARK = "[REDACTED:{}]"
 # Raise it when a kind is added or widened: stored memories are then redacted again as they are read (see
 # `redact_memory`), and the search cache, which holds their words, is rebuilt.
 RULES = 2
+
+_METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub")
+
+
+class _Lazy:
+    """A regular expression compiled the first time it is used. Most runs of recall and load_core redact nothing,
+    and compiling every pattern of this module took a tenth of their time. Once compiled, the pattern's methods
+    are the object's own attributes: a use then costs what it costs on the compiled pattern."""
+
+    __slots__ = ("_source", "_compiled", *_METHODS)
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self._source = (pattern, flags)
+        self._compiled: re.Pattern | None = None
+
+    def __getattr__(self, name: str):  # only for what is not an attribute yet: every method before the first use
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(*self._source)
+            for method in _METHODS:
+                setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
+
+
+def _compile(pattern: str, flags: int = 0) -> re.Pattern:
+    return cast(re.Pattern, _Lazy(pattern, flags))
+
 
 _LEFT = r"(?<![A-Za-z0-9_\-])"  # not glued to a longer word on its left ("desk-", "risk-" are not OpenAI keys)
 _RIGHT = r"(?![A-Za-z0-9_\-])"
@@ -66,7 +93,7 @@ def _value(match: re.Match) -> tuple[str, tuple[int, int]] | None:
 
 
 def _token(name: str, body: str, *triggers: str) -> Pattern:
-    return Pattern(name, re.compile(_LEFT + f"(?:{body})" + _RIGHT), triggers)
+    return Pattern(name, _compile(_LEFT + f"(?:{body})" + _RIGHT), triggers)
 
 
 _GITLAB = (
@@ -122,9 +149,7 @@ TOKENS: tuple[Pattern, ...] = (
     _token("npm-token", r"npm_[A-Za-z0-9]{36}", "npm_"),
     _token("pypi-token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}", "pypi-ageichlwas5vcmc"),
     _token("sendgrid-key", r"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}", "sg."),
-    Pattern(
-        "twilio-key", re.compile(_LEFT + r"SK[0-9a-fA-F]{32}" + _RIGHT), (), shape=re.compile(r"SK[0-9a-fA-F]{32}")
-    ),
+    Pattern("twilio-key", _compile(_LEFT + r"SK[0-9a-fA-F]{32}" + _RIGHT), (), shape=_compile(r"SK[0-9a-fA-F]{32}")),
     _token("mailgun-key", r"key-[0-9a-zA-Z]{32}", "key-"),
     _token("digitalocean-token", r"do[opr]_v1_[a-f0-9]{64}", "_v1_"),
     _token("shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", "shpat_", "shpca_", "shppa_", "shpss_"),
@@ -157,9 +182,9 @@ TOKENS: tuple[Pattern, ...] = (
     _token("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", "eyj"),
     Pattern(
         "discord-token",
-        re.compile(_LEFT + r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}" + _RIGHT),
+        _compile(_LEFT + r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}" + _RIGHT),
         (),
-        shape=re.compile(r"\.[\w\-]{6}\.[\w\-]{27}"),
+        shape=_compile(r"\.[\w\-]{6}\.[\w\-]{27}"),
     ),
 )
 
@@ -179,16 +204,16 @@ _BODY = f"(?>(?:{_SEP}{_CHUNK}){{0,400}})"
 _KEY_TRIGGERS = ("-----begin", "-----end")
 KEYS: tuple[Pattern, ...] = (
     # Up to its END line, if it comes before another BEGIN line (each block is looked through once).
-    Pattern("private-key", re.compile(f"{_BEGIN}(?:(?!-----BEGIN )[\\s\\S])*?{_END}"), _KEY_TRIGGERS),
-    Pattern("private-key", re.compile(f"{_BEGIN}{_BODY}"), _KEY_TRIGGERS),
+    Pattern("private-key", _compile(f"{_BEGIN}(?:(?!-----BEGIN )[\\s\\S])*?{_END}"), _KEY_TRIGGERS),
+    Pattern("private-key", _compile(f"{_BEGIN}{_BODY}"), _KEY_TRIGGERS),
     Pattern(
         "private-key",
-        re.compile(f"(?<![A-Za-z0-9+/])(?:[A-Za-z0-9+/]{{16,}}={{0,2}}{_BODY})?{_SEP}?{_END}"),
+        _compile(f"(?<![A-Za-z0-9+/])(?:[A-Za-z0-9+/]{{16,}}={{0,2}}{_BODY})?{_SEP}?{_END}"),
         _KEY_TRIGGERS,
     ),
 )
-_OPENS = re.compile(f"({_BEGIN})|{_END}")
-_CONTINUES = re.compile(
+_OPENS = _compile(f"({_BEGIN})|{_END}")
+_CONTINUES = _compile(
     f"\\A\\s*(?:[A-Za-z0-9+/]{{16,}}={{0,2}}|(?:Proc-Type|DEK-Info): [^\n]*){_BODY}(?:{_SEP}?{_END})?|\\A\\s*{_END}"
 )
 
@@ -213,7 +238,7 @@ _NOT_VALUES = frozenset(
     "label format size version mode header env var column rotation reset changed strength manager rule rules regex "
     "pattern position location placeholder store vault provider helper command cmd prompt".split()
 )
-_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
+_CAMEL = _compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 # What a credential's name holds (in the pattern below), and the words that start that pattern: the same, narrowed
 # to names, so "passed", "keyboard" and "shopping" do not start it.
 # Credential names in other languages and of cards and services, shared by both lists below.
@@ -293,7 +318,7 @@ def _name_kind(name: str) -> str | None:
 
 
 # Not a value at all: a placeholder, a reference to one elsewhere, a word that says something about the credential.
-_PLACEHOLDER = re.compile(r"[$%<{]|\*+$|x+$|\.\.\.|…", re.IGNORECASE)
+_PLACEHOLDER = _compile(r"[$%<{]|\*+$|x+$|\.\.\.|…", re.IGNORECASE)
 STOP_WORDS = frozenset(
     """
 a an the my your his her our their its this that these those it one same different still not no now also too very so
@@ -339,7 +364,7 @@ def _pin(value: str) -> bool:
 _CHECKS = {"password": _loose, "pin": _pin, "secret": _secret, "key": _key}
 
 # Everyday codes the user keeps on purpose: a PIN or passcode of one of these is a memory, not a secret.
-_EVERYDAY = re.compile(
+_EVERYDAY = _compile(
     r"\b(?:door|gate|locker|bike|bicycle|padlock|garage|building|alarm|intercom|keypad|mailbox|letterbox|storage"
     r"|gym|suitcase|luggage|lockbox|key safe|shed|t[üu]r|haust[üu]r|tor|garagentor|schlie(?:ß|ss)fach|spind"
     r"|fahrrad|fahrradschloss|briefkasten|tresor|porte|portail|casier|v[ée]lo|cadenas|digicode|puerta|port[óo]n"
@@ -357,7 +382,7 @@ def _everyday(match: re.Match) -> bool:
 
 
 _QUOTED = r"\"(?P<vq1>[^\"\n]{1,200})\"|'(?P<vq2>[^'\n]{1,200})'"
-_NAME_VALUE = re.compile(
+_NAME_VALUE = _compile(
     # Only a word followed by `:` or `=` is looked at more closely (a cheap test first).
     r"(?<![\w.\-])(?=[\w.\-]{1,90}[\"']?[ \t]*[:=])(?:--?)?(?:(?<=[?&])(?P<url>))?"
     r"(?P<name>(?i:[\w.\-]{0,40}?(?:" + "|".join(_NAME_STEMS) + r")[\w.\-]{0,40}?))"
@@ -366,7 +391,7 @@ _NAME_VALUE = re.compile(
     # `name=` (a connection string), and a password may hold any of `&;,#`.
     rf"(?:{_QUOTED}|(?P<v>(?(url)[^\s\"'<>&#]+|(?:[^\s\"'<>,;]|,(?!\s|$)|;(?![\w.\-]+=))+)))"
 )
-_FLAG = re.compile(
+_FLAG = _compile(
     r"(?<![\w\-])--(?P<name>password|passwd|pass|token|api-key|apikey|secret|client-secret"
     rf"|auth-token|access-token)[ \t]+(?:{_QUOTED}|(?P<v>[^\s\"']+))"
 )
@@ -425,8 +450,8 @@ _OWNER = (
 
 def _said(nouns: str, connect: str) -> tuple[re.Pattern, re.Pattern]:
     """ "<noun> [for the wifi] is <value>" and "<value> is my <noun>", for one family of nouns."""
-    first = re.compile(rf"(?i:(?P<noun>{nouns}){_QUALIFIER}(?P<connect>{connect})){_SAID_VALUE}")
-    after = re.compile(
+    first = _compile(rf"(?i:(?P<noun>{nouns}){_QUALIFIER}(?P<connect>{connect})){_SAID_VALUE}")
+    after = _compile(
         rf"(?<!\S)(?P<v>[^\s\"'“”]{{3,100}})[ \t]+(?i:(?:is|was|ist|est|es|è|é)[ \t]+{_OWNER}"
         rf"[ \t]+(?:[\w\-]+[ \t]+){{0,2}}?(?:{nouns}))"
         r"(?=[ \t]*(?:[.,;:!?)]|$|\n|[ \t]+(?:for|to|of|on|at|now|too|again|btw)\b))",
@@ -614,13 +639,13 @@ _SEED_CONTEXT = (
 _WORD = r"[a-zß-öø-ÿ]{3,8}"
 # A seed is written one way throughout — the same spaces, commas or line breaks between its words, or a numbered
 # list — so a run of words stops where the way changes ("… reminder, and then …"), before the next sentence.
-_SEED = re.compile(
+_SEED = _compile(
     rf"(?i:{_SEED_CONTEXT})[\s\S]{{0,60}}?(?<![a-zß-öø-ÿ])(?P<v>{_WORD}"
     rf"(?:(?P<s>[ \t]*[,;][ \t]*\n?|\s+){_WORD}(?:(?P=s){_WORD}){{10,24}}"
     rf"|(?P<a>\s+)\d{{1,2}}(?P<p>[.):]?)(?P<b>\s+){_WORD}(?:(?P=a)\d{{1,2}}(?P=p)(?P=b){_WORD}){{10,24}}))"
     r"(?![a-zß-öø-ÿ])"
 )
-_SEED_WORD = re.compile(r"[a-zß-öø-ÿ]+")
+_SEED_WORD = _compile(r"[a-zß-öø-ÿ]+")
 _SEED_LENGTHS = (25, 24, 21, 18, 15, 12)  # BIP-39's word counts, and Monero's 25
 
 
@@ -634,25 +659,25 @@ def _seed(match: re.Match) -> tuple[int, int]:
 OTHERS: tuple[Pattern, ...] = (
     Pattern(
         "url-password",
-        re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:([^\s@]+)@(?=[\w\[])", re.IGNORECASE),
+        _compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:([^\s@]+)@(?=[\w\[])", re.IGNORECASE),
         ("://",),
         _url_password,
     ),
     Pattern(
         "auth-header",
-        re.compile(
+        _compile(
             r"(?i:\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:basic|token|digest|apikey|sso-key)[ \t]+)"
             r"([A-Za-z0-9._~+/=:\-]{8,})"
         ),
         ("authorization",),
     ),
-    Pattern("bearer-token", re.compile(r"\b[Bb]earer\s+([A-Za-z0-9._~+/\-]{16,}=*)"), ("bearer",)),
+    Pattern("bearer-token", _compile(r"\b[Bb]earer\s+([A-Za-z0-9._~+/\-]{16,}=*)"), ("bearer",)),
     Pattern(
         "card-number",
-        re.compile(r"(?<![\w+.,/\-])([2-6]\d{3}(?:[ \-]?\d){9,15})(?![\w/\-]|[.,]\d)"),
+        _compile(r"(?<![\w+.,/\-])([2-6]\d{3}(?:[ \-]?\d){9,15})(?![\w/\-]|[.,]\d)"),
         (),
         _card,
-        shape=re.compile(r"\d{4}[ \-]?\d{4}[ \-]?\d\d"),
+        shape=_compile(r"\d{4}[ \-]?\d{4}[ \-]?\d\d"),
     ),
     Pattern(
         "seed-phrase",
@@ -727,7 +752,7 @@ def _triggers(patterns: tuple[Pattern, ...]) -> tuple[re.Pattern, dict[str, int]
             if inner in word:
                 found[word] |= bits
     shapes = tuple((p.shape, 1 << n) for n, p in enumerate(patterns) if p.shape is not None)
-    return re.compile(_trie(sorted(masks))), found, shapes
+    return _compile(_trie(sorted(masks))), found, shapes
 
 
 _TRIGGER, _MASKS, _SHAPES = _triggers(PATTERNS)
@@ -828,7 +853,7 @@ class Conversations:
 # --- stored memories ---------------------------------------------------------------------------------------------
 
 # A keyword is a word: one with a letter, a digit and a sign no word has is a value ("hunter2secret!").
-_NOT_A_WORD = re.compile(r"(?=.*[^\W\d_])(?=.*\d).*[!@#$%^&*+=~?|\\<>{}\[\]]")
+_NOT_A_WORD = _compile(r"(?=.*[^\W\d_])(?=.*\d).*[!@#$%^&*+=~?|\\<>{}\[\]]")
 
 
 def redact_memory(raw: dict) -> bool:
