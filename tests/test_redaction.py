@@ -4,6 +4,7 @@ text with numbers, everyday codes the user keeps and hex hashes are left alone."
 
 from __future__ import annotations
 
+import copy
 import re
 
 import pytest
@@ -621,6 +622,7 @@ def test_a_wifi_key_said_in_french_is_redacted_with_or_without_its_accent(text):
 def test_a_pattern_compiled_on_first_use_answers_as_the_compiled_pattern_does():
     lazy, plain = redaction._compile(r"(?P<v>\d+)-(\w)", re.IGNORECASE), re.compile(r"(?P<v>\d+)-(\w)", re.IGNORECASE)
     text = "a 12-x and 7-Y, then 3-"
+    assert [copy.copy(lazy).search(text).span(), copy.deepcopy(lazy).search(text).span()] == [(2, 6)] * 2
     assert lazy.groups == plain.groups == 2 and lazy.pattern == plain.pattern  # before any use, too
     assert lazy.search(text).span() == plain.search(text).span()
     assert [m.group("v") for m in lazy.finditer(text)] == ["12", "7"] == [m.group("v") for m in plain.finditer(text)]

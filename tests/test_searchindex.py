@@ -1,6 +1,7 @@
 """The disk-cached search structure answers exactly like a search over the whole index, and never goes stale."""
 
 import json
+import math
 import os
 import random
 
@@ -124,13 +125,17 @@ def test_writes_update_the_cache_in_place_for_the_memories_they_declare(workspac
         del txn.index.memories[5]
         txn.changed(["mem_006", "mem_008"])
         txn.dirty = True
+    for round_ in range(30):  # many writes: the running total stays the exact sum (lengths are not whole numbers)
+        with transaction.transaction(ws, NOW) as txn:
+            for memory in txn.index.memories[round_ % 7 :: 9]:
+                memory.content += f" {WORDS[round_ % len(WORDS)]} in May {2020 + round_ % 5}"
+                txn.changed([memory.id])
+            txn.dirty = True
     view = cached_view(ws)
-    counted, summed = view.db.execute("SELECT COUNT(*), SUM(length) FROM docs").fetchone()
-    assert (
-        (view.count, view.average_length)
-        == (counted, summed / counted)
-        == (50, IndexView(transaction.read(ws)).average_length)
-    )
+    lengths = [length for (length,) in view.db.execute("SELECT length FROM docs")]
+    assert any(not length.is_integer() for length in lengths)
+    assert view.count == len(lengths) == 50
+    assert view.average_length == math.fsum(lengths) / 50 == IndexView(transaction.read(ws)).average_length
     assert cached(ws, "canals walk coffee") == plain(ws, "canals walk coffee")
 
 
@@ -443,3 +448,25 @@ def test_the_cache_s_shelves_ranking_and_census_equal_the_index_s_on_any_day_and
     when = datetime(2025, 6, 1, tzinfo=timezone.utc)
     from_index, from_cache = (dashboard_data.build(view, when, limit=5) for view in (whole, cached))
     assert from_cache["top"] == from_index["top"] and from_cache["projection"] == from_index["projection"]
+
+
+def test_memories_faded_to_the_smallest_floats_still_rank_as_in_the_index(workspace):
+    """Two centuries on, importance is a subnormal float with few bits left: the early stop of the cached walk
+    must still see two memories tied at it (and order them by reinforcement, as the index does)."""
+    anchor = {"base": 0.5, "from": "2026-01-15", "last": 0.5}
+    write_index(
+        workspace,
+        [
+            memory("mem_001", "tea", 0.5, decay=dict(anchor), timesReinforced=5),
+            memory("mem_002", "coffee", 0.5, decay=dict(anchor), timesReinforced=3),
+        ],
+        decayLastRun="2026-01-15",
+    )
+    ws = Workspace(workspace)
+    whole, cached = IndexView(transaction.read(ws)), cached_view(ws)
+    start = datetime(2026, 1, 15).date().toordinal()
+    days = [start + n for n in range(71_000, 74_000, 7)]
+    assert any(0 < whole.ranked(datetime.fromordinal(d).date(), 1)[0].importance < 2.3e-308 for d in days)
+    for day in days:
+        today = datetime.fromordinal(day).date()
+        assert [s.memory.id for s in cached.ranked(today, 1)] == [s.memory.id for s in whole.ranked(today, 1)], today

@@ -40,6 +40,8 @@ class _Lazy:
         self._compiled: re.Pattern | None = None
 
     def __getattr__(self, name: str):  # only for what is not an attribute yet: every method before the first use
+        if name.startswith("_"):
+            raise AttributeError(name)  # its own fields unset (a copy being made), or a protocol the pattern lacks
         compiled = self._compiled
         if compiled is None:
             compiled = self._compiled = re.compile(*self._source)

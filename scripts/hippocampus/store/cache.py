@@ -32,7 +32,7 @@ from ..terms import document_terms, topic_terms
 from ..timeutil import parse_day
 from ..workspace import Workspace
 
-SCHEMA = 9
+SCHEMA = 10
 # The cache holds memories' words, so it is built under one set of redaction rules: a cache from older rules is
 # rebuilt, and the index.json it vouched for is then no longer `witnessed` — the next write loads it whole, which
 # redacts it (indexfile.load_index).
@@ -142,7 +142,8 @@ def _reach(strength: float | None, day: int) -> float:
     if strength is None:
         return 0.0
     exponent = strength + day * _LOG_RATE
-    return math.exp(exponent) * (1 + 1e-9) if exponent < 0 else math.inf
+    # The slack: relative for rounding, and absolute below 1e-300, where floats lose their precision.
+    return math.exp(exponent) * (1 + 1e-9) + 1e-300 if exponent < 0 else math.inf
 
 
 def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
@@ -200,8 +201,7 @@ def _insert(
     postings: list[tuple] = []
     topics: list[tuple] = []
     sources: list[tuple] = []
-    highest = count = 0
-    length = 0.0
+    highest = count = units = 0
 
     def flush():
         if indexed:
@@ -221,17 +221,17 @@ def _insert(
         sources.extend(origin)
         highest = max(highest, id_number(row[1]) or 0)
         count += 1
-        length += row[15]
+        units += _units(row[15])
         if len(postings) > 20_000:
             flush()
     flush()
     known = db.execute("SELECT value FROM meta WHERE key = 'highest_id'").fetchone()
     _set_meta(db, highest_id=max(highest, int(known[0]) if known else 0))
-    return count, length
+    return count, units
 
 
 def _remove(db: sqlite3.Connection, memory_id: str) -> float | None:
-    """Delete a memory's rows; returns the length of its document (None when it had none)."""
+    """Delete a memory's rows; returns the length of its document (None when there was none)."""
     found = db.execute("SELECT doc, topic, body, length FROM docs WHERE id = ?", (memory_id,)).fetchone()
     if found:
         doc, topic, body, length = found
@@ -256,12 +256,22 @@ def _set_meta(db: sqlite3.Connection, **values) -> None:
     db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
 
 
-def _totals(db: sqlite3.Connection) -> tuple[int, float]:
-    """(documents, their total length) as recorded: kept up to date by every change, never summed again (a scan of
-    a large cache's documents costs a tenth of a second). Lengths are whole numbers: the sums are exact."""
-    values = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('count', 'total_length')"))
+# Document lengths are added up exactly, as whole numbers of 2^-60: every length (a sum of term weights, none below
+# 0.1) is a float at least 2^-8, so a whole multiple of that unit. The total as a float is then the correctly rounded
+# sum, which is what math.fsum gives IndexView: both views rank with the same average length, however many updates.
+_UNIT = 60
+
+
+def _units(length: float) -> int:
+    return int(math.ldexp(length, _UNIT))
+
+
+def _totals(db: sqlite3.Connection) -> tuple[int, int]:
+    """(documents, their total length in units of 2^-_UNIT) as recorded: kept up to date by every change, never
+    summed again (a scan of a large cache's documents costs a tenth of a second)."""
+    values = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('count', 'total_units')"))
     try:
-        return int(values["count"]), float(values["total_length"])
+        return int(values["count"]), int(values["total_units"])
     except (KeyError, ValueError):
         raise NotIncremental() from None
 
@@ -276,9 +286,9 @@ def rebuild(ws: Workspace, index: Index, sig: str | None, today: date) -> None:
     try:
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _TABLES)
         db.execute(f"PRAGMA user_version={VERSION}")
-        count, length = _insert(db, index.memories, index.meta, today, indexed=False)
+        count, units = _insert(db, index.memories, index.meta, today, indexed=False)
         db.executescript(_INDEXES)
-        _set_meta(db, count=count, total_length=length)
+        _set_meta(db, count=count, total_units=units)
         _record(db, ws, sig)
         db.commit()
     finally:
@@ -311,13 +321,13 @@ def update(
             _set_meta(db, signature="")  # a crash half way must read as out of date
         with db:
             by_id = index.by_id() if changed else {}
-            count, length = _totals(db)
+            count, units = _totals(db)
             for memory_id in changed:
                 removed = _remove(db, memory_id)
                 if removed is not None:
-                    count, length = count - 1, length - removed
+                    count, units = count - 1, units - _units(removed)
             added, more = _insert(db, [by_id[i] for i in sorted(changed) if i in by_id], index.meta, today)
-            _set_meta(db, count=count + added, total_length=length + more)
+            _set_meta(db, count=count + added, total_units=units + more)
             _record(db, ws, sig)
     finally:
         db.close()
@@ -364,7 +374,7 @@ class CacheView:
         self.db = db
         values = dict(db.execute("SELECT key, value FROM meta"))
         self.count = int(values.get("count", 0))
-        total = float(values.get("total_length", 0))
+        total = math.ldexp(int(values.get("total_units", 0)), -_UNIT)
         self.average_length = total / self.count if self.count else 1.0
         self.highest_id = int(values.get("highest_id", 0))
         self._rows: dict[int, tuple] = {}

@@ -8,6 +8,7 @@ dashboard of a 100k-memory store, without parsing or tokenising it). Both give t
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -188,14 +189,15 @@ class IndexView:
     def _index(self) -> dict[str, list[tuple[int, float, float]]]:
         if self._postings is None:
             self._postings = {}
-            total = 0.0
+            lengths = []
             for doc, memory in enumerate(self.memories):
                 counts = document_terms(memory)
                 length = sum(counts.values())
-                total += length
+                lengths.append(length)
                 for term, tf in counts.items():
                     self._postings.setdefault(term, []).append((doc, tf, length))
-            self._average = total / self.count if self.count else 1.0
+            # Correctly rounded, as the cache's exact total is (cache._totals): the same average either way.
+            self._average = math.fsum(lengths) / self.count if self.count else 1.0
         return self._postings
 
     @property
@@ -242,7 +244,7 @@ class IndexView:
             )
         for shelf in out.values():
             shelf.sort(key=lambda pair: (-pair[1], pair[0].id))
-            del shelf[limit:]
+            del shelf[max(0, limit) :]
         return out
 
     def shelf_counts(self, shelf_of: ShelfOf) -> dict[tuple[str, str], int]:
