@@ -93,13 +93,12 @@ def test_queued_signals_round_trip_and_broken_lines_are_skipped_and_counted(ws):
     ledger.append_signals(ws, [signal(1, "first\u2028still first"), signal(2, "second")])
     append(ws.signals, BROKEN + '{"seq": 0, "id": "x"}\n' + "\n   \n")
     ledger.append_signals(ws, [signal(3, "third")])
-    read, bad = ledger.read_signals(ws)
-    assert [(s.seq, s.text, s.session) for s in read] == [
-        (1, "first\u2028still first", "s\u2028one"),
-        (2, "second", "s\u2028one"),
-        (3, "third", "s\u2028one"),
-    ]
-    assert bad == 5  # four broken lines and one object that is no signal; blank lines are not counted
+    expected = [(1, "first\u2028still first", "s\u2028one"), (2, "second", "s\u2028one"), (3, "third", "s\u2028one")]
+    assert [(s.seq, s.text, s.session) for s in ledger.queued(ws)] == expected
+    # Trimming drops four broken lines and one object that is no signal; blank lines are not counted.
+    assert ledger.keep_signals(ws, lambda s: True) == 5
+    assert [(s.seq, s.text, s.session) for s in ledger.queued(ws)] == expected
+    assert ledger.keep_signals(ws, lambda s: True) == 0  # the queue holds only its signals now
 
 
 def test_a_backlog_reads_the_signals_past_a_number_in_the_order_given_from_their_lines(ws):

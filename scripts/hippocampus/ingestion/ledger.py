@@ -182,17 +182,6 @@ class Ledger:
 # --- the queue ------------------------------------------------------------------------------------------------
 
 
-def read_signals(ws: Workspace) -> tuple[list[Signal], int]:
-    """The queued signals in file order, and how many lines could not be read (a line torn by a kill)."""
-    signals, bad = [], 0
-    for signal in _queue(ws):
-        if signal is None:
-            bad += 1
-        else:
-            signals.append(signal)
-    return signals, bad
-
-
 def queued(ws: Workspace) -> Iterator[Signal]:
     """Each readable queued signal, in file order, streamed: the queue of a long history is never held whole."""
     return (signal for signal in _queue(ws) if signal is not None)
