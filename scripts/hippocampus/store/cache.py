@@ -192,10 +192,10 @@ _INSERT_DOC = "INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 def _insert(
     db: sqlite3.Connection, memories: Iterable[Memory], meta: dict, today: date, indexed: bool = True
-) -> tuple[int, float]:
-    """Add the memories' rows; returns how many, and their total length. Into `indexed` tables (an update) each
-    table's rows go in the order of its index: SQLite then walks every index once instead of jumping about it,
-    which is much faster for many rows."""
+) -> tuple[int, int]:
+    """Add the memories' rows; returns how many, and their total length (in `_units`). Into `indexed` tables (an
+    update) each table's rows go in the order of its index: SQLite then walks every index once instead of jumping
+    about it, which is much faster for many rows."""
     first = (db.execute("SELECT COALESCE(MAX(doc), 0) FROM docs").fetchone()[0]) + 1
     docs: list[tuple] = []
     postings: list[tuple] = []
@@ -502,7 +502,7 @@ class CacheView:
             )
         for shelf in out.values():
             shelf.sort(key=lambda row: (-row[0], row[3]))
-            del shelf[limit:]
+            del shelf[max(0, limit) :]
         bodies = self.fetch([row[2] for shelf in out.values() for row in shelf])
         return {key: [(bodies[row[2]], row[0]) for row in shelf] for key, shelf in out.items()}
 
@@ -549,7 +549,7 @@ class CacheView:
             for name, start, end in runs(some, tier):
                 out.per_domain.setdefault(domain, Counter())[name] += end - start
         out.pinned = sorted(compress(values, pins))
-        out.fading = sorted(value for value, pinned in zip(values, pins, strict=True) if not pinned)
+        out.fading = sorted(compress(values, [not pinned for pinned in pins]))
         values.sort()
         out.total = len(values)
         for number, start, end in runs(values, lambda value: histogram_bin(value, bins)):
