@@ -15,6 +15,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from hippocampus import cli  # noqa: E402
+from hippocampus.published.selection import frame  # noqa: E402
 from hippocampus.sleep import decay  # noqa: E402
 
 
@@ -28,7 +29,11 @@ def main() -> int:
             cli.emit("no memories yet: nothing to decay")
         return 0
     report = decay.decay(ctx.ws, ctx.now, ctx.wait)
-    candidates = [{"id": c.id, "importance": c.importance, "content": c.content} for c in report.archive_candidates]
+    candidates = [
+        {"id": c.id, "importance": c.importance, "content": frame(c.content, c.untrusted, c.created)}
+        | ({"trust": "untrusted"} if c.untrusted else {})
+        for c in report.archive_candidates
+    ]
     if ctx.args.json:
         cli.emit(
             json.dumps(

@@ -116,6 +116,8 @@ class ArchiveCandidate:
     id: str
     importance: float
     content: str  # its first CANDIDATE_TEXT characters
+    untrusted: bool  # a stranger's words: shown framed (published.selection.frame)
+    created: str | None
 
 
 CANDIDATE_TEXT = 120
@@ -170,7 +172,9 @@ class Decay:
             report.changed += 1
         if is_archive_candidate(memory):
             report.archive_candidates.append(
-                ArchiveCandidate(memory.id, memory.importance, memory.content[:CANDIDATE_TEXT])
+                ArchiveCandidate(
+                    memory.id, memory.importance, memory.content[:CANDIDATE_TEXT], memory.untrusted, memory.created
+                )
             )
         return changed
 
