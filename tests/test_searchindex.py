@@ -294,6 +294,46 @@ def test_the_cache_knows_each_session_s_latest_memory_and_every_attached_turn(wo
     assert (turn["source"]["session"], turn["source"]["message"]) in seen
 
 
+def whole(memory) -> dict:
+    """A memory as stored, less the decay anchor a cached copy carries."""
+    return {k: v for k, v in memory.to_dict().items() if k != "decay"}
+
+
+def test_a_lookup_against_the_cache_holds_whole_only_the_memories_it_returns(workspace):
+    from hippocampus.ingestion import encoding
+
+    ws = episode_store(workspace, count=300)
+    by_id = transaction.read(ws).by_id()
+    cached, _ = encoding.lookups(cached_view(ws))
+    returned = set()
+    for words in ("coffee tea dentist", "sister Lisbon piano", "rain weather beach bike", "budget invoice"):
+        for found, _ in cached.lookup(encoding.topic_terms(words), False, limit=3):
+            returned.add(found.id)
+            assert whole(found) == whole(by_id[found.id]), words  # its turns and sources too
+    latest = cached.latest_in_session("s3")
+    assert latest is not None and whole(latest) == whole(by_id[latest.id])
+    returned.add(latest.id)
+    # What was only compared is held as what the comparison reads, and never saved by a run.
+    assert set(cached.loaded) == returned
+    compared = [m for m in cached.memories if m.id not in returned]
+    assert len(compared) > 3 * len(returned)
+    assert all(set(m.raw) <= {"id", "content", "trust", "supersededBy", "archived"} for m in compared)
+    assert all(m.content == by_id[m.id].content for m in compared)
+
+
+def test_a_lookup_with_a_floor_reads_only_what_can_reach_it_and_finds_the_same(workspace):
+    from hippocampus.ingestion import encoding
+
+    ws = episode_store(workspace, count=300)
+    for words in ("coffee tea dentist sister Lisbon piano", "rain weather beach bike", "budget invoice flight hotel"):
+        topic = encoding.topic_terms(words)
+        everything, _ = encoding.lookups(cached_view(ws))
+        floored, _ = encoding.lookups(cached_view(ws))
+        found = [(m.id, v) for m, v in everything.lookup(topic, False, limit=5) if v >= encoding.SAME_TOPIC]
+        assert [(m.id, v) for m, v in floored.lookup(topic, False, limit=5, floor=encoding.SAME_TOPIC)] == found
+        assert len(floored.memories) < len(everything.memories), words
+
+
 def edit_in_place_keeping_size_mtime_and_inode(path, old: bytes, new: bytes) -> None:
     """What `cp -p`, an editor writing in place or a sync tool can do: same file, same length, same mtime."""
     assert len(old) == len(new)

@@ -652,6 +652,16 @@ class Candidates:
                 break
         return probe
 
+    @staticmethod
+    def need(topic: set[str], probe: list[str], weights: dict[str, float], floor: float) -> float:
+        """The least weight of `probe` terms a memory must share with `topic` to reach similarity `floor` (weights
+        of every topic term in `weights`). Similarity is at most 2S / (W + S) for a memory sharing weight S of the
+        topic's W, so reaching the floor takes S ≥ floor × W / (2 - floor); the terms not probed can add at most
+        their own weight."""
+        topic_total = sum(map(weights.__getitem__, topic))
+        unprobed = topic_total - sum(weights[t] for t in probe)
+        return (floor - 1e-4) * topic_total / (2 - floor + 1e-4) - unprobed - 1e-9
+
     def lookup(
         self, topic: set[str], untrusted: bool, limit: int = CANDIDATES_SHOWN, floor: float = 0.0
     ) -> list[tuple[Memory, float]]:
@@ -669,12 +679,7 @@ class Candidates:
             for position in self.postings.get(term, ()):
                 shared[position] = shared.get(position, 0.0) + weight
         if floor > 0 and shared:
-            # Similarity is at most 2S / (W + S) for a memory sharing weight S of this topic's W, so reaching the
-            # floor takes S ≥ floor × W / (2 - floor); the terms not probed can add at most their own weight.
-            unprobed = topic_total - sum(weights[t] for t in probe)
-            need = (floor - 1e-4) * topic_total / (2 - floor + 1e-4) - unprobed - 1e-9
-            if need > 0:
-                shared = {p: v for p, v in shared.items() if v >= need}
+            shared = _reaching(shared, self.need(topic, probe, weights, floor))
         memories, topics = self.memories, self.topics
         # Among memories sharing as much, the one with the fewest topic terms is the closest (a "Thanks!" among
         # a hundred "Thanks for the …"); then the older. The cached lookup chooses by the same key.
@@ -695,11 +700,18 @@ class Candidates:
         return [(self.memories[p], round(v, 4)) for v, p in scored[:limit]]
 
 
+def _reaching(shared: dict[int, float], need: float) -> dict[int, float]:
+    """The memories sharing at least `need` (all of them when `need` is not above 0)."""
+    return {p: v for p, v in shared.items() if v >= need} if need > 0 else shared
+
+
 class ViewCandidates(Candidates):
     """Candidates over a store View (the cache of a 100k-memory store, or an index in memory): memories are looked
-    up by topic term in the view, decoded once, and then kept, changed or not, in the in-memory part, so a run sees
-    its own changes; memories the run creates go there too. `resolve` maps an id to the loaded index's own Memory
-    when the caller holds the whole index and the view hands out copies."""
+    up by topic term in the view and kept in the in-memory part, so a run sees its own changes; memories the run
+    creates go there too. A memory only compared is kept as a stub (`stub`: what the same-fact test reads); one a
+    lookup returns, or that holds a session's latest message, is kept whole (`loaded`), and only those can change:
+    a run over a long history holds the memories it may change, not every one it compared. `resolve` maps an id to
+    the loaded index's own Memory when the caller holds the whole index and the view hands out copies."""
 
     def __init__(self, view: View, resolve=None):
         super().__init__([])
@@ -707,6 +719,7 @@ class ViewCandidates(Candidates):
         self.resolve = resolve
         self.loaded: dict[str, Memory] = {}
         self._by_doc: dict[int, Memory | None] = {}  # view documents already in the in-memory part
+        self._docs: dict[str, int] = {}  # the view's document of each stored memory in it
         self._df: dict[str, int] = {}
         self._weights: dict[str, float] = {}
         self._new = 0
@@ -715,15 +728,15 @@ class ViewCandidates(Candidates):
         self._made_in: dict[str, dict[str, Memory]] = {}  # session → the memories this run made holding its messages
 
     def add(self, memory: Memory, topic: set[str] | None = None) -> None:
+        """A memory made in this run: the store grows, every weight moves a little."""
         super().add(memory, topic)
-        if memory.id not in self.loaded:  # made in this run: the store grows, every weight moves a little
-            self._made.add(memory.id)
-            for source in memory.every_source():
-                self.holds(memory, source)
-            self._new += 1
-            for term in self.topics[-1]:
-                self._new_df[term] = self._new_df.get(term, 0) + 1
-            self._weights.clear()
+        self._made.add(memory.id)
+        for source in memory.every_source():
+            self.holds(memory, source)
+        self._new += 1
+        for term in self.topics[-1]:
+            self._new_df[term] = self._new_df.get(term, 0) + 1
+        self._weights.clear()
 
     def weight(self, term: str) -> float:
         value = self._weights.get(term)
@@ -742,15 +755,20 @@ class ViewCandidates(Candidates):
         if not topic:
             return []
         shared: dict[int, float] = {}
-        for term in self.probe(topic):
-            weight = self.weight(term)
+        weights: dict[str, float] = {}
+        probe = self.probe(topic, weights)
+        for term in probe:
+            weight = weights[term]
             for doc in self.view.topic_docs(term):
                 if doc not in self._by_doc:
                     shared[doc] = shared.get(doc, 0.0) + weight
+        if floor > 0 and shared:
+            # What cannot reach the floor is never read: the lookup below would pass over it.
+            shared = _reaching(shared, self.need(topic, probe, weights, floor))
         closest = list(shared) if len(shared) <= EXAMINED else self._closest(shared)
         for doc, memory, terms in self.view.entries(closest):
             self._take(doc, memory, terms)
-        return super().lookup(topic, untrusted, limit, floor)
+        return [(self._whole(memory), value) for memory, value in super().lookup(topic, untrusted, limit, floor)]
 
     def holds(self, memory: Memory, source: dict) -> None:
         """A memory this run created is found by the session of every message it holds (`latest_in_session`)."""
@@ -764,19 +782,35 @@ class ViewCandidates(Candidates):
             if doc not in self._by_doc:
                 [(doc, memory, terms)] = self.view.entries([doc])
                 self._take(doc, memory, terms)
-            found.append(self._by_doc[doc])
+            stored = self._by_doc[doc]
+            found.append(None if stored is None else self._whole(stored))
         found += self._made_in.get(session, {}).values()
         held = [(_said_last(m, session), m) for m in found if m is not None and not (m.superseded or m.archived)]
         return max(((key, m) for key, m in held if key), key=lambda pair: pair[0], default=(None, None))[1]
 
     def _take(self, doc: int, memory: Memory, terms: set[str]) -> None:
-        """A view's memory into the in-memory part (the loaded index's own object, when there is one)."""
+        """A view's memory into the in-memory part, as a stub (see `stub`)."""
+        if self.resolve is not None and self.resolve(memory.id) is None:
+            self._by_doc[doc] = None
+            return
+        kept = stub(memory)
+        self._by_doc[doc] = kept
+        self._docs[memory.id] = doc
+        Candidates.add(self, kept, set(terms))  # stored already: no new memory for the weights
+
+    def _whole(self, memory: Memory) -> Memory:
+        """The whole memory a stub stands for (the loaded index's own object, when there is one), in place of the
+        stub from now on; a memory made in this run, or loaded already, as it is."""
+        if memory.id in self._made or memory.id in self.loaded:
+            return self.loaded.get(memory.id, memory)
+        doc = self._docs[memory.id]
+        [(_, whole, _)] = self.view.entries([doc])
         if self.resolve is not None:
-            memory = self.resolve(memory.id)
-        self._by_doc[doc] = memory
-        if memory is not None:
-            self.loaded[memory.id] = memory
-            super().add(memory, set(terms))
+            whole = self.resolve(whole.id)
+        self.loaded[whole.id] = whole
+        self._by_doc[doc] = whole
+        self.memories[self.position[whole.id]] = whole
+        return whole
 
     def _closest(self, shared: dict[int, float]) -> list[int]:
         """The EXAMINED documents sharing the most, ties broken as the in-memory lookup breaks them (see
@@ -788,6 +822,16 @@ class ViewCandidates(Candidates):
             return above + tied
         keys = {doc: (-size, *elder(memory_id)) for doc, (size, memory_id) in self.view.tie_keys(tied).items()}
         return above + heapq.nlargest(EXAMINED - len(above), tied, key=keys.__getitem__)
+
+
+_STUB_KEYS = ("id", "content", "trust", "supersededBy", "archived")
+
+
+def stub(memory: Memory) -> Memory:
+    """What a lookup reads of a stored memory it only compares: its id, content, trust and whether it was superseded
+    or archived, as stored (the same values give the same answers)."""
+    raw = memory.raw
+    return Memory.wrap({key: raw[key] for key in _STUB_KEYS if key in raw})
 
 
 def _said_last(memory: Memory, session: str) -> tuple:
