@@ -67,6 +67,13 @@ def main() -> int:
         metavar="X",
         help=f"leave out messages scoring below X (0-1, default {encoding.MIN_IMPORTANCE:g})",
     )
+    p.add_argument(
+        "--batch",
+        type=int,
+        default=runs.PART,
+        metavar="N",
+        help=f"encode a long backlog N messages per write, each part saved and let go (default {runs.PART})",
+    )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument(
         "--prepare", action="store_true", help="queue candidates for the agent's own summary instead of encoding them"
@@ -76,6 +83,8 @@ def main() -> int:
     ctx = cli.context(p)
     if not 0 <= ctx.args.min_importance <= 1:
         p.error("--min-importance must be from 0 to 1")
+    if ctx.args.batch < 1:
+        p.error("--batch must be 1 or more")
     ctx.require_workspace()
     pre = None
     if not ctx.args.no_preprocess and not ctx.args.apply:
@@ -86,7 +95,9 @@ def main() -> int:
     if ctx.args.apply:
         report = runs.apply(ctx.ws, ctx.now, ctx.wait, ctx.args.apply)
     else:
-        report = runs.encode(ctx.ws, ctx.now, ctx.wait, ctx.args.min_importance, prepare=ctx.args.prepare)
+        report = runs.encode(
+            ctx.ws, ctx.now, ctx.wait, ctx.args.min_importance, prepare=ctx.args.prepare, part=ctx.args.batch
+        )
     report.preprocess = pre
     if ctx.args.json:
         data = report.to_dict()

@@ -222,6 +222,50 @@ def test_encode_makes_the_memories_the_conversations_hold(workspace, state):
     assert sum("black tea" in c for c in contents) == 1  # a session deleted before encoding still counts, once
 
 
+def held_messages(ws) -> list[tuple[str, str]]:
+    """Every message the store holds, as (session, message), once for each memory or turn that holds it."""
+    out = []
+    for m in read_index(ws)["memories"]:
+        for source in m.get("sources", []) + [t["source"] for t in m.get("episode", [])]:
+            out.append((source["session"], source["message"]))
+    return sorted(out)
+
+
+def test_a_history_encoded_a_few_messages_per_part_holds_every_message_once_as_one_run_does(tmp_path, state):
+    whole, parts = tmp_path / "whole", tmp_path / "parts"
+    for ws in (whole, parts):
+        (ws / "memory").mkdir(parents=True)
+    one = json.loads(ok(encode(whole, state, "--json")).stdout)
+    parted = json.loads(ok(encode(parts, state, "--batch", "3", "--json")).stdout)
+    assert parted["signals"] == one["signals"] == 33 and parted["duplicates"] == one["duplicates"]
+    assert held_messages(parts) == held_messages(whole) and len(set(held_messages(parts))) == len(held_messages(whole))
+    index = read_index(parts)
+    assert index["encodedThrough"] == 33 and "encodingPart" not in index and signal_lines(parts) == []
+    contents = [m["content"] for m in index["memories"]]
+    # A value changed in a later part still replaces the earlier one: the parts go in the order things were said.
+    gym = next(m for m in index["memories"] if "gym locker" in m["content"])
+    assert "5521" in gym["content"] and "3141" in gym["history"][0]["content"]
+    assert sum("oat milk flat whites" in c for c in contents) == 1
+    ok(encode(parts, state, "--batch", "3"))
+    assert read_index(parts)["memories"] == index["memories"]  # nothing left to do
+
+
+def test_a_note_of_parts_edited_by_hand_is_ignored_and_every_message_still_counts_once(tmp_path, state):
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    ok(run_script("preprocess", "--state-dir", str(state), ws=ws))
+    ok(encode(ws, state, "--no-preprocess", "--batch", "40"))
+    reference = held_messages(ws)
+    for note in ({"through": "x", "said": "2026-01-01T00:00:00Z", "seq": 3}, [1, 2], {"through": 99}):
+        index = read_index(ws)
+        index["encodingPart"] = note
+        (ws / "memory" / "index.json").write_text(json.dumps(index))
+        ok(run_script("preprocess", "--state-dir", str(state), "--full", ws=ws))
+        ok(encode(ws, state, "--no-preprocess", "--batch", "5"))
+        assert held_messages(ws) == reference, note
+        assert "encodingPart" not in read_index(ws)
+
+
 def test_the_jsonl_and_sqlite_stores_give_the_same_memories(tmp_path):
     results = {}
     for name, writer in STORES.items():

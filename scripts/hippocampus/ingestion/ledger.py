@@ -17,6 +17,8 @@ Callers hold the workspace lock.
 
 from __future__ import annotations
 
+import copy
+from array import array
 import heapq
 import json
 import os
@@ -221,35 +223,54 @@ def _entries(ws: Workspace) -> Iterator[tuple[int, Signal | None]]:
 
 
 class Backlog:
-    """The queued signals past `after`, ordered by `order` (a key of a signal), read from the queue as they are
-    iterated: only each one's key and place in the file are held, so a long history's queue is never held whole.
-    Iterated under the workspace lock that keeps the queue as it was read."""
+    """The queued signals past `after`, ordered by `order` (a key of a signal) — less those `done` (called with a
+    signal's number and key) says a killed run encoded already — read from the queue as they are iterated: only
+    each one's place in the file is held (8 bytes a signal), so a long history's queue is never held whole. `part`
+    gives a stretch of it in the same order. Iterated under the workspace lock that keeps the queue as it was read."""
 
-    def __init__(self, ws: Workspace, after: int, order) -> None:
+    def __init__(self, ws: Workspace, after: int, order, done=None) -> None:
         self.path = ws.signals
-        self.last = after  # the highest signal number in it
+        self.order = order
+        self.last = after  # the highest signal number past `after`, done ones included
         ranked = []
         for offset, signal in _entries(ws):
             if signal is not None and signal.seq > after:
-                ranked.append((order(signal), offset))
                 self.last = max(self.last, signal.seq)
+                key = order(signal)
+                if done is None or not done(signal.seq, key):
+                    ranked.append((key, offset))
         ranked.sort()
-        self._offsets = [offset for _, offset in ranked]
+        self._offsets = array("q", (offset for _, offset in ranked))
 
     def __len__(self) -> int:
         return len(self._offsets)
+
+    def part(self, start: int, stop: int) -> "Backlog":
+        """The signals from place `start` to before `stop` in this order (the same `last`)."""
+        out = copy.copy(self)
+        out._offsets = self._offsets[start:stop]
+        return out
+
+    @property
+    def last_key(self):
+        """The key of the last signal in this order."""
+        with open(self.path, "rb") as handle:
+            return self.order(self._read(handle, self._offsets[-1]))
 
     def __iter__(self) -> Iterator[Signal]:
         if not self._offsets:
             return
         with open(self.path, "rb") as handle:
             for offset in self._offsets:
-                handle.seek(offset)
-                try:
-                    value = json.loads(handle.readline())
-                except ValueError:
-                    raise HippocampusError(f"{self.path} changed while this run was reading it") from None
-                yield Signal.from_dict(value, f"{self.path}:byte {offset}")
+                yield self._read(handle, offset)
+
+    def _read(self, handle, offset: int) -> Signal:
+        handle.seek(offset)
+        try:
+            value = json.loads(handle.readline())
+        except ValueError:
+            raise HippocampusError(f"{self.path} changed while this run was reading it") from None
+        return Signal.from_dict(value, f"{self.path}:byte {offset}")
 
 
 def _dump(signals: list[Signal]) -> str:
@@ -291,6 +312,14 @@ def keep_signals(ws: Workspace, keep) -> int:
                 if keep(signal):
                     out.write(_dump([signal]).encode("utf-8"))
     return dropped
+
+
+def clear_signals(ws: Workspace) -> None:
+    """Empty the queue atomically without reading it: for a caller that read it under the lock it still holds and
+    encoded every signal in it (what `keep_signals` would drop, it drops at once)."""
+    if ws.signals.exists() and ws.signals.stat().st_size:
+        with files.replacing(ws.signals):
+            pass
 
 
 def encoded_through(meta: dict) -> int:

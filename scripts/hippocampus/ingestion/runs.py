@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 from datetime import datetime
 from pathlib import Path
 
@@ -93,8 +93,83 @@ def _add(total: Outcome, part: Outcome) -> None:
     total.duplicates += part.duplicates
 
 
-def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prepare: bool = False) -> RunReport:
-    """The automatic path (or, with `prepare`, the first half of the LLM path) over the queued signals.
+PART = 20_000  # queued signals encoded per transaction: what a part made is saved and let go before the next
+NOTE = "encodingPart"  # the index's note of how far, in the order things were said, a run's backlog is encoded
+
+
+class _Plan:
+    """How one run takes its backlog: in parts of `size` signals (all at once when None), in the order things were
+    said, each part encoded and saved by a transaction of its own, so a first run over years of chats holds one
+    part's memories at a time. Each part is encoded as one run of its own would be (as cron takes a history a day at
+    a time), so a resumed run encodes exactly what an uninterrupted one does. Until the last part, `encodedThrough`
+    stays where it was and the index notes, in the same atomic write as the memories, the last signal encoded
+    (NOTE): a run killed between parts is resumed from there by the next one, which encodes every message once."""
+
+    def __init__(self, now: datetime, size: int | None):
+        self.now, self.size = now, size
+        self.backlog: ledger.Backlog | None = None
+        self.done = 0  # signals of the backlog encoded by this run
+        self.noted = 0  # the highest signal number a killed run's note covers
+        self.finished = False
+
+    def order(self, signal: Signal) -> tuple:
+        # In the order things were said: the queue holds each session in turn, and a value changed in a later
+        # session must come after the one it replaces.
+        return encoding.signal_time(signal, self.now), signal.seq
+
+    def next_part(self, ws: Workspace, meta: dict) -> ledger.Backlog:
+        """The next part of the backlog past the index's `encodedThrough` (the first call reads the queue)."""
+        if self.backlog is None:
+            note = _note(meta)
+            done = None
+            if note is not None:
+                self.noted, key = note
+                done = lambda seq, order: seq <= self.noted and order <= key  # noqa: E731
+            self.backlog = ledger.Backlog(ws, ledger.encoded_through(meta), self.order, done)
+        stop = len(self.backlog) if self.size is None else self.done + self.size
+        part = self.backlog.part(self.done, stop)
+        self.done += len(part)
+        self.finished = self.done >= len(self.backlog)
+        return part
+
+    def record(self, meta: dict, part: ledger.Backlog) -> bool:
+        """Note in the index's bookkeeping how far the backlog is encoded; whether that changed it."""
+        assert self.backlog is not None
+        if not self.finished:
+            when, seq = part.last_key
+            meta[NOTE] = {"through": max(self.backlog.last, self.noted), "said": when.isoformat(), "seq": seq}
+            return True
+        changed = meta.pop(NOTE, None) is not None
+        through = max(self.backlog.last, self.noted)
+        if through > ledger.encoded_through(meta):
+            meta["encodedThrough"] = through
+            changed = True
+        return changed
+
+
+def _note(meta: dict) -> tuple[int, tuple[datetime, int]] | None:
+    """(the highest signal number it covers, the order key of the last signal encoded) of a killed run's NOTE;
+    None when there is none, or it cannot be read (then the signals it covered are recognised as encoded, one
+    by one, by the messages the store holds)."""
+    value = meta.get(NOTE)
+    if not isinstance(value, dict):
+        return None
+    through, said, seq = value.get("through"), value.get("said"), value.get("seq")
+    when = parse_instant(said) if isinstance(said, str) else None
+    if when is None or not (_number(through) and _number(seq)):
+        return None
+    return through, (when, seq)
+
+
+def _number(value) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def encode(
+    ws: Workspace, now: datetime, wait: bool, min_importance: float, prepare: bool = False, part: int | None = PART
+) -> RunReport:
+    """The automatic path (or, with `prepare`, the first half of the LLM path) over the queued signals; the
+    automatic path takes a long backlog `part` signals per transaction (see `_Plan`).
 
     A streaming transaction: the memories to compare new messages with, and the messages the store holds already,
     come from the cache (a large store is never loaded or tokenised whole); the memories this run changes or makes
@@ -102,18 +177,26 @@ def encode(ws: Workspace, now: datetime, wait: bool, min_importance: float, prep
     store/transaction.py), or a store without a current cache (it could not be written), is loaded whole and
     compared in memory."""
     report = RunReport(mode="prepare" if prepare else "auto")
-    # One lock from loading the index to publishing: no other run comes between this save and its tidy-up.
+    plan = _Plan(now, None if prepare else part)
+    handled: set[str] = set()
+    # One lock from loading the index to publishing: no other run comes between these saves and the tidy-up.
     with files.workspace_lock(ws, wait=wait):
-        through, expired_ids = _encode_saved(ws, now, min_importance, prepare, report)
-        _tidy(ws, now, through, expired_ids, bool(report.outcome.changed), report)
+        while True:
+            through, expired_ids = _encode_saved(ws, now, min_importance, prepare, report, plan)
+            handled |= expired_ids
+            if plan.finished:
+                break
+        # Every signal the queue held is encoded when the run got past the last one it read: emptied unread.
+        spent = plan.backlog is not None and through >= plan.backlog.last
+        _tidy(ws, now, through, handled, bool(report.outcome.changed), report, spent)
     return report
 
 
 def _encode_saved(
-    ws: Workspace, now: datetime, min_importance: float, prepare: bool, report: RunReport
+    ws: Workspace, now: datetime, min_importance: float, prepare: bool, report: RunReport, plan: _Plan
 ) -> tuple[int, set[str]]:
-    """`encode`'s transaction, under the caller's lock: (`encodedThrough` as saved, the expired items' ids). The
-    memories it held are let go on return, before the tidy-up publishes."""
+    """One part of `encode`: its transaction, under the caller's lock: (`encodedThrough` as saved, the expired
+    items' ids). The memories it held are let go on return, before the next part or the tidy-up."""
     with transaction.transaction(ws, now, whole=False, locked=True) as txn:
         view = None if txn.whole else cache.cached_view(ws)
         held: list[encoding.ViewCandidates] = []
@@ -128,15 +211,19 @@ def _encode_saved(
         try:
             if view is not None:
                 txn.index.reserve(view.highest_id)
-            expired_ids, batch = _encode_batch(ws, txn.index, now, min_importance, prepare, report, lookups)
-            changed = report.outcome.changed
-            report.total = len(txn.index.memories)  # the whole store, or the memories this run made
+            outcome = Outcome()
+            expired_ids, noted = _encode_batch(
+                ws, txn.index, now, min_importance, prepare, report, outcome, lookups, plan
+            )
+            changed = outcome.changed
+            _add(report.outcome, outcome)
+            report.total = len(txn.index.memories)  # the whole store, or the memories this part made
             if view is not None:
-                # The stored memories this run changed replace their lines; those it made are added at the end.
+                # The stored memories this part changed replace their lines; those it made are added at the end.
                 taken = held[0].loaded if held else {}
                 txn.index.memories += [taken[i] for i in sorted(set(changed)) if i in taken]
                 report.total += view.count
-            txn.dirty = txn.dirty or bool(batch) or bool(changed)
+            txn.dirty = txn.dirty or noted or bool(changed)
             txn.changed(changed)
             through = ledger.encoded_through(txn.index.meta)
         finally:
@@ -146,43 +233,57 @@ def _encode_saved(
 
 
 def _encode_batch(
-    ws: Workspace, index, now: datetime, min_importance: float, prepare: bool, report: RunReport, make_lookups
-) -> tuple[set[str], ledger.Backlog]:
-    """Encode (or prepare) the queued signals past the index's `encodedThrough`, and expired pending items, into
-    `index`; records the new `encodedThrough` in it. Returns (the expired items' ids, the batch)."""
-    through = ledger.encoded_through(index.meta)
-    # In the order things were said: the queue holds each session in turn, and a value changed in a later session
-    # must come after the one it replaces.
-    batch = ledger.Backlog(ws, through, order=lambda s: (encoding.signal_time(s, now), s.seq))
-    items = pending.read_items(ws)
+    ws: Workspace,
+    index,
+    now: datetime,
+    min_importance: float,
+    prepare: bool,
+    report: RunReport,
+    outcome: Outcome,
+    make_lookups,
+    plan: _Plan,
+) -> tuple[set[str], bool]:
+    """Encode (or prepare) the plan's next part of the queued signals, and — with the first part — the expired
+    pending items, into `index`; notes in it how far the backlog is encoded. Returns (the expired items' ids,
+    whether the bookkeeping changed)."""
+    first = plan.backlog is None
+    batch = plan.next_part(ws, index.meta)
+    items = pending.read_items(ws) if first else []
     old = pending.expired(items, now)
     expired_ids = {item["id"] for item in old}
     if not batch and not old:
         lookup = seen = None  # nothing to encode: no need to index the whole store
     else:
         lookup, seen = make_lookups()
-    _fallback(index, lookup, seen, old, now, min_importance, report.outcome, str(ws.pending))
+    _fallback(index, lookup, seen, old, now, min_importance, outcome, str(ws.pending))
     if prepare:
         waiting = {key for item in items if item["id"] not in expired_ids for key in pending.item_keys(item)}
-        added, left = _prepare_items(batch, lookup, seen, waiting, now, min_importance, report)
+        added, left = _prepare_items(batch, lookup, seen, waiting, now, min_importance, outcome)
         # What is no item of its own and has none of its session to go with goes the automatic way.
-        _add(report.outcome, encoding.encode(index, left, now, min_importance, lookup=lookup, seen=seen))
+        _add(outcome, encoding.encode(index, left, now, min_importance, lookup=lookup, seen=seen))
         if added:
             # Written before the index records the signals as consumed: a kill in between re-prepares them,
             # and the check above keeps them from being added twice.
             pending.write_items(ws, [i for i in items] + added)
         report.prepared = len(added)
     else:
-        _add(report.outcome, encoding.encode(index, batch, now, min_importance, lookup=lookup, seen=seen))
-    report.signals = len(batch)
-    report.expired = len(old)
-    if batch:
-        index.meta["encodedThrough"] = batch.last
-    return expired_ids, batch
+        _add(
+            outcome,
+            encoding.encode(index, batch, now, min_importance, lookup=lookup, seen=seen),
+        )
+    report.signals += len(batch)
+    report.expired += len(old)
+    return expired_ids, plan.record(index.meta, batch) if batch or plan.finished else False
 
 
 def _prepare_items(
-    batch: Iterable[Signal], lookup, seen, waiting: set, now: datetime, min_importance: float, report: RunReport
+    batch: Iterable[Signal],
+    lookup,
+    seen,
+    waiting: set,
+    now: datetime,
+    min_importance: float,
+    outcome: Outcome,
 ) -> tuple[list[dict], list]:
     """(pending items for the agent, the signals that go the automatic way). A message that is no memory of its
     own goes with its session's item, as encoding would attach it to the memory the item becomes: with the
@@ -195,7 +296,7 @@ def _prepare_items(
     early: dict[str, list] = {}
     for signal in batch:
         if signal.key in seen or signal.key in waiting:
-            report.outcome.duplicates += 1
+            outcome.duplicates += 1
             continue
         score = encoding.score_of(signal)
         draft = encoding.draft_from(signal, score, now) if encoding.kept(score, min_importance) else None
@@ -324,11 +425,20 @@ def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where
 
 
 def _tidy(
-    ws: Workspace, now: datetime, through: int, handled_items: set[str], changed: bool, report: RunReport
+    ws: Workspace,
+    now: datetime,
+    through: int,
+    handled_items: set[str],
+    changed: bool,
+    report: RunReport,
+    spent: bool = False,
 ) -> None:
-    """Trim the queue, note what was encoded, log the event and publish; the caller holds the workspace lock it
-    saved the index under."""
-    ledger.keep_signals(ws, lambda s: s.seq > through)
+    """Trim the queue (empty it when `spent`: no signal in it is past `through`), note what was encoded, log the
+    event and publish; the caller holds the workspace lock it saved the index under."""
+    if spent:
+        ledger.clear_signals(ws)
+    else:
+        ledger.keep_signals(ws, lambda s: s.seq > through)
     book = ledger.Ledger(ledger.ledger_path(ws))
     try:
         book.note_encoded(through)
