@@ -334,6 +334,25 @@ def test_a_lookup_with_a_floor_reads_only_what_can_reach_it_and_finds_the_same(w
         assert len(floored.memories) < len(everything.memories), words
 
 
+def test_lookups_that_let_their_stubs_go_find_what_lookups_that_keep_them_find(workspace, monkeypatch):
+    from hippocampus.ingestion import encoding
+
+    ws = episode_store(workspace, count=300)
+    queries = ["coffee tea dentist", "sister Lisbon piano", "rain weather beach bike", "budget invoice flight"] * 3
+    keeping, _ = encoding.lookups(cached_view(ws))
+    kept = [[(m.id, v) for m, v in keeping.lookup(encoding.topic_terms(q), False, limit=5)] for q in queries]
+    monkeypatch.setattr(encoding, "STUBS_HELD", 20)
+    forgetting, _ = encoding.lookups(cached_view(ws))
+    held = []
+    for query, expected in zip(queries, kept, strict=True):
+        found = forgetting.lookup(encoding.topic_terms(query), False, limit=5)
+        held.append(len(forgetting.memories))
+        assert [(m.id, v) for m, v in found] == expected, query
+        # What a lookup returned is whole, and stays so: a change made to it is never lost with the stubs.
+        assert all(forgetting.loaded[m.id] is m for m, _ in found)
+    assert max(held) <= 20 + encoding.EXAMINED + len(forgetting.loaded) < len(keeping.memories)
+
+
 def edit_in_place_keeping_size_mtime_and_inode(path, old: bytes, new: bytes) -> None:
     """What `cp -p`, an editor writing in place or a sync tool can do: same file, same length, same mtime."""
     assert len(old) == len(new)

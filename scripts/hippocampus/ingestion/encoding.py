@@ -44,6 +44,7 @@ TURN_LIMIT = DETAIL_LIMIT  # characters of one attached turn
 EPISODE_TURNS = 24  # turns attached to one memory at most; the next one starts a memory of its own
 EPISODE_HEAD = 0.3  # a memory made only to hold turns that are no memory of their own: background, found by search
 EXAMINED = 50  # memories compared in full per lookup, those sharing the most rare terms
+STUBS_HELD = 10_000  # stored memories a run keeps stubs of between lookups (see ViewCandidates)
 
 _DAY_NAMES = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may "
@@ -709,7 +710,8 @@ class ViewCandidates(Candidates):
     """Candidates over a store View (the cache of a 100k-memory store, or an index in memory): memories are looked
     up by topic term in the view and kept in the in-memory part, so a run sees its own changes; memories the run
     creates go there too. A memory only compared is kept as a stub (`stub`: what the same-fact test reads); one a
-    lookup returns, or that holds a session's latest message, is kept whole (`loaded`), and only those can change:
+    lookup returns, or that holds a session's latest message, is kept whole (`loaded`), and only those can change.
+    Past STUBS_HELD stubs, the next lookup lets them all go (they are read again when needed, and compare the same):
     a run over a long history holds the memories it may change, not every one it compared. `resolve` maps an id to
     the loaded index's own Memory when the caller holds the whole index and the view hands out copies."""
 
@@ -726,6 +728,7 @@ class ViewCandidates(Candidates):
         self._new_df: dict[str, int] = {}
         self._made: set[str] = set()  # the ids of the memories this run created
         self._made_in: dict[str, dict[str, Memory]] = {}  # session → the memories this run made holding its messages
+        self._stubs = 0
 
     def add(self, memory: Memory, topic: set[str] | None = None) -> None:
         """A memory made in this run: the store grows, every weight moves a little."""
@@ -754,6 +757,8 @@ class ViewCandidates(Candidates):
     ) -> list[tuple[Memory, float]]:
         if not topic:
             return []
+        if self._stubs > STUBS_HELD:
+            self._forget_stubs()
         shared: dict[int, float] = {}
         weights: dict[str, float] = {}
         probe = self.probe(topic, weights)
@@ -796,7 +801,19 @@ class ViewCandidates(Candidates):
         kept = stub(memory)
         self._by_doc[doc] = kept
         self._docs[memory.id] = doc
+        self._stubs += 1
         Candidates.add(self, kept, set(terms))  # stored already: no new memory for the weights
+
+    def _forget_stubs(self) -> None:
+        """Let every stub go: the in-memory part keeps the memories this run made or holds whole (in its order)."""
+        pairs = zip(self.memories, self.topics, strict=True)
+        kept = [(m, t) for m, t in pairs if m.id in self._made or m.id in self.loaded]
+        self.memories, self.topics, self.postings, self.position = [], [], defaultdict(list), {}
+        for memory, topic in kept:
+            Candidates.add(self, memory, topic)
+        self._by_doc = {doc: m for doc, m in self._by_doc.items() if m is None or m.id in self.loaded}
+        self._docs = {memory_id: doc for memory_id, doc in self._docs.items() if memory_id in self.loaded}
+        self._stubs = 0
 
     def _whole(self, memory: Memory) -> Memory:
         """The whole memory a stub stands for (the loaded index's own object, when there is one), in place of the
