@@ -221,6 +221,9 @@ def _encode_saved(
             if view is not None:
                 # The stored memories this part changed replace their lines; those it made are added at the end.
                 taken = held[0].loaded if held else {}
+                made = {memory.id for memory in txn.index.memories}
+                # Only a memory held whole can change (a stub is never saved): nothing changed is left out.
+                assert all(i in taken or i in made for i in changed), "a changed memory was not held whole"
                 txn.index.memories += [taken[i] for i in sorted(set(changed)) if i in taken]
                 report.total += view.count
             txn.dirty = txn.dirty or noted or bool(changed)
