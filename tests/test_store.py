@@ -218,7 +218,7 @@ def test_backups_are_dated_and_bounded(workspace):
     assert json.loads((ws.backups / names[-1]).read_text())["memories"][0]["id"] == "mem_001"
 
 
-_FLOATS = st.floats(min_value=0, max_value=1) | st.sampled_from([0.1 + 0.2, 1e-7, 5e-324, 0.0, 1.0])
+_FLOATS = st.floats(min_value=0, max_value=1) | st.sampled_from([0.1 + 0.2, 1e-7, 5e-324, 0.0, -0.0, 1.0])
 _ANCHORS = st.fixed_dictionaries(
     {
         "base": _FLOATS | st.just(1),

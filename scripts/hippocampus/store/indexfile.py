@@ -120,7 +120,8 @@ def line_tail(memory: Memory) -> str | None:
     if not math.isfinite(importance + base + last):
         return None  # written by ENCODE as NaN or Infinity, not by repr
     shown = repr(importance)
-    last_shown = shown if last is importance else repr(last)  # one float object (decay writes it twice): one text
+    # Decay writes one value twice; parsed, they are two equal floats. Equal floats print alike, but for 0 and -0.
+    last_shown = shown if last is importance or (last == importance and last) else repr(last)
     return f'"importance": {shown}, "decay": {{"base": {base!r}, "from": {_STRING(day)}, "last": {last_shown}}}}}'
 
 
