@@ -29,10 +29,12 @@ def main() -> int:
             cli.emit("no memories yet: nothing to decay")
         return 0
     report = decay.decay(ctx.ws, ctx.now, ctx.wait)
+    # Each candidate is shown only with --json or -v: cron asks for the count alone.
+    shown = ctx.args.json or (ctx.args.verbose and not ctx.quiet)
     candidates = [
         {"id": c.id, "importance": c.importance, "content": frame(c.content, c.untrusted, c.created)}
         | ({"trust": "untrusted"} if c.untrusted else {})
-        for c in report.archive_candidates
+        for c in (report.archive_candidates if shown else ())
     ]
     if ctx.args.json:
         cli.emit(
@@ -53,7 +55,7 @@ def main() -> int:
         else:
             cli.emit(
                 f"decay {report.day}: {report.total} memories, {report.changed} changed, "
-                f"{len(candidates)} archive candidates (below 0.20)"
+                f"{len(report.archive_candidates)} archive candidates (below 0.20)"
             )
         if ctx.args.verbose:
             for c in candidates:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import NamedTuple
 
 from .model import BACKGROUND_THRESHOLD, Index, Memory, UNTRUSTED_CEILING
 from ..timeutil import day_text, days_between, iso, parse_day, parse_instant
@@ -35,11 +36,13 @@ def ceiling(memory: Memory) -> float:
 def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
     """(base importance, the day it held): the memory's own anchor while `importance` is the value last written
     from it, else its `importance` dated from the last decay run or last access (today when it has no dates)."""
-    decay, importance = memory.decay, memory.importance
-    if decay is not None and abs(decay["last"] - importance) < 1e-9:
+    decay = memory.decay
+    if decay is not None and abs(decay["last"] - memory.importance) < 1e-9:
         day = parse_day(decay["from"])
         if day is not None:
-            return min(float(decay["base"]), ceiling(memory)), day
+            base = float(decay["base"])
+            # The ceiling read only when the base could be above it (every value is at most 1).
+            return (min(base, ceiling(memory)) if base > UNTRUSTED_CEILING else base), day
     candidates = [d for d in (parse_day(meta.get("decayLastRun")), parse_day(memory.lastAccessed)) if d]
     if not candidates and memory.created:
         candidates = [d for d in (parse_day(memory.created),) if d]
@@ -108,10 +111,10 @@ def reinforce(memory: Memory, when: datetime, meta: Mapping, source: dict | None
         memory.sources.append(source)
 
 
-@dataclass(frozen=True)
-class ArchiveCandidate:
+class ArchiveCandidate(NamedTuple):
     """What a decay report keeps of a memory below BACKGROUND_THRESHOLD: not the memory (on a store where most have
-    faded, a run would hold most of it), only what is shown of it."""
+    faded, a run would hold most of it), only what is shown of it. A tuple: a store that was never consolidated
+    can have tens of thousands of them."""
 
     id: str
     importance: float
@@ -139,12 +142,13 @@ def decay_memory(memory: Memory, today: date, meta: Mapping) -> bool:
             return False
         memory.importance = ceiling(memory)  # pinned words of a stranger still stay below the core
         return True
-    importance, before = memory.importance, memory.decay
+    raw = memory.raw
+    importance, before = memory.importance, raw.get("decay")
     base, since = anchor(memory, meta, today)
-    value = round(min(1.0, faded(base, (today - since).days)), PRECISION)
+    value = round(min(1.0, faded(base, today.toordinal() - since.toordinal())), PRECISION)
     after = {"base": base, "from": day_text(since), "last": value}
-    memory.importance = value
-    memory.decay = after
+    raw["importance"] = value
+    raw["decay"] = after
     return value != importance or after != before
 
 
