@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from itertools import compress, repeat
+from itertools import compress
 import json
 import math
 import os
@@ -538,18 +538,19 @@ class CacheView:
         every memory's importance today computed once, sorted, and the tiers and bins counted as runs of the
         sorted values (a call of `tier` or `histogram_bin` per run, not per memory)."""
         out = Census(bins=[0] * bins)
-        rows = self.db.execute("SELECT domain, pinned, importance, base, since FROM docs")
-        domains, pins, importances, bases, sinces = list(zip(*rows, strict=True)) or [()] * 5
-        values = list(map(retention.importance_of_row, pins, importances, bases, sinces, repeat(today.toordinal())))
-        by_domain: dict[str, list[float]] = {}
-        for domain, value in zip(domains, values, strict=True):
-            by_domain.setdefault(domain or "user", []).append(value)
-        for domain, some in by_domain.items():
+        values: list[float] = []
+        for (domain,) in self.db.execute("SELECT DISTINCT domain FROM docs").fetchall():
+            rows = self.db.execute("SELECT pinned, importance, base, since FROM docs WHERE domain = ?", (domain,))
+            pins, importances, bases, sinces = list(zip(*rows, strict=True)) or [()] * 4
+            some = retention.importances_of_rows(pins, importances, bases, sinces, today.toordinal())
+            out.pinned += compress(some, pins)
+            out.fading += compress(some, [not pinned for pinned in pins])
             some.sort()
             for name, start, end in runs(some, tier):
-                out.per_domain.setdefault(domain, Counter())[name] += end - start
-        out.pinned = sorted(compress(values, pins))
-        out.fading = sorted(compress(values, [not pinned for pinned in pins]))
+                out.per_domain.setdefault(domain or "user", Counter())[name] += end - start
+            values += some
+        out.pinned.sort()
+        out.fading.sort()
         values.sort()
         out.total = len(values)
         for number, start, end in runs(values, lambda value: histogram_bin(value, bins)):

@@ -9,7 +9,7 @@ A memory whose `importance` no longer equals `last` was edited by hand (or comes
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import NamedTuple
@@ -49,10 +49,15 @@ def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
     return min(memory.importance, ceiling(memory)), max(candidates) if candidates else today
 
 
+def fade_factor(days: int) -> float:
+    """What importance is multiplied by after `days` days: 0.99^days (1 before its anchor's day: nothing fades
+    before it). The one place the decay formula is written."""
+    return DECAY_RATE ** max(0, days)
+
+
 def faded(base: float, days: int) -> float:
-    """Importance `base` after `days` days: base × 0.99^days (nothing fades before its anchor's day). The one
-    place the decay formula is written."""
-    return base * DECAY_RATE ** max(0, days)
+    """Importance `base` after `days` days."""
+    return base * fade_factor(days)
 
 
 UNDATED_RECENCY = 0.5
@@ -74,8 +79,17 @@ def importance_on(memory: Memory, today: date, meta: Mapping) -> float:
 def importance_of_row(pinned: int, importance: float, base: float, since: int, day: int) -> float:
     """`importance_on` from a cached row: a pinned memory's (capped) importance, else its anchor `base` on day
     number `since`, faded to day number `day`; within 0 and 1, as every listing shows it."""
-    value = importance if pinned else faded(base, day - since)
-    return min(1.0, max(0.0, value))
+    return importances_of_rows((pinned,), (importance,), (base,), (since,), day)[0]
+
+
+def importances_of_rows(
+    pinned: Sequence[int], importance: Sequence[float], base: Sequence[float], since: Sequence[int], day: int
+) -> list[float]:
+    """`importance_of_row` of many rows at once, given as columns: each anchor day's factor computed once (a
+    store's anchors fall on few days), each row a multiplication."""
+    factors = {first: fade_factor(day - first) for first in set(since)}
+    values = (i if p else b * factors[s] for p, i, b, s in zip(pinned, importance, base, since, strict=True))
+    return [v if 0.0 < v <= 1.0 else min(1.0, max(0.0, v)) for v in values]
 
 
 def _set(memory: Memory, value: float, day: date) -> None:
