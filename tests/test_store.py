@@ -234,10 +234,23 @@ _ANCHORS = st.fixed_dictionaries(
     after=st.tuples(_FLOATS | st.integers(0, 1), _ANCHORS),
     extra=st.dictionaries(st.text(max_size=5), st.text(max_size=5) | st.floats(allow_nan=False), max_size=3),
     written=st.sampled_from(["ours", "indented", "reordered"]),
+    kept=st.sampled_from(["nothing", "anchor", "equal base", "new day", "value"]),
 )
-def test_a_line_with_a_new_tail_is_the_memory_encoded_whole(before, after, extra, written):
+def test_a_line_with_a_new_tail_is_the_memory_encoded_whole(before, after, extra, written, kept):
     """Decay rewrites only the tail of a line whose importance and anchor alone changed: whatever the values and
-    however the stored line was written, the result is the text the memory encoded whole would have."""
+    however the stored line was written, the result is the text the memory encoded whole would have — also when
+    the new anchor keeps the old one's base and day (as the daily decay does), and when nothing changed."""
+    if (
+        kept in ("anchor", "equal base", "new day")
+        and isinstance(before[1], dict)
+        and {"base", "from"} <= before[1].keys()
+    ):
+        base, day = before[1]["base"], before[1]["from"]
+        if kept == "equal base" and isinstance(base, float):
+            base = -base if base == 0 else base * 1.0  # equal, another float (0 and -0: printed apart)
+        if kept == "new day" and isinstance(day, str):
+            day += "1"
+        after = (after[0], {"base": base, "from": day, "last": after[0]})
     raw = {"id": "mem_001", "content": 'tea \u2028 "quoted" é', **extra, "importance": before[0], "decay": before[1]}
     memory = model.Memory.wrap(raw)
     stored = memory.to_dict()
@@ -248,11 +261,60 @@ def test_a_line_with_a_new_tail_is_the_memory_encoded_whole(before, after, extra
     else:
         text = indexfile.ENCODE(stored)
     assert json.loads(text) == memory.to_dict()
-    tail, keys = indexfile.line_tail(memory), len(memory.raw)
-    memory.importance, memory.decay = after
-    assert indexfile.refaded_line(text, tail, memory, keys) == indexfile.ENCODE(memory.to_dict())
+    tail = indexfile.line_tail(memory)
     if written == "ours" and tail is not None:
         assert text.endswith(tail)  # the tail is how the encoder ends the line
+
+    def change(memory) -> bool:
+        if kept == "value":
+            return False
+        memory.importance, memory.decay = after
+        return True
+
+    if kept == "value":
+        assert indexfile.refade(text, memory, change) == text
+    else:
+        assert indexfile.refade(text, memory, change) == indexfile.ENCODE(memory.to_dict())
+
+
+_DAYS = st.sampled_from(["2026-11-01", 'a"b', "\u2028", "é"]) | st.text(max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    importance=_FLOATS,
+    base=_FLOATS,
+    day=_DAYS,
+    last=_FLOATS,
+    value=_FLOATS,
+    kept=st.sampled_from(["anchor", "equal base", "new base", "new day"]),
+)
+def test_a_new_tail_that_keeps_the_anchor_s_base_or_day_is_the_memory_encoded_whole(
+    importance, base, day, last, value, kept
+):
+    """The daily decay keeps a memory's anchor (its base, its day) and writes a new value, or moves it: either way
+    the line with its new tail is the text of the memory encoded whole."""
+    memory = model.Memory.wrap(
+        {
+            "id": "mem_001",
+            "content": "tea",
+            "importance": importance,
+            "decay": {"base": base, "from": day, "last": last},
+        }
+    )
+    text = indexfile.ENCODE(memory.to_dict())
+    if kept == "equal base":
+        base = -base if base == 0 else base * 1.0  # equal, another float (0 and -0 are printed apart)
+    elif kept == "new base":
+        base = value
+    elif kept == "new day":
+        day += "1"
+
+    def decay(memory) -> bool:
+        memory.importance, memory.decay = value, {"base": base, "from": day, "last": value}
+        return True
+
+    assert indexfile.refade(text, memory, decay) == indexfile.ENCODE(memory.to_dict())
 
 
 def test_a_save_pauses_the_cycle_collector_only_while_it_streams_even_when_it_fails(workspace):

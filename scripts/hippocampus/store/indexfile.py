@@ -12,7 +12,7 @@ import zlib
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from .. import redaction
 from ..errors import HippocampusError
@@ -106,12 +106,9 @@ _BATCH = 1 << 20  # characters written at a time
 _ANCHOR_KEYS = ("base", "from", "last")
 
 
-def line_tail(memory: Memory) -> str | None:
-    """How ENCODE ends the line of a memory whose last keys are `importance` and its decay anchor (where
-    `Memory.to_dict` puts them): `"importance": 0.5, "decay": {"base": 0.5, "from": "2026-11-01", "last": 0.5}}`.
-    None when the values are of another shape (then only ENCODE knows how it writes them)."""
-    raw = memory.raw
-    importance, anchor = raw.get("importance"), raw.get("decay")
+def _anchored(importance, anchor) -> tuple[float, float, str, float] | None:
+    """(importance, base, day, last) of a memory whose importance and decay anchor ENCODE writes as `_tail`
+    does; None when they are of another shape (then only ENCODE knows how it writes them)."""
     if type(importance) is not float or type(anchor) is not dict or tuple(anchor) != _ANCHOR_KEYS:
         return None
     base, day, last = anchor.values()
@@ -119,21 +116,40 @@ def line_tail(memory: Memory) -> str | None:
         return None
     if not math.isfinite(importance + base + last):
         return None  # written by ENCODE as NaN or Infinity, not by repr
+    return importance, base, day, last
+
+
+def _tail(importance: float, base: float, day: str, last: float) -> str:
+    """The end of a line as ENCODE writes these values (see `line_tail`)."""
     shown = repr(importance)
     # Decay writes one value twice; parsed, they are two equal floats. Equal floats print alike, but for 0 and -0.
     last_shown = shown if last is importance or (last == importance and last) else repr(last)
     return f'"importance": {shown}, "decay": {{"base": {base!r}, "from": {_STRING(day)}, "last": {last_shown}}}}}'
 
 
-def refaded_line(text: str, before: str | None, memory: Memory, keys: int) -> str:
-    """The line of a memory, stored as `text`, whose importance and decay anchor alone have changed since (the
-    daily decay): `text` with its tail replaced, when `before` (its `line_tail` as stored) is how `text` ends and
-    the memory still has its `keys` keys; else the memory encoded whole. The same text either way: ENCODE writes
-    keys in order and floats by their repr, so a line's tail is the encoding of its last two keys."""
-    if before is not None and len(memory.raw) == keys and text.endswith(before):
-        after = line_tail(memory)
-        if after is not None:
-            return text[: len(text) - len(before)] + after
+def line_tail(memory: Memory) -> str | None:
+    """How ENCODE ends the line of a memory whose last keys are `importance` and its decay anchor (where
+    `Memory.to_dict` puts them): `"importance": 0.5, "decay": {"base": 0.5, "from": "2026-11-01", "last": 0.5}}`.
+    None when the values are of another shape."""
+    found = _anchored(memory.raw.get("importance"), memory.raw.get("decay"))
+    return None if found is None else _tail(*found)
+
+
+def refade(text: str, memory: Memory, each: Callable[[Memory], bool]) -> str:
+    """The line of a memory stored as `text` once `each(memory)` — which changes at most its importance and decay
+    anchor (the daily decay) — has run: `text` when it changed nothing; `text` with a new tail when its old tail
+    (see `line_tail`) is how `text` ends and the memory has the keys it had; else the memory encoded whole. The same
+    text either way: ENCODE writes keys in order and floats by their repr, so a line's tail is the encoding of its
+    last two keys."""
+    raw = memory.raw
+    keys, old = len(raw), _anchored(raw.get("importance"), raw.get("decay"))
+    if not each(memory):
+        return text
+    new = _anchored(raw.get("importance"), raw.get("decay")) if old is not None and len(raw) == keys else None
+    if old is not None and new is not None:
+        before = _tail(*old)
+        if text.endswith(before):
+            return text[: len(text) - len(before)] + _tail(*new)
     return ENCODE(memory.to_dict())
 
 

@@ -43,7 +43,7 @@ class Transaction:
     streaming one declares the memories it holds by holding them). `each` is applied to every memory as the save
     writes it, after its recorded touches, and returns whether it changed it; it may change only a memory's
     importance and decay anchor, which the cache derives itself (decay along each memory's anchor), and a stored
-    line it changed alone gets a new tail (`indexfile.refaded_line`). Memories touched since the last write, or redacted
+    line it changed alone gets a new tail (`indexfile.refade`). Memories touched since the last write, or redacted
     as they were loaded, and a file that was not ours, are saved whatever the body does."""
 
     ws: Workspace
@@ -126,8 +126,7 @@ class Transaction:
                 each(memory)
                 yield indexfile.ENCODE(memory.to_dict())
             else:
-                before, keys = indexfile.line_tail(memory), len(memory.raw)
-                yield indexfile.refaded_line(text, before, memory, keys) if each(memory) else text
+                yield indexfile.refade(text, memory, each)
         for memory in held.values():
             if self.each is not None:
                 self.each(memory)
