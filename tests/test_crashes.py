@@ -91,17 +91,13 @@ def encode_case(tmp_path_factory):
     reference = base / "reference"
     shutil.copytree(start, reference)
     ok(script("encode", reference, "--state-dir", str(state)))
-    names = points(
-        base,
-        SCRIPTS / "encode.py",
-        "--workspace",
-        str(shutil.copytree(start, base / "count")),
-        "--state-dir",
-        str(state),
-        "--now",
-        NOW,
-    )
-    return start, state, reference, names
+    return start, state, reference, encode_points(base, start, state)
+
+
+def encode_points(base, start, state, *args: str) -> list[str]:
+    """The write points of encode.py (with `args`) on a copy of the workspace `start`."""
+    copy = str(shutil.copytree(start, base / "count"))
+    return points(base, SCRIPTS / "encode.py", "--workspace", copy, "--state-dir", str(state), *args, "--now", NOW)
 
 
 def test_encode_killed_at_every_write_loses_nothing_and_doubles_nothing(tmp_path, encode_case):
@@ -144,19 +140,7 @@ def parted_case(tmp_path_factory, encode_case):
     whole = json.loads(
         ok(script("encode", reference, "--state-dir", str(state), "--batch", str(PART), "--json")).stdout
     )
-    names = points(
-        base,
-        SCRIPTS / "encode.py",
-        "--workspace",
-        str(shutil.copytree(start, base / "count")),
-        "--state-dir",
-        str(state),
-        "--batch",
-        str(PART),
-        "--now",
-        NOW,
-    )
-    return start, state, reference, names, whole
+    return start, state, reference, encode_points(base, start, state, "--batch", str(PART)), whole
 
 
 PART = 4
