@@ -18,11 +18,11 @@ Callers hold the workspace lock.
 from __future__ import annotations
 
 import copy
-from array import array
 import heapq
 import json
 import os
 import sqlite3
+from array import array
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path

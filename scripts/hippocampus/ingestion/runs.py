@@ -270,10 +270,7 @@ def _encode_batch(
             pending.write_items(ws, [i for i in items] + added)
         report.prepared = len(added)
     else:
-        _add(
-            outcome,
-            encoding.encode(index, batch, now, min_importance, lookup=lookup, seen=seen),
-        )
+        _add(outcome, encoding.encode(index, batch, now, min_importance, lookup=lookup, seen=seen))
     report.signals += len(batch)
     report.expired += len(old)
     return expired_ids, plan.record(index.meta, batch) if batch or plan.finished else False
