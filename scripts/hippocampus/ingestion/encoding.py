@@ -712,15 +712,13 @@ class ViewCandidates(Candidates):
     creates go there too. A memory only compared is kept as a stub (`stub`: what the same-fact test reads); one a
     lookup returns, or that holds a session's latest message, is kept whole (`loaded`), and only those can change.
     Past STUBS_HELD stubs, the next lookup lets them all go (they are read again when needed, and compare the same):
-    a run over a long history holds the memories it may change, not every one it compared. `resolve` maps an id to
-    the loaded index's own Memory when the caller holds the whole index and the view hands out copies."""
+    a run over a long history holds the memories it may change, not every one it compared."""
 
-    def __init__(self, view: View, resolve=None):
+    def __init__(self, view: View):
         super().__init__([])
         self.view = view
-        self.resolve = resolve
         self.loaded: dict[str, Memory] = {}
-        self._by_doc: dict[int, Memory | None] = {}  # view documents already in the in-memory part
+        self._by_doc: dict[int, Memory] = {}  # view documents already in the in-memory part
         self._docs: dict[str, int] = {}  # the view's document of each stored memory in it
         self._df: dict[str, int] = {}
         self._weights: dict[str, float] = {}
@@ -787,17 +785,13 @@ class ViewCandidates(Candidates):
             if doc not in self._by_doc:
                 [(doc, memory, terms)] = self.view.entries([doc])
                 self._take(doc, memory, terms)
-            stored = self._by_doc[doc]
-            found.append(None if stored is None else self._whole(stored))
+            found.append(self._whole(self._by_doc[doc]))
         found += self._made_in.get(session, {}).values()
-        held = [(_said_last(m, session), m) for m in found if m is not None and not (m.superseded or m.archived)]
+        held = [(_said_last(m, session), m) for m in found if not (m.superseded or m.archived)]
         return max(((key, m) for key, m in held if key), key=lambda pair: pair[0], default=(None, None))[1]
 
     def _take(self, doc: int, memory: Memory, terms: set[str]) -> None:
         """A view's memory into the in-memory part, as a stub (see `stub`)."""
-        if self.resolve is not None and self.resolve(memory.id) is None:
-            self._by_doc[doc] = None
-            return
         kept = stub(memory)
         self._by_doc[doc] = kept
         self._docs[memory.id] = doc
@@ -811,19 +805,17 @@ class ViewCandidates(Candidates):
         self.memories, self.topics, self.postings, self.position = [], [], defaultdict(list), {}
         for memory, topic in kept:
             Candidates.add(self, memory, topic)
-        self._by_doc = {doc: m for doc, m in self._by_doc.items() if m is None or m.id in self.loaded}
+        self._by_doc = {doc: m for doc, m in self._by_doc.items() if m.id in self.loaded}
         self._docs = {memory_id: doc for memory_id, doc in self._docs.items() if memory_id in self.loaded}
         self._stubs = 0
 
     def _whole(self, memory: Memory) -> Memory:
-        """The whole memory a stub stands for (the loaded index's own object, when there is one), in place of the
-        stub from now on; a memory made in this run, or loaded already, as it is."""
+        """The whole memory a stub stands for, in place of the stub from now on; a memory made in this run, or
+        loaded already, as it is."""
         if memory.id in self._made or memory.id in self.loaded:
             return self.loaded.get(memory.id, memory)
         doc = self._docs[memory.id]
         [(_, whole, _)] = self.view.entries([doc])
-        if self.resolve is not None:
-            whole = self.resolve(whole.id)
         self.loaded[whole.id] = whole
         self._by_doc[doc] = whole
         self.memories[self.position[whole.id]] = whole
@@ -873,9 +865,9 @@ class Seen:
         self.local.add(key)
 
 
-def lookups(view: View, resolve=None) -> tuple[ViewCandidates, Seen]:
+def lookups(view: View) -> tuple[ViewCandidates, Seen]:
     """What encoding into a store compares new messages with: its memories by topic, and the messages it holds."""
-    return ViewCandidates(view, resolve), Seen(view)
+    return ViewCandidates(view), Seen(view)
 
 
 def elder(memory_id: str) -> tuple[int, str]:
