@@ -5,10 +5,12 @@ Generates a year of OpenClaw conversations (`--messages` in all, default 20,000)
 owner and agent turns of mixed lengths — "ok", one-liners, preferences and decisions said again weeks later,
 paragraphs, pasted logs — with the channel envelope and local time stamp OpenClaw puts on each owner turn, tool
 calls and results, heartbeats, cron runs and a group chat where other people write. As session files (`--shape
-jsonl`, the default) or as the SQLite store (`--shape sqlite`).
+jsonl`, the default) or as the SQLite store OpenClaw 2026.9.6 writes (`--shape sqlite`: its `transcript_events`
+table, keyed by session and sequence, events of 1,024 bytes or more zstd-compressed when that saves 10 %).
 
 Then, in fresh processes, each measured for wall time and peak memory (max RSS):
-  floor       python, reading every transcript line and json.loads of each (nothing else)
+  floor       python, reading every transcript line and json.loads of each (nothing else; a compressed row is
+              decompressed first)
   preprocess  preprocess.py alone, on a fresh workspace (the reading side)
   encode      encode.py --no-preprocess on that workspace (the encoding side)
   first run   encode.py on a fresh workspace, as the first cron run does: both sides, the whole history
@@ -302,6 +304,28 @@ def stamp(when: datetime) -> str:
     return when.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def zstd_codec():
+    """Python 3.14's zstd, else the backports.zstd package (a runtime dependency before 3.14)."""
+    try:
+        from compression import zstd  # type: ignore[import-not-found]
+    except ImportError:
+        from backports import zstd
+    return zstd
+
+
+def stored_event(line: dict) -> tuple:
+    """(event_json, created_at, event_zstd, event_utf8_bytes, navigation_json) of one event as OpenClaw 2026.9.6
+    stores it: compressed when its JSON is at least 1,024 bytes and compresses by at least 10 %."""
+    text = json.dumps(line)
+    raw = text.encode("utf-8")
+    created = int(datetime.fromisoformat(line["timestamp"].replace("Z", "+00:00")).timestamp() * 1000)
+    if len(raw) >= 1024:
+        packed = zstd_codec().compress(raw)
+        if len(packed) <= 0.9 * len(raw):
+            return None, created, packed, len(raw), '{"version": 1}'
+    return text, created, None, None, None
+
+
 def write_history(state: Path, total: int, shape: str) -> list[Path]:
     """Write the history under an OpenClaw state dir; returns the files holding transcript lines."""
     folder = state / "agents" / "main" / "sessions"
@@ -314,16 +338,19 @@ def write_history(state: Path, total: int, shape: str) -> list[Path]:
         path.parent.mkdir(parents=True)
         database = sqlite3.connect(path)
         database.execute("PRAGMA journal_mode=WAL")
+        # The columns and key of OpenClaw 2026.9.6's table (../shared/data/openclaw-2026.9.6/README.md).
         database.execute(
-            "CREATE TABLE transcript_events (session_id TEXT, seq INTEGER, event_json TEXT, created_at TEXT)"
+            "CREATE TABLE transcript_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, event_json TEXT, "
+            "created_at INTEGER NOT NULL, event_zstd BLOB, event_utf8_bytes INTEGER, navigation_json TEXT, "
+            "PRIMARY KEY (session_id, seq))"
         )
         files.append(path)
     for session_id, key, lines in sessions(total):
         index[key] = {"sessionId": session_id, "updatedAt": 1770000000000, "sessionFile": f"{session_id}.jsonl"}
         if database is not None:
             database.executemany(
-                "INSERT INTO transcript_events VALUES (?, ?, ?, ?)",
-                [(session_id, seq, json.dumps(line), line["timestamp"]) for seq, line in enumerate(lines, 1)],
+                "INSERT INTO transcript_events VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(session_id, seq, *stored_event(line)) for seq, line in enumerate(lines, 1)],
             )
         else:
             path = folder / f"{session_id}.jsonl"
@@ -340,9 +367,13 @@ FLOOR = r"""
 import json, sqlite3, sys
 for name in sys.argv[1:]:
     if name.endswith(".sqlite"):
+        try:
+            from compression import zstd
+        except ImportError:
+            from backports import zstd
         db = sqlite3.connect(f"file:{name}?mode=ro", uri=True)
-        for (line,) in db.execute("SELECT event_json FROM transcript_events"):
-            json.loads(line)
+        for text, packed in db.execute("SELECT event_json, event_zstd FROM transcript_events"):
+            json.loads(text if text is not None else zstd.decompress(packed))
         db.close()
     else:
         with open(name, encoding="utf-8") as handle:
