@@ -30,7 +30,7 @@ def main() -> int:
         return 0
     report = decay.decay(ctx.ws, ctx.now, ctx.wait)
     # Each candidate is shown only with --json or -v: cron asks for the count alone.
-    shown = ctx.args.json or (ctx.args.verbose and not ctx.quiet)
+    shown = ctx.args.json or ctx.args.verbose
     candidates = [
         {"id": c.id, "importance": c.importance, "content": frame(c.content, c.untrusted, c.created)}
         | ({"trust": "untrusted"} if c.untrusted else {})

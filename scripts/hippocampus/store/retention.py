@@ -40,9 +40,7 @@ def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
     if decay is not None and abs(decay["last"] - memory.importance) < 1e-9:
         day = parse_day(decay["from"])
         if day is not None:
-            base = float(decay["base"])
-            # The ceiling read only when the base could be above it (every value is at most 1).
-            return (min(base, ceiling(memory)) if base > UNTRUSTED_CEILING else base), day
+            return min(float(decay["base"]), ceiling(memory)), day
     candidates = [d for d in (parse_day(meta.get("decayLastRun")), parse_day(memory.lastAccessed)) if d]
     if not candidates and memory.created:
         candidates = [d for d in (parse_day(memory.created),) if d]
@@ -156,13 +154,12 @@ def decay_memory(memory: Memory, today: date, meta: Mapping) -> bool:
             return False
         memory.importance = ceiling(memory)  # pinned words of a stranger still stay below the core
         return True
-    raw = memory.raw
-    importance, before = memory.importance, raw.get("decay")
+    importance, before = memory.importance, memory.decay
     base, since = anchor(memory, meta, today)
     value = round(min(1.0, faded(base, today.toordinal() - since.toordinal())), PRECISION)
     after = {"base": base, "from": day_text(since), "last": value}
-    raw["importance"] = value
-    raw["decay"] = after
+    memory.importance = value
+    memory.decay = after
     return value != importance or after != before
 
 
