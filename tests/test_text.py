@@ -400,9 +400,29 @@ _WHEN_PIECES = [
 @given(st.lists(st.one_of(st.sampled_from(_WHEN_PIECES), st.text(max_size=6)), max_size=12))
 def test_the_says_when_test_finds_exactly_what_the_pattern_without_its_look_ahead_finds(pieces):
     import re
-    from hippocampus.terms import _SAYS_WHEN
+    from hippocampus.terms import _SAYS_WHEN, says_when
 
     text = "".join(pieces)
     plain = re.compile(_SAYS_WHEN.pattern.removeprefix("(?=\\w)"), re.IGNORECASE)
     assert _SAYS_WHEN.pattern.startswith("(?=\\w)")
     assert bool(_SAYS_WHEN.search(text)) == bool(plain.search(text))
+    assert says_when(text) == bool(plain.search(text))
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(
+                ["'", "''", "'s", "s'", "_", "-", " ", "\n", "Don't", "O'Neil's", "rock'n'roll", "x2", "AB"]
+            ),
+            st.text(st.characters(max_codepoint=127), max_size=6),
+        ),
+        max_size=12,
+    ).map("".join)
+)
+def test_words_of_ascii_text_are_what_the_word_pattern_finds(text):
+    import re
+
+    found = re.findall(r"[^\W_]+(?:'[^\W_]+)*", text.lower())
+    assert words(text) == [w[:-2] if w.endswith("'s") else w for w in found]

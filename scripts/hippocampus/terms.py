@@ -84,12 +84,22 @@ _SAYS_WHEN = re.compile(
     r"|in may|\d{1,2}(?::\d\d)? ?(?:am|pm)|\d{1,2}:\d\d|\d{4}-\d\d-\d\d)\b",
     re.IGNORECASE,
 )
+# The same pattern for lower-case text: on ASCII text, lowering it first finds the same and is twice as fast (the
+# case-insensitive match also knows characters beyond ASCII, such as the long s, that lowering does not change).
+_SAYS_WHEN_LOWER = re.compile(_SAYS_WHEN.pattern)
+
+
+def says_when(text: str) -> bool:
+    """Whether a text says when something happened: a date, a time, a day, a month or a year."""
+    if text.isascii():
+        return _SAYS_WHEN_LOWER.search(text.lower()) is not None
+    return _SAYS_WHEN.search(text) is not None
 
 
 def _add_text(counts: Counter[str], text: str) -> None:
     """Add a text's term counts to `counts`, and TIME_TERM when it says when (once, however many texts do)."""
     counts.update(terms(text))
-    if TIME_TERM not in counts and _SAYS_WHEN.search(text):
+    if TIME_TERM not in counts and says_when(text):
         counts[TIME_TERM] = 1
 
 

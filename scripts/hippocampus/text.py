@@ -9,6 +9,8 @@ import unicodedata
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # Scripts written without spaces: each run becomes overlapping two-character pieces.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u31f0-\u31ff]+")
+# Every ASCII character that is not part of a word (neither a letter, a digit nor an apostrophe), as a space.
+_ASCII_BREAKS = str.maketrans({c: " " for c in map(chr, range(128)) if not (c.isalnum() or c == "'")})
 
 STOP_WORDS = frozenset(
     """
@@ -194,14 +196,26 @@ def _stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-cased words of any script, split at word boundaries (no stemming, stop words kept)."""
-    plain = text.isascii()  # then NFKC changes nothing, casefold lowers, and there is no CJK nor curly apostrophe
-    text = text.lower() if plain else unicodedata.normalize("NFKC", text).casefold()
-    if plain or not _CJK.search(text):
-        text = text if plain else text.replace("’", "'")
+    if text.isascii():  # then NFKC changes nothing, casefold lowers, and there is no CJK nor curly apostrophe
+        text = text.lower()
+        # What _WORD finds, found faster: every character it cannot take becomes a space, and only a piece with an
+        # apostrophe (which _WORD takes only between letters) goes through the regex.
+        found = text.translate(_ASCII_BREAKS).split()
+        if "'" in text:
+            found = [word for piece in found for word in (_WORD.findall(piece) if "'" in piece else (piece,))]
+    else:
+        text = unicodedata.normalize("NFKC", text).casefold()
+        if _CJK.search(text):
+            return _cjk_words(text)
+        text = text.replace("’", "'")
         found = _WORD.findall(text)
-        if "'s" not in text:
-            return found  # most text: no possessive to take off
-        return [w[:-2] if w.endswith("'s") else w for w in found]
+    if "'s" not in text:
+        return found  # most text: no possessive to take off
+    return [w[:-2] if w.endswith("'s") else w for w in found]
+
+
+def _cjk_words(text: str) -> list[str]:
+    """words() of a text with runs of a script written without spaces."""
     out: list[str] = []
     for match in _WORD.finditer(text):
         word = match.group(0).replace("’", "'")
