@@ -138,3 +138,32 @@ def test_restarting_a_stranger_s_words_at_a_high_value_keeps_them_at_the_ceiling
     retention.restart(memory, 0.95, at("2026-01-02").date())
     assert memory.importance <= 0.6
     assert retention.importance_on(stranger(0.9), at("2026-01-01").date(), {}) <= 0.6
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_ROWS = st.lists(
+    st.tuples(
+        st.integers(0, 1),
+        st.floats(-0.5, 1, allow_nan=False),
+        st.floats(0, 1, allow_nan=False),
+        st.integers(738_000, 740_000),
+    ),
+    max_size=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ROWS, st.integers(737_000, 741_000))
+def test_rows_dated_one_at_a_time_or_together_get_the_importance_a_memory_of_theirs_has(rows, day):
+    from datetime import date
+
+    columns = [list(column) for column in zip(*rows, strict=True)] or [[], [], [], []]
+    together = retention.importances_of_rows(*columns, day)
+    for (pinned, importance, base, since), value in zip(rows, together, strict=True):
+        assert retention.importance_of_row(pinned, importance, base, since, day) == value
+        memory = Memory(id="mem_001", content="x", importance=importance)
+        memory.raw["pinned"] = bool(pinned)
+        memory.decay = {"base": base, "from": date.fromordinal(since).isoformat(), "last": importance}
+        expected = retention.importance_on(memory, date.fromordinal(day), {})
+        assert value == min(1.0, max(0.0, expected))

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from .. import events
 from ..published import refresh
-from ..store import files, indexfile, retention, transaction
+from ..store import files, ids, indexfile, retention, transaction
 from ..workspace import Workspace
 
 
@@ -51,6 +51,8 @@ def _decay(ws: Workspace, now: datetime) -> retention.DecayReport:
             if write:
                 if not run.ran_today:
                     backup = indexfile.backup_index(ws, now, link=True)
+                    if backup is not None and not txn.whole:  # streamed: index.json is ours
+                        ids.note_backup(ws, backup, txn.index.meta)
                 txn.each = run
                 txn.changed(())  # the cache dates every memory along its anchor itself: decay changes none of it
                 txn.index.meta["decayLastRun"] = run.report.day

@@ -91,3 +91,19 @@ def note_ids(ws: Workspace, meta: dict) -> None:
     saved = known_highest(meta.get("highestId"))
     if saved > highest:
         _write_ids(ws, saved, read)
+
+
+def note_backup(ws: Workspace, backup: Path, meta: dict) -> None:
+    """Record a backup that is a hard link to an index.json of ours, whose bookkeeping is `meta`, as read: every id
+    that file holds is at most its `highestId` (our writes keep it so), so the next run need not read the whole
+    copy for ids. Call it only for a file that is ours (a hand edit may hold any id), before replacing it."""
+    try:
+        if not os.path.samefile(backup, ws.index):
+            return  # a copy, or a backup made earlier of another file: read as any other
+    except OSError:
+        return
+    version = _version(backup)
+    highest, read = _read_ids(ws)
+    name = backup.relative_to(ws.memory).as_posix()
+    if version is not None and read.get(name) != version:
+        _write_ids(ws, max(highest, known_highest(meta.get("highestId"))), {**read, name: version})

@@ -77,17 +77,21 @@ def importance_on(memory: Memory, today: date, meta: Mapping) -> float:
 def importance_of_row(pinned: int, importance: float, base: float, since: int, day: int) -> float:
     """`importance_on` from a cached row: a pinned memory's (capped) importance, else its anchor `base` on day
     number `since`, faded to day number `day`; within 0 and 1, as every listing shows it."""
-    return importances_of_rows((pinned,), (importance,), (base,), (since,), day)[0]
+    return _within(importance if pinned else faded(base, day - since))
 
 
 def importances_of_rows(
     pinned: Sequence[int], importance: Sequence[float], base: Sequence[float], since: Sequence[int], day: int
 ) -> list[float]:
     """`importance_of_row` of many rows at once, given as columns: each anchor day's factor computed once (a
-    store's anchors fall on few days), each row a multiplication."""
+    store's anchors fall on few days), each row a multiplication (`faded`'s)."""
     factors = {first: fade_factor(day - first) for first in set(since)}
     values = (i if p else b * factors[s] for p, i, b, s in zip(pinned, importance, base, since, strict=True))
-    return [v if 0.0 < v <= 1.0 else min(1.0, max(0.0, v)) for v in values]
+    return [v if 0.0 < v <= 1.0 else _within(v) for v in values]
+
+
+def _within(value: float) -> float:
+    return value if 0.0 < value <= 1.0 else min(1.0, max(0.0, value))
 
 
 def _set(memory: Memory, value: float, day: date) -> None:
