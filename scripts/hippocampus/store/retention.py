@@ -36,15 +36,19 @@ def ceiling(memory: Memory) -> float:
 def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
     """(base importance, the day it held): the memory's own anchor while `importance` is the value last written
     from it, else its `importance` dated from the last decay run or last access (today when it has no dates)."""
-    decay = memory.decay
-    if decay is not None and abs(decay["last"] - memory.importance) < 1e-9:
+    return _anchor(memory, memory.importance, memory.decay, meta, today)
+
+
+def _anchor(memory: Memory, importance: float, decay: dict | None, meta: Mapping, today: date) -> tuple[float, date]:
+    """`anchor`, given the memory's importance and decay anchor (read once by a caller that needs them too)."""
+    if decay is not None and abs(decay["last"] - importance) < 1e-9:
         day = parse_day(decay["from"])
         if day is not None:
             return min(float(decay["base"]), ceiling(memory)), day
     candidates = [d for d in (parse_day(meta.get("decayLastRun")), parse_day(memory.lastAccessed)) if d]
     if not candidates and memory.created:
         candidates = [d for d in (parse_day(memory.created),) if d]
-    return min(memory.importance, ceiling(memory)), max(candidates) if candidates else today
+    return min(importance, ceiling(memory)), max(candidates) if candidates else today
 
 
 def fade_factor(days: int) -> float:
@@ -159,7 +163,7 @@ def decay_memory(memory: Memory, today: date, meta: Mapping) -> bool:
         memory.importance = ceiling(memory)  # pinned words of a stranger still stay below the core
         return True
     importance, before = memory.importance, memory.decay
-    base, since = anchor(memory, meta, today)
+    base, since = _anchor(memory, importance, before, meta, today)
     value = round(min(1.0, faded(base, today.toordinal() - since.toordinal())), PRECISION)
     after = {"base": base, "from": day_text(since), "last": value}
     memory.importance = value
