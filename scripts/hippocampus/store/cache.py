@@ -284,7 +284,9 @@ def rebuild(ws: Workspace, index: Index, sig: str | None, today: date) -> None:
     temporary.unlink(missing_ok=True)
     db = sqlite3.connect(temporary)
     try:
-        db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _TABLES)
+        # Helper threads sort the rows for the indexes built at the end (SQLite's sorter; a no-op where it was
+        # built without them): on more than one core, a rebuild's largest sort no longer waits for one.
+        db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA threads=4;" + _TABLES)
         db.execute(f"PRAGMA user_version={VERSION}")
         count, units = _insert(db, index.memories, index.meta, today, indexed=False)
         db.executescript(_INDEXES)
