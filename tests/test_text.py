@@ -426,3 +426,15 @@ def test_words_of_ascii_text_are_what_the_word_pattern_finds(text):
 
     found = re.findall(r"[^\W_]+(?:'[^\W_]+)*", text.lower())
     assert words(text) == [w[:-2] if w.endswith("'s") else w for w in found]
+
+
+def test_a_word_is_stemmed_the_same_however_many_other_words_came_before_it():
+    before = stem("migrations")
+    try:
+        for number in range(text_module.STEMS_CACHED + 10):
+            stem(f"w{number}")
+        assert stem("migrations") == before == stem("migrate")
+        assert stem("runnings") == stem("running") == "run"
+        assert terms("the gardeners were planting") == terms("gardener planted")
+    finally:
+        text_module._STEMS.clear()

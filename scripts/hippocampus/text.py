@@ -156,6 +156,7 @@ _IRREGULAR = {
 
 
 _STEMS: dict[str, str] = {}
+STEMS_CACHED = 200_000  # words whose stem is kept, found once: a long history holds more, mostly rare ones
 
 
 def stem(word: str) -> str:
@@ -163,7 +164,9 @@ def stem(word: str) -> str:
     "migration" and "migrate" meet."""
     found = _STEMS.get(word)
     if found is None:
-        found = _STEMS[word] = _stem(word) if len(_STEMS) < 200_000 else word
+        found = _stem(word)
+        if len(_STEMS) < STEMS_CACHED:
+            _STEMS[word] = found
     return found
 
 
