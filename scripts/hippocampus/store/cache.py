@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from itertools import compress
+from itertools import chain, compress
 import json
 import math
 import os
@@ -187,7 +187,6 @@ def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
-_INSERT_DOC = "INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 
 def _insert(
@@ -207,11 +206,8 @@ def _insert(
         if indexed:
             for batch in (postings, topics, sources):
                 batch.sort()
-        db.executemany(_INSERT_DOC, docs)
-        db.executemany("INSERT INTO postings VALUES (?,?,?,?)", postings)
-        db.executemany("INSERT INTO topics VALUES (?,?)", topics)
-        db.executemany("INSERT INTO sources VALUES (?,?,?,?)", sources)
-        for batch in (docs, postings, topics, sources):
+        for table, batch in (("docs", docs), ("postings", postings), ("topics", topics), ("sources", sources)):
+            _insert_rows(db, table, batch)
             batch.clear()
 
     for row, entries, topic, origin in _rows(memories, meta, today, first):
@@ -228,6 +224,25 @@ def _insert(
     known = db.execute("SELECT value FROM meta WHERE key = 'highest_id'").fetchone()
     _set_meta(db, highest_id=max(highest, int(known[0]) if known else 0))
     return count, units
+
+
+_PARAMETERS = 999  # the most a statement may take in every SQLite (its limit before version 3.32)
+
+
+def _insert_rows(db: sqlite3.Connection, table: str, rows: list[tuple]) -> None:
+    """Insert rows of one width, in order, as many a statement as its parameters allow: binding a row costs the same
+    either way, but each run of a statement has a cost of its own (for a cache's many small rows, most of it)."""
+    if not rows:
+        return
+    width = len(rows[0])
+    each = max(1, _PARAMETERS // width)
+    values = "(" + ",".join("?" * width) + ")"
+    whole = len(rows) - len(rows) % each
+    if whole:
+        statement = f"INSERT INTO {table} VALUES " + ",".join([values] * each)
+        db.executemany(statement, (list(chain.from_iterable(rows[i : i + each])) for i in range(0, whole, each)))
+    # The rest one a statement: a statement of each length would be compiled and cached anew.
+    db.executemany(f"INSERT INTO {table} VALUES {values}", rows[whole:])
 
 
 def _remove(db: sqlite3.Connection, memory_id: str) -> float | None:
