@@ -10,7 +10,7 @@ import re
 from datetime import date
 from pathlib import Path
 
-from .. import frontmatter, redaction
+from .. import frontmatter
 from ..store.model import DOMAIN_TITLES, DOMAINS, Memory
 from ..store.views import View
 from ..store.files import atomic_write
@@ -30,7 +30,7 @@ def file_name(category: str) -> str:
 
 
 def line(memory: Memory, importance: float) -> str:
-    text = framed(memory, redaction.redact(memory.content))
+    text = framed(memory, memory.content)  # redacted already: the store holds nothing else (indexfile.load_index)
     day = parse_day(memory.created)
     when = f" · {day.isoformat()}" if day else ""
     return f"- {text} _({importance:.2f} · {memory.id}{when})_"
