@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from itertools import chain, compress
+from itertools import chain
 import json
 import math
 import os
@@ -556,12 +556,20 @@ class CacheView:
         sorted values (a call of `tier` or `histogram_bin` per run, not per memory)."""
         out = Census(bins=[0] * bins)
         values: list[float] = []
+        number = today.toordinal()
         for (domain,) in self.db.execute("SELECT DISTINCT domain FROM docs").fetchall():
-            rows = self.db.execute("SELECT pinned, importance, base, since FROM docs WHERE domain = ?", (domain,))
-            pins, importances, bases, sinces = list(zip(*rows, strict=True)) or [()] * 4
-            some = retention.importances_of_rows(pins, importances, bases, sinces, today.toordinal())
-            out.pinned += compress(some, pins)
-            out.fading += compress(some, [not pinned for pinned in pins])
+            rows = self.db.execute("SELECT base, since FROM docs WHERE domain = ? AND pinned = 0", (domain,))
+            bases, sinces = list(zip(*rows, strict=True)) or [(), ()]
+            fading = retention.faded_rows(bases, sinces, number)
+            pinned = [
+                retention.importance_of_row(1, importance, 0.0, 0, number)
+                for (importance,) in self.db.execute(
+                    "SELECT importance FROM docs WHERE domain = ? AND pinned = 1", (domain,)
+                )
+            ]
+            out.fading += fading
+            out.pinned += pinned
+            some = fading + pinned
             some.sort()
             for name, start, end in runs(some, tier):
                 out.per_domain.setdefault(domain or "user", Counter())[name] += end - start

@@ -84,13 +84,11 @@ def importance_of_row(pinned: int, importance: float, base: float, since: int, d
     return _within(importance if pinned else faded(base, day - since))
 
 
-def importances_of_rows(
-    pinned: Sequence[int], importance: Sequence[float], base: Sequence[float], since: Sequence[int], day: int
-) -> list[float]:
-    """`importance_of_row` of many rows at once, given as columns: each anchor day's factor computed once (a
+def faded_rows(base: Sequence[float], since: Sequence[int], day: int) -> list[float]:
+    """`importance_of_row` of many fading rows at once, given as columns: each anchor day's factor computed once (a
     store's anchors fall on few days), each row a multiplication (`faded`'s)."""
     factors = {first: fade_factor(day - first) for first in set(since)}
-    values = (i if p else b * factors[s] for p, i, b, s in zip(pinned, importance, base, since, strict=True))
+    values = (b * factors[s] for b, s in zip(base, since, strict=True))
     return [v if 0.0 < v <= 1.0 else _within(v) for v in values]
 
 
