@@ -119,12 +119,17 @@ def _anchored(importance, anchor) -> tuple[float, float, str, float] | None:
     return importance, base, day, last
 
 
-def _tail(importance: float, base: float, day: str, last: float) -> str:
+def _anchor_text(base: float, day: str) -> str:
+    """The middle of a tail (see `line_tail`): the decay anchor's base and day, up to its last value."""
+    return f', "decay": {{"base": {base!r}, "from": {_STRING(day)}, "last": '
+
+
+def _tail(importance: float, anchor_text: str, last: float) -> str:
     """The end of a line as ENCODE writes these values (see `line_tail`)."""
     shown = repr(importance)
     # Decay writes one value twice; parsed, they are two equal floats. Equal floats print alike, but for 0 and -0.
     last_shown = shown if last is importance or (last == importance and last) else repr(last)
-    return f'"importance": {shown}, "decay": {{"base": {base!r}, "from": {_STRING(day)}, "last": {last_shown}}}}}'
+    return f'"importance": {shown}{anchor_text}{last_shown}}}}}'
 
 
 def line_tail(memory: Memory) -> str | None:
@@ -132,7 +137,7 @@ def line_tail(memory: Memory) -> str | None:
     `Memory.to_dict` puts them): `"importance": 0.5, "decay": {"base": 0.5, "from": "2026-11-01", "last": 0.5}}`.
     None when the values are of another shape."""
     found = _anchored(memory.raw.get("importance"), memory.raw.get("decay"))
-    return None if found is None else _tail(*found)
+    return None if found is None else _tail(found[0], _anchor_text(found[1], found[2]), found[3])
 
 
 def refade(text: str, memory: Memory, each: Callable[[Memory], bool]) -> str:
@@ -147,9 +152,12 @@ def refade(text: str, memory: Memory, each: Callable[[Memory], bool]) -> str:
         return text
     new = _anchored(raw.get("importance"), raw.get("decay")) if old is not None and len(raw) == keys else None
     if old is not None and new is not None:
-        before = _tail(*old)
+        anchor_text = _anchor_text(old[1], old[2])
+        before = _tail(old[0], anchor_text, old[3])
         if text.endswith(before):
-            return text[: len(text) - len(before)] + _tail(*new)
+            if new[1] is not old[1] or new[2] != old[2]:  # a new anchor (the daily decay keeps the same base)
+                anchor_text = _anchor_text(new[1], new[2])
+            return text[: len(text) - len(before)] + _tail(new[0], anchor_text, new[3])
     return ENCODE(memory.to_dict())
 
 
