@@ -226,7 +226,9 @@ def _insert(
     return count, units
 
 
-_PARAMETERS = 999  # the most a statement may take in every SQLite (its limit before version 3.32)
+# What a statement may take in every SQLite: 999 parameters (the limit before version 3.32), and 500 rows of VALUES
+# (a compound SELECT to versions before 3.8.8).
+_PARAMETERS, _ROWS = 999, 500
 
 
 def _insert_rows(db: sqlite3.Connection, table: str, rows: list[tuple]) -> None:
@@ -235,7 +237,7 @@ def _insert_rows(db: sqlite3.Connection, table: str, rows: list[tuple]) -> None:
     if not rows:
         return
     width = len(rows[0])
-    each = max(1, _PARAMETERS // width)
+    each = max(1, min(_ROWS, _PARAMETERS // width))
     values = "(" + ",".join("?" * width) + ")"
     whole = len(rows) - len(rows) % each
     if whole:
