@@ -600,6 +600,9 @@ _SAID_PIECES = [
     "seed",
     "ſeed",
     "\u212aey",
+    "paſſword",
+    "PİN",
+    "pın",
     "\n",
     ".",
     ",",
@@ -629,3 +632,66 @@ def test_a_pattern_compiled_on_first_use_answers_as_the_compiled_pattern_does():
     assert lazy.sub("#", text) == plain.sub("#", text) and lazy.findall(text) == plain.findall(text)
     assert lazy.match("9-z").re is lazy.fullmatch("9-z").re  # one compiled pattern behind it
     assert lazy.search is lazy.search  # once compiled, a method is the object's own: no lookup through a hook
+
+
+_SEED_WORDS = "abandon ability able about above absent absorb abstract absurd abuse access accident"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "seed",
+        "Seed phrase",
+        "seed-words",
+        "SEEDPHRASE",
+        "mnemonic",
+        "Mnemonic words",
+        "recovery phrase",
+        "Recovery-Words",
+        "secret recovery seed",
+        "backup phrase",
+        "Backup-phrase",
+        "backup words",
+        "BACKUP SEED",
+        "backup-seed",
+        "secret phrase",
+        "wallet words",
+        "Wallet Phrase",
+        "phrase de récupération",
+        "phrase de passe",
+        "phrase secrète",
+        "phrase mnémonique",
+        "frase semilla",
+        "frase de recuperación",
+        "frase di recupero",
+        "frase de recuperação",
+        "frase secreta",
+        "frase mnemónica",
+        "palabras semilla",
+        "Wiederherstellungsphrase",
+        "herstelzin",
+        "herstelwoorden",
+    ],
+)
+def test_a_seed_phrase_after_each_way_of_naming_it_is_redacted(said):
+    text = f"my {said}: {_SEED_WORDS}, keep it safe"
+    assert "[REDACTED:seed-phrase], keep it safe" in redact(text) == _every_pattern(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my paſſword is hunter2x!",
+        "mein PAſſWORT: S3cret!x",
+        f"my ſeed phrase: {_SEED_WORDS}, keep it safe",
+        f"my backup phraſe: {_SEED_WORDS}, keep it safe",
+        "the wİfİ password is hunter22",
+        "my bank PİN is 4821",
+        "the \u212aey is sk-proj-1234567890abcdefghijklmnop",
+    ],
+)
+def test_letters_that_match_as_ascii_ones_without_regard_to_case_do_not_hide_a_secret(text):
+    """The long s, the Kelvin sign and the Turkish dotted and dotless i are, to a case-insensitive pattern, an s, a
+    k and an i: the quick test of which patterns to run must take them so too."""
+    assert redact(text) == _every_pattern(text)
+    assert "[REDACTED:" in redact(text)

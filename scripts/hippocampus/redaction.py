@@ -23,7 +23,7 @@ from typing import Callable, cast
 MARK = "[REDACTED:{}]"
 # Raise it when a kind is added or widened: stored memories are then redacted again as they are read (see
 # `redact_memory`), and the search cache, which holds their words, is rebuilt.
-RULES = 2
+RULES = 3
 
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub")
 
@@ -631,9 +631,10 @@ def _card(match: re.Match) -> tuple[int, int] | None:
     return None
 
 
+_SEED_NAMES = ("phrase", "words", "seed")  # what "recovery" or "backup" names a seed with
 _SEED_CONTEXT = (
     r"\b(?:seed(?:[ -]?(?:phrase|words?))?|mnemonic(?:[ -]?(?:phrase|words?))?|(?:secret )?recovery[ -]"
-    r"(?:phrase|words|seed)|backup[ -](?:phrase|words|seed)|secret phrase|wallet (?:words|phrase)"
+    rf"(?:{'|'.join(_SEED_NAMES)})|backup[ -](?:{'|'.join(_SEED_NAMES)})|secret phrase|wallet (?:words|phrase)"
     r"|phrase (?:de (?:r[ée]cup[ée]ration|passe)|secr[èe]te|mn[ée]monique)|frase (?:semilla"
     r"|de recuperaci[óo]n|di recupero|de recupera[çc][ãa]o|secreta|mnem[óo]nica)|palabras semilla"
     r"|wiederherstellungs\w*|herstel(?:zin|woorden)|seedphrase)"
@@ -684,15 +685,19 @@ OTHERS: tuple[Pattern, ...] = (
     Pattern(
         "seed-phrase",
         _SEED,
+        # What each way of naming a seed (_SEED_CONTEXT) must hold: a word said often on its own ("backup",
+        # "recovery", "wallet") only with what follows it there.
         (
             "seed",
             "mnemonic",
-            "recovery",
-            "backup",
+            *(f"{word}{sep}{what}" for word in ("recovery", "backup") for sep in " -" for what in _SEED_NAMES),
             "secret phrase",
-            "wallet",
-            "phrase",
-            "frase",
+            "wallet words",
+            "wallet phrase",
+            "phrase de",
+            "phrase secr",
+            "phrase mn",
+            "frase ",
             "palabras semilla",
             "wiederherstellung",
             "herstel",
@@ -760,16 +765,27 @@ def _triggers(patterns: tuple[Pattern, ...]) -> tuple[re.Pattern, dict[str, int]
 _TRIGGER, _MASKS, _SHAPES = _triggers(PATTERNS)
 
 
+# Letters a case-insensitive pattern takes for an ASCII one that `lower` leaves apart: the long s, the dotless i, and
+# the dot that lowering the dotted capital İ puts after its i. (The Kelvin sign lowers to a k.)
+_AS_ASCII = str.maketrans({"ſ": "s", "ı": "i", "\u0307": None})
+
+
 def _runs(text: str) -> int:
     """The patterns (a bit mask over PATTERNS) whose trigger words or shapes the text holds; 0 for most text."""
     mask = 0
     lowered = text.lower() + " "  # the space: a word at the very end is followed, too
-    # Found one by one, each search starting a character after the last word found began (words overlap); a regex
-    # that starts with the word's first letter lets the engine pass over the other characters quickly.
-    found = _TRIGGER.search(lowered)
-    while found is not None:
-        mask |= _MASKS[found.group()]
-        found = _TRIGGER.search(lowered, found.start() + 1)
+    texts = [lowered]
+    if not text.isascii():
+        folded = lowered.translate(_AS_ASCII)
+        if folded != lowered:
+            texts.append(folded)  # and the text as it was: some trigger words are written with those letters
+    for lowered in texts:
+        # Found one by one, each search starting a character after the last word found began (words overlap); a
+        # regex that starts with the word's first letter lets the engine pass over the other characters quickly.
+        found = _TRIGGER.search(lowered)
+        while found is not None:
+            mask |= _MASKS[found.group()]
+            found = _TRIGGER.search(lowered, found.start() + 1)
     for shape, bits in _SHAPES:
         if shape.search(text):
             mask |= bits
