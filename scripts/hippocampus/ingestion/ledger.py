@@ -36,6 +36,7 @@ from ..timeutil import parse_instant
 from .transcripts import Message, Owner, Signal
 from ..workspace import resolve_state_dir, Workspace
 from ..store import files, indexfile
+from ..store.model import positive_whole
 
 LEDGER_NAME = "ingest.sqlite"
 # Messages stamped later than now by more than this wait for a later run (a transcript clock a little ahead is fine).
@@ -323,8 +324,7 @@ def clear_signals(ws: Workspace) -> None:
 
 
 def encoded_through(meta: dict) -> int:
-    value = meta.get("encodedThrough", 0)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+    return positive_whole(meta.get("encodedThrough"))
 
 
 # --- the run --------------------------------------------------------------------------------------------------

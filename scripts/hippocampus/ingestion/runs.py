@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from collections.abc import Iterable
-from typing import Any, TypeGuard
+from typing import Any
 from datetime import datetime
 from pathlib import Path
 
@@ -21,6 +21,7 @@ from ..published import refresh
 from ..store import cache
 from .encoding import Draft, Outcome
 from .transcripts import Signal
+from ..store.model import positive_whole
 from ..store.views import IndexView
 from ..redaction import redact_memory
 from ..text import asks
@@ -154,15 +155,12 @@ def _note(meta: dict) -> tuple[int, tuple[datetime, int]] | None:
     value = meta.get(NOTE)
     if not isinstance(value, dict):
         return None
-    through, said, seq = value.get("through"), value.get("said"), value.get("seq")
+    through, seq = positive_whole(value.get("through")), positive_whole(value.get("seq"))
+    said = value.get("said")
     when = parse_instant(said) if isinstance(said, str) else None
-    if when is None or not (_number(through) and _number(seq)):
+    if when is None or not (through and seq):
         return None
     return through, (when, seq)
-
-
-def _number(value) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def encode(

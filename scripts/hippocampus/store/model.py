@@ -72,9 +72,14 @@ def format_id(number: int) -> str:
     return f"{ID_PREFIX}{number:03d}"
 
 
+def positive_whole(value: Any) -> int:
+    """A stored whole number above 0 as itself; anything else (missing, a boolean, a float, text) as 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
 def known_highest(value: Any) -> int:
     """A stored `highestId` as a number (0 when it is missing or not a whole number ≥ 0)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+    return positive_whole(value)
 
 
 class _Extra(MutableMapping):
