@@ -96,7 +96,7 @@ def main() -> int:
 
     from hippocampus import cli  # noqa: E402  (needs the packages)
 
-    cli.run(lambda: configure(args))
+    cli.run(lambda _argv: configure(args))
     return 0
 
 

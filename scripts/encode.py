@@ -1,117 +1,16 @@
 #!/usr/bin/env python3
 """Turn new messages into memories: score, summarise, redact secrets, then create, reinforce or update.
 
-Default (what cron runs, no LLM needed): preprocess (same source flags as preprocess.py), then for each new signal:
-score it (SPEC §5 rules, whole words), make a concise standalone memory (about 200 characters at most, names,
-numbers and dates kept; "I prefer X" becomes "User prefers X"), redact secrets, and either reinforce the memory
-that holds the same fact, update the one whose value changed ("my locker code is now 5521"; the old value goes to
-its history) or create a new one. A message that is no memory of its own (the agent's reply, a short answer, a
-question, small talk) is attached to the memory of its session — a question to the memory of its answer — where
-recall finds it. Every memory records its sources (session, message, time). Then the Markdown mirrors under
-memory/<domain>/ and HIPPOCAMPUS_CORE.md are refreshed and an `encoding` event is logged. Messages from group chats
-or other senders than the owner are kept as untrusted observations.
-
-With an LLM (the agent's own cron turn):
-  encode.py --prepare --json     adds candidate items to memory/pending-memories.json (never replacing any)
-  encode.py --apply FILE         applies the agent's decisions from FILE; invalid ones are reported and kept
-Pending items left for a day are encoded the default way by the next run. SKILL.md shows the file shapes.
-
-Exit 0 on success; with --apply, 1 when some decisions were invalid (the valid ones are applied).
+The command is hippocampus/commands/encode.py; `python3 encode.py --help` shows its usage.
 """
 
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from hippocampus import cli  # noqa: E402
-from hippocampus.ingestion import encoding, ledger, runs  # noqa: E402
-
-
-def describe(report: runs.RunReport) -> str:
-    o = report.outcome
-    if report.mode == "apply":
-        text = (
-            f"applied {report.applied} decisions: {len(o.new)} new, {len(o.reinforced)} reinforced, {o.skipped} skipped"
-        )
-        if report.already_applied:
-            text += f", {report.already_applied} already applied"
-        if report.invalid:
-            text += f"; {len(report.invalid)} invalid (kept pending)"
-    elif report.mode == "prepare":
-        text = f"{report.prepared} items added to pending-memories.json from {report.signals} signals"
-        if o.attached:
-            text += f", {len(o.attached)} attached to memories of their session"
-        if o.skipped:
-            text += f" ({o.skipped} skipped as noise or small talk)"
-    else:
-        text = (
-            f"encoded {report.signals} signals: {len(o.new)} new, {len(o.reinforced)} reinforced, "
-            f"{len(o.updated)} updated, {len(o.attached)} attached to memories of their session, "
-            f"{o.skipped} skipped"
-        )
-    if report.expired:
-        text += f"; {report.expired} pending items older than a day encoded automatically"
-    return text + f"; {report.total} memories, {report.pending_left} pending"
-
-
-def main() -> int:
-    p = cli.parser(__doc__, cron=True)
-    ledger.add_source_arguments(p)
-    p.add_argument("--no-preprocess", action="store_true", help="encode only what is already in signals.jsonl")
-    p.add_argument(
-        "--min-importance",
-        type=float,
-        default=encoding.MIN_IMPORTANCE,
-        metavar="X",
-        help=f"leave out messages scoring below X (0-1, default {encoding.MIN_IMPORTANCE:g})",
-    )
-    p.add_argument(
-        "--batch",
-        type=int,
-        default=runs.PART,
-        metavar="N",
-        help=f"encode a long backlog N messages per write, each part saved and let go (default {runs.PART})",
-    )
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument(
-        "--prepare", action="store_true", help="queue candidates for the agent's own summary instead of encoding them"
-    )
-    mode.add_argument("--apply", metavar="FILE", help="apply the agent's decisions from FILE")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    ctx = cli.context(p)
-    if not 0 <= ctx.args.min_importance <= 1:
-        p.error("--min-importance must be from 0 to 1")
-    if ctx.args.batch < 1:
-        p.error("--batch must be 1 or more")
-    ctx.require_workspace()
-    pre = None
-    if not ctx.args.no_preprocess and not ctx.args.apply:
-        spec, limit, full = ledger.source_spec(ctx.args, ctx.ws)
-        pre = runs.run_preprocess(ctx.ws, ctx.now, spec, ctx.wait, limit=limit, full=full)
-        for problem in pre.problems:
-            print(f"warning: {problem}", file=sys.stderr)
-    if ctx.args.apply:
-        report = runs.apply(ctx.ws, ctx.now, ctx.wait, ctx.args.apply)
-    else:
-        report = runs.encode(
-            ctx.ws, ctx.now, ctx.wait, ctx.args.min_importance, prepare=ctx.args.prepare, part=ctx.args.batch
-        )
-    report.preprocess = pre
-    if ctx.args.json:
-        data = report.to_dict()
-        if ctx.args.prepare:
-            from hippocampus.ingestion import pending
-
-            data["items"] = pending.read_items(ctx.ws)
-        cli.emit(json.dumps(data, ensure_ascii=False))
-    elif not ctx.quiet or report.invalid:
-        cli.emit(describe(report))
-        for invalid in report.invalid:
-            cli.emit(f"  invalid decision #{invalid['index']} ({invalid['item']}): {invalid['error']}")
-    return 1 if report.invalid else 0
-
+from hippocampus.commands import encode  # noqa: E402
 
 if __name__ == "__main__":
-    cli.run(main)
+    cli.run(encode.main)

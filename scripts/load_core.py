@@ -1,64 +1,16 @@
 #!/usr/bin/env python3
 """Print the core memories for the start of a session, grouped by domain, highest first, within a token budget.
 
-Core means importance ≥ 0.70 today (explicit "remember this" items come first). The output stays within the
-budget (about 1,500 tokens by default) and says how many core memories were left out; recall.py finds those.
+The command is hippocampus/commands/load_core.py; `python3 load_core.py --help` shows its usage.
 """
 
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from hippocampus import cli  # noqa: E402
-from hippocampus.store import cache  # noqa: E402
-from hippocampus.store.model import CORE_THRESHOLD  # noqa: E402
-from hippocampus.published.selection import select_core, LOAD_CORE_BUDGET  # noqa: E402
-
-
-def main() -> int:
-    p = cli.parser(__doc__)
-    p.add_argument(
-        "--threshold",
-        type=float,
-        default=CORE_THRESHOLD,
-        metavar="X",
-        help=f"lowest importance shown (default {CORE_THRESHOLD})",
-    )
-    p.add_argument(
-        "--budget",
-        type=int,
-        default=LOAD_CORE_BUDGET,
-        metavar="TOKENS",
-        help=f"about how many tokens the output may take (default {LOAD_CORE_BUDGET})",
-    )
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
-    ctx = cli.context(p)
-    ctx.require_workspace()
-    view = cache.open_view(ctx.ws, ctx.now.date())
-    try:
-        selection = select_core(view, ctx.now, ctx.args.threshold, ctx.args.budget)
-    finally:
-        view.close()
-    if ctx.args.json:
-        cli.emit(
-            json.dumps(
-                {
-                    "threshold": selection.threshold,
-                    "budget": selection.budget,
-                    "total": selection.total,
-                    "shown": selection.shown,
-                    "leftOut": selection.left_out,
-                    "domains": {d: [i.to_dict() for i in items] for d, _, items in selection.sections()},
-                },
-                ensure_ascii=False,
-            )
-        )
-    else:
-        cli.emit(selection.as_text())
-    return 0
-
+from hippocampus.commands import load_core  # noqa: E402
 
 if __name__ == "__main__":
-    cli.run(main)
+    cli.run(load_core.main)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import io
 import json
 import os
 import subprocess
@@ -13,6 +16,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
 sys.path.insert(0, str(SCRIPTS))
+
+from hippocampus import cli  # noqa: E402
 
 NOW = "2026-03-01T12:00:00Z"
 
@@ -65,8 +70,11 @@ def run_script(
     python_flags: tuple = (),
     stdin: str | None = None,
     timeout: float = 120,
+    spawn: bool = False,
 ) -> subprocess.CompletedProcess:
-    """Run scripts/<name>.py in a subprocess as a user would; returns the finished process (never raises)."""
+    """Run scripts/<name>.py as a user would and return how it finished (never raises): its command called in this
+    process with the same arguments and environment, or — with `spawn`, `python_flags`, `cwd` or `stdin`, where
+    the process is the point — the script itself in a new process."""
     options = []
     if ws is not None:
         options += ["--workspace", str(ws)]
@@ -74,9 +82,28 @@ def run_script(
         options += ["--now", now]
     args = list(args)
     split = args.index("--") if "--" in args else len(args)  # options must come before a `--`
-    command = [sys.executable, *python_flags, str(SCRIPTS / f"{name}.py"), *args[:split], *options, *args[split:]]
+    argv = [*args[:split], *options, *args[split:]]
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("WORKSPACE", "OPENCLAW", "HIPPOCAMPUS"))}
     environment.update(env or {})
-    return subprocess.run(
-        command, capture_output=True, text=True, cwd=cwd or ROOT, env=environment, input=stdin, timeout=timeout
-    )
+    if spawn or python_flags or cwd is not None or stdin is not None:
+        command = [sys.executable, *python_flags, str(SCRIPTS / f"{name}.py"), *argv]
+        return subprocess.run(
+            command, capture_output=True, text=True, cwd=cwd or ROOT, env=environment, input=stdin, timeout=timeout
+        )
+    return call_command(name, argv, environment)
+
+
+def call_command(name: str, argv: list[str], environment: dict) -> subprocess.CompletedProcess:
+    """Call hippocampus.commands.<name>.main(argv) in this process, in `environment`, capturing what it prints."""
+    module = importlib.import_module(f"hippocampus.commands.{name}")
+    out, err = io.StringIO(), io.StringIO()
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(environment)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli.call(module.main, argv)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return subprocess.CompletedProcess([f"{name}.py", *argv], code, out.getvalue(), err.getvalue())

@@ -55,7 +55,7 @@ def wrap_ledger():
         from hippocampus.ingestion import ledger
     except ImportError:
         return
-    for name in ("commit", "note_encoded", "note_published"):
+    for name in ("commit", "note_encoded"):
         real = getattr(ledger.Ledger, name)
         def wrapped(self, *a, _real=real, _name=name, **k):
             point("ledger " + _name)

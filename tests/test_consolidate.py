@@ -16,8 +16,8 @@ from reliability import lock_taken_after_the_index_is_replaced
 sys.path.insert(0, str(SCRIPTS))
 
 from hippocampus.sleep import consolidation  # noqa: E402
-from hippocampus.ingestion.encoding import relation, Fact  # noqa: E402
-from hippocampus.store.model import Index, Memory  # noqa: E402
+from hippocampus.ingestion.facts import relation, Fact  # noqa: E402
+from hippocampus.model import Index, Memory  # noqa: E402
 from hippocampus.timeutil import parse_instant  # noqa: E402
 
 

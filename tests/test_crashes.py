@@ -131,48 +131,6 @@ def test_encode_killed_at_every_write_loses_nothing_and_doubles_nothing(tmp_path
         assert stored(ws) == stored(reference), context + ", then run twice"
 
 
-@pytest.fixture(scope="module")
-def parted_case(tmp_path_factory, encode_case):
-    """The same history encoded a few messages per part (`--batch`): the start, and the uninterrupted result."""
-    start, state, _, _ = encode_case
-    base = tmp_path_factory.mktemp("encode-parts")
-    reference = shutil.copytree(start, base / "reference")
-    whole = json.loads(
-        ok(script("encode", reference, "--state-dir", str(state), "--batch", str(PART), "--json")).stdout
-    )
-    return start, state, reference, encode_points(base, start, state, "--batch", str(PART)), whole
-
-
-PART = 4
-
-
-def test_encode_in_parts_killed_at_every_save_resumes_where_it_stopped(tmp_path, parted_case):
-    start, state, reference, names, whole = parted_case
-    saves = [n for n, name in enumerate(names, 1) if name == "replace index.json"]
-    assert len(saves) >= 4  # several parts, each saved by its own write
-    # Killed just before each save, and just after it (the next point): between parts, and inside one.
-    cases = sorted({n for save in saves for n in (save, save + 1)})
-    print(f"\nencode in parts: {len(cases)} kills around {len(saves)} saves of {len(names)} points")
-    for number in cases:
-        ws = tmp_path / f"ws-{number}"
-        shutil.copytree(start, ws)
-        args = ("--state-dir", str(state), "--batch", str(PART))
-        done, where = run(tmp_path, "kill", number, SCRIPTS / "encode.py", "--workspace", str(ws), *args, "--now", NOW)
-        assert done.returncode == KILLED, (number, done.stderr)
-        resumed = json.loads(ok(script("encode", ws, *args, "--json")).stdout)
-        context = f"killed at point {number} ({where})"
-        if number > saves[0]:
-            # Resumed after the parts saved before the kill: those are not walked again.
-            assert resumed["signals"] < whole["signals"] and resumed["duplicates"] <= whole["duplicates"], context
-        assert stored(ws) == stored(reference), context
-        assert derived(ws) == derived(reference), context
-        assert "encodingPart" not in read_index(ws)
-        assert_nothing_half_written(ws)
-
-
-# --- decay ----------------------------------------------------------------------------------------------------
-
-
 @pytest.fixture(scope="module", params=["old-skill", "encoded"])
 def decay_case(request, tmp_path_factory, encode_case):
     """An old skill's index, or one this version wrote (with its search cache), with touches waiting to be folded

@@ -15,8 +15,7 @@ from conftest import ROOT, run_script, write_index
 from dashboard_fixtures import HOSTILE, known_memories, stored, write_workspace
 
 from hippocampus.published import publish
-from hippocampus.store.transaction import read
-from hippocampus.store.views import IndexView
+from hippocampus.store import cache, indexfile
 from hippocampus.workspace import Workspace
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
@@ -159,7 +158,9 @@ def test_the_page_is_replaced_atomically_and_keeps_its_permissions(tmp_path):
     ws = write_workspace(tmp_path / "ws", known_memories())
     (ws / "brain-dashboard.html").write_text("old", "utf-8")
     os.chmod(ws / "brain-dashboard.html", 0o600)
-    result = publish.write_dashboard(Workspace(ws), IndexView(read(Workspace(ws))), NOW)
+    result = publish.write_dashboard(
+        Workspace(ws), cache.in_memory(indexfile.load(Workspace(ws)).index, NOW.date()), NOW
+    )
     assert result.total == 40 and result.listed == 40 and result.size == len(page(ws).encode("utf-8"))
     assert stat.S_IMODE(os.stat(ws / "brain-dashboard.html").st_mode) == 0o600
     assert [p.name for p in ws.iterdir() if p.name.startswith(".brain-dashboard")] == []
@@ -192,7 +193,8 @@ def test_open_hands_the_page_to_the_users_browser(tmp_path):
     browser = tmp_path / "fake-browser"
     browser.write_text(f"#!{sys.executable}\nimport sys\nopen({str(seen)!r}, 'w').write(sys.argv[1])\n", "utf-8")
     browser.chmod(0o755)
-    result = run_script("dashboard", "--open", ws=ws, env={"BROWSER": f"{browser} %s", "DISPLAY": ""})
+    # A process of its own: the browser to use is read from the environment once per process.
+    result = run_script("dashboard", "--open", ws=ws, env={"BROWSER": f"{browser} %s", "DISPLAY": ""}, spawn=True)
     assert result.returncode == 0, result.stderr
     assert seen.read_text(encoding="utf-8") == (ws / "brain-dashboard.html").as_uri()
 

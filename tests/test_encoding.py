@@ -7,10 +7,12 @@ from datetime import datetime, timezone
 import pytest
 
 from hippocampus.ingestion import encoding
-from hippocampus.ingestion.encoding import concise, keywords_of, rewrite_sentence, values_of, Candidates
-from hippocampus.store.model import Index, Memory, UNTRUSTED_CEILING
-from hippocampus.store.views import IndexView
+from hippocampus.ingestion.candidates import Candidates
+from hippocampus.ingestion.facts import values_of
+from hippocampus.ingestion.summary import concise, keywords_of, rewrite_sentence, summarise
+from hippocampus.model import Index, Memory, UNTRUSTED_CEILING
 from hippocampus.ingestion.transcripts import Signal
+from hippocampus.terms import topic_terms
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 
@@ -90,7 +92,7 @@ def test_a_summary_speaks_of_the_user_in_the_third_person_without_filler_or_smal
 
 
 def test_what_a_summary_leaves_out_as_small_talk_stays_searchable_as_its_detail():
-    content, detail = encoding.summarise("Haha thanks! Remember that the gate code for the garden is 2291.")
+    content, detail = summarise("Haha thanks! Remember that the gate code for the garden is 2291.")
     assert content == "The gate code for the garden is 2291." and detail == "Haha thanks!"
 
 
@@ -286,7 +288,7 @@ def test_candidate_lookup_compares_only_memories_that_share_a_rare_term():
     memories.append(Memory(id="mem_99999", content="User prefers oat milk flat whites"))
     lookup = CountingCandidates(memories)
     CountingCandidates.compared = 0
-    found = lookup.lookup(encoding.topic_terms("User prefers oat milk flat whites"), untrusted=False)
+    found = lookup.lookup(topic_terms("User prefers oat milk flat whites"), untrusted=False)
     assert found[0][0].id == "mem_99999"
     assert CountingCandidates.compared < 10
 
@@ -354,7 +356,7 @@ def test_the_agent_s_reply_is_attached_to_the_memory_of_its_session_with_its_own
         "role": "assistant",
         "source": {"session": "s", "message": "m0002", "ts": "2026-02-01T10:00:00Z"},
     }
-    assert IndexView(index).has_source("s", "m0002")
+    assert ("s", "m0002") in Candidates(index.memories).held
     again = encoding.encode(index, [signals[1]], NOW)
     assert again.duplicates == 1 and len(memory.episode) == 1
 
@@ -511,7 +513,7 @@ def test_a_session_s_latest_memory_is_found_through_every_message_a_memory_of_th
     # Made in session a, then said again in session b (a reinforcement) and answered there (an attached turn): a
     # later run with the same lookup finds it as session b's memory, as the whole index says.
     index = Index(memories=[], meta={})
-    lookup, seen = encoding.lookups(IndexView(index))
+    lookup = Candidates(index.memories)
     encoding.encode(
         index,
         [
@@ -522,7 +524,6 @@ def test_a_session_s_latest_memory_is_found_through_every_message_a_memory_of_th
         ],
         NOW,
         lookup=lookup,
-        seen=seen,
     )
     [memory] = index.memories
     encoding.encode(
@@ -530,7 +531,6 @@ def test_a_session_s_latest_memory_is_found_through_every_message_a_memory_of_th
         [signal(5, "Sounds good, oat milk it is.", day=4, role="assistant", session="b")],
         NOW,
         lookup=lookup,
-        seen=seen,
     )
     assert [t["source"]["message"] for t in memory.episode] == ["m0003", "m0005"]
     for session in ("a", "b", "c", "d"):
@@ -628,8 +628,6 @@ def test_the_same_preference_in_other_words_and_asides_reinforces_one_memory():
 
 
 def test_a_long_remember_this_keeps_the_sentence_that_asked_to_be_remembered():
-    from hippocampus.ingestion.encoding import summarise
-
     steps = " ".join(
         f"Step {i}: fold the dough gently, rest it thirty minutes, keep the kitchen warm." for i in range(9)
     )

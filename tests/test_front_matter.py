@@ -13,8 +13,8 @@ import yaml
 from conftest import memory, read_index, run_script, write_index
 from hippocampus import frontmatter
 from hippocampus.published import mirrors
-from hippocampus.store.model import Index
-from hippocampus.store.views import IndexView
+from hippocampus.model import Index, Memory
+from hippocampus.store import cache
 from hippocampus.workspace import Workspace
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
@@ -33,8 +33,8 @@ def front_matter(text: str) -> tuple[dict, str]:
     return fields, text[found.end() :]
 
 
-def index_of(*memories: dict) -> IndexView:
-    return IndexView(Index.from_dict({"version": 2, "memories": list(memories)}, "test"))
+def index_of(*memories: dict) -> cache.Cache:
+    return cache.in_memory(Index.from_dict({"version": 2, "memories": list(memories)}, "test"), NOW.date())
 
 
 def shelf_files(ws: Workspace) -> dict:
@@ -74,7 +74,7 @@ def test_a_mirror_too_long_to_list_whole_says_how_many_memories_its_shelf_holds(
     text = (ws.domain_dir("user") / "general.md").read_text(encoding="utf-8")
     fields, _ = front_matter(text)
     assert (fields["memories"], fields["listed"]) == (5, 5)
-    shelf = [(m, 0.5) for m in index_of(*many).memories]
+    shelf = [(Memory.from_dict(m, "test"), 0.5) for m in many]
     fields, body = front_matter(mirrors.render("user", "general", shelf[:2], more=3))
     assert (fields["memories"], fields["listed"]) == (5, 2)
     assert "_3 less important memories of this shelf are not listed here" in body

@@ -386,7 +386,6 @@ FIELDS = [
 def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edits, meta):
     from hippocampus.store import cache
     from hippocampus.published import selection
-    from hippocampus.store.views import IndexView
     from hippocampus.workspace import Workspace
 
     ws = tmp_path_factory.mktemp("edited")
@@ -396,7 +395,7 @@ def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edit
     data.update(meta)
     (ws / "memory" / "index.json").write_text(json.dumps(data))
     try:
-        index = indexfile.load_index(Workspace(ws))
+        index = indexfile.load(Workspace(ws)).index
     except HippocampusError as exc:
         assert str(exc)
         return
@@ -405,14 +404,14 @@ def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edit
     now = datetime(2026, 3, 1, tzinfo=timezone.utc)
     # Loaded: every memory is there, and the cache answers as a search over the loaded memories does.
     assert [m.id for m in index.memories] == [m["id"] for m in data["memories"]]
-    chosen = selection.select_core(IndexView(index), now)
+    chosen = selection.select_core(cache.in_memory(index, now.date()), now)
     assert chosen.shown <= chosen.total
-    view = cache.open_view(Workspace(ws), now.date())
-    assert isinstance(view, cache.CacheView)
+    view = cache.for_reading(Workspace(ws), now.date())
+    assert cache.path_of(Workspace(ws)).exists()  # built on disk from the edited file
     from hippocampus import search
 
     cached = [(h.memory.id, h.score) for h in search.rank(view, "coffee oat", now)]
-    plain = [(h.memory.id, h.score) for h in search.rank(IndexView(index), "coffee oat", now)]
+    plain = [(h.memory.id, h.score) for h in search.rank(cache.in_memory(index, now.date()), "coffee oat", now)]
     assert cached == plain
 
 
@@ -442,8 +441,8 @@ def test_a_query_of_any_text_ranks_without_error(query):
     from datetime import datetime, timezone
 
     from hippocampus import search
-    from hippocampus.store.model import Index, Memory
-    from hippocampus.store.views import IndexView
+    from hippocampus.model import Index, Memory
+    from hippocampus.store import cache
 
     corpus = [
         Memory(id=f"mem_{n}", content=text)
@@ -451,7 +450,8 @@ def test_a_query_of_any_text_ranks_without_error(query):
             ["User likes coffee", "Bob's birthday is on June 14", "私は朝は短い返事が好きです", "The Ω-project"]
         )
     ]
-    hits = search.rank(IndexView(Index(memories=corpus)), query, datetime(2026, 3, 1, tzinfo=timezone.utc))
+    now = datetime(2026, 3, 1, tzinfo=timezone.utc)
+    hits = search.rank(cache.in_memory(Index(memories=corpus), now.date()), query, now)
     assert all(0 <= h.score <= 1.0001 for h in hits)
 
 
@@ -581,7 +581,7 @@ def test_a_hostile_identity_md_still_gives_an_escaped_dashboard(workspace):
 )
 def test_decisions_of_any_shape_are_valid_or_reported(raw):
     from hippocampus.ingestion import pending
-    from hippocampus.store.model import Index, Memory
+    from hippocampus.model import Index, Memory
 
     index = Index(memories=[Memory(id="mem_001", content="User likes coffee")])
     items = [{"id": "sig-1", "signal": {}}, {"id": "sig-2", "trust": "untrusted"}]

@@ -231,39 +231,36 @@ def held_messages(ws) -> list[tuple[str, str]]:
     return sorted(out)
 
 
-def test_a_history_encoded_a_few_messages_per_part_holds_every_message_once_as_one_run_does(tmp_path, state):
-    whole, parts = tmp_path / "whole", tmp_path / "parts"
-    for ws in (whole, parts):
-        (ws / "memory").mkdir(parents=True)
-    one = json.loads(ok(encode(whole, state, "--json")).stdout)
-    parted = json.loads(ok(encode(parts, state, "--batch", "3", "--json")).stdout)
-    assert parted["signals"] == one["signals"] == 33 and parted["duplicates"] == one["duplicates"]
-    assert held_messages(parts) == held_messages(whole) and len(set(held_messages(parts))) == len(held_messages(whole))
-    index = read_index(parts)
-    assert index["encodedThrough"] == 33 and "encodingPart" not in index and signal_lines(parts) == []
+def test_a_history_is_encoded_in_the_order_things_were_said_each_message_once(tmp_path, state):
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    one = json.loads(ok(encode(ws, state, "--json")).stdout)
+    assert one["signals"] == 33
+    assert len(set(held_messages(ws))) == len(held_messages(ws))
+    index = read_index(ws)
+    assert index["encodedThrough"] == 33 and signal_lines(ws) == []
     contents = [m["content"] for m in index["memories"]]
-    # A value changed in a later part still replaces the earlier one: the parts go in the order things were said.
+    # A value changed in a later session replaces the earlier one, whatever order the sessions were read in.
     gym = next(m for m in index["memories"] if "gym locker" in m["content"])
     assert "5521" in gym["content"] and "3141" in gym["history"][0]["content"]
     assert sum("oat milk flat whites" in c for c in contents) == 1
-    ok(encode(parts, state, "--batch", "3"))
-    assert read_index(parts)["memories"] == index["memories"]  # nothing left to do
+    ok(encode(ws, state))
+    assert read_index(ws)["memories"] == index["memories"]  # nothing left to do
 
 
-def test_a_note_of_parts_edited_by_hand_is_ignored_and_every_message_still_counts_once(tmp_path, state):
+def test_a_note_of_parts_an_older_version_left_is_dropped_and_every_message_still_counts_once(tmp_path, state):
     ws = tmp_path / "ws"
     (ws / "memory").mkdir(parents=True)
     ok(run_script("preprocess", "--state-dir", str(state), ws=ws))
-    ok(encode(ws, state, "--no-preprocess", "--batch", "40"))
+    ok(encode(ws, state, "--no-preprocess"))
     reference = held_messages(ws)
-    for note in ({"through": "x", "said": "2026-01-01T00:00:00Z", "seq": 3}, [1, 2], {"through": 99}):
-        index = read_index(ws)
-        index["encodingPart"] = note
-        (ws / "memory" / "index.json").write_text(json.dumps(index))
-        ok(run_script("preprocess", "--state-dir", str(state), "--full", ws=ws))
-        ok(encode(ws, state, "--no-preprocess", "--batch", "5"))
-        assert held_messages(ws) == reference, note
-        assert "encodingPart" not in read_index(ws)
+    index = read_index(ws)
+    index["encodingPart"] = {"through": 20, "said": "2026-01-01T00:00:00Z", "seq": 3}
+    (ws / "memory" / "index.json").write_text(json.dumps(index))
+    ok(run_script("preprocess", "--state-dir", str(state), "--full", ws=ws))
+    ok(encode(ws, state, "--no-preprocess"))
+    assert held_messages(ws) == reference
+    assert "encodingPart" not in read_index(ws)
 
 
 def test_the_jsonl_and_sqlite_stores_give_the_same_memories(tmp_path):
@@ -412,11 +409,11 @@ def reference(tmp_path, state) -> list[tuple]:
 @pytest.mark.parametrize(
     "module,attr,when",
     [
-        ("ingestion.ledger", "append_signals", "after"),  # queue written, ledger not committed
+        ("ingestion.queue", "append_signals", "after"),  # queue written, ledger not committed
         ("ingestion.ledger", "Ledger.commit", "before"),  # the same, seen from the ledger
         ("ingestion.ledger", "Ledger.commit", "after"),  # ledger committed, nothing encoded yet
-        ("store.indexfile", "save_index", "before"),  # encoding done in memory, nothing saved
-        ("store.indexfile", "save_index", "after"),  # index saved with encodedThrough, queue not trimmed
+        ("store.indexfile", "save", "before"),  # encoding done in memory, nothing saved
+        ("store.indexfile", "save", "after"),  # index saved with encodedThrough, queue not trimmed
         ("published.mirrors", "write_mirrors", "before"),  # saved and trimmed, mirrors and core file not refreshed
     ],
 )
@@ -600,7 +597,7 @@ def test_apply_killed_after_saving_is_not_applied_twice(workspace, state, tmp_pa
     done = crash_at(
         tmp_path,
         "store.indexfile",
-        "save_index",
+        "save",
         "after",
         "encode",
         "--apply",

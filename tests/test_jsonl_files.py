@@ -11,10 +11,10 @@ import pytest
 
 from hippocampus import events
 from hippocampus.errors import HippocampusError
-from hippocampus.ingestion import ledger
+from hippocampus.ingestion import queue as ledger
 from hippocampus.ingestion.transcripts import Signal
 from hippocampus.store import archive, touches
-from hippocampus.store.model import Memory
+from hippocampus.model import Memory
 from hippocampus.workspace import Workspace
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
@@ -151,11 +151,11 @@ def test_events_are_written_as_before_and_broken_lines_are_skipped_and_counted(w
 
 
 def test_touches_round_trip_and_a_broken_line_loses_only_itself(ws):
-    touches.record_touches(ws, ["mem_001", "mem\u2028two"], NOW)
+    touches.record(ws, ["mem_001", "mem\u2028two"], NOW)
     append(ws.touches, BROKEN + '{"ts": "never", "ids": ["mem_009"]}\n' + '{"ts": "2026-03-01T12:00:00Z"}\n')
-    touches.record_touches(ws, ["mem_003"], NOW)
+    touches.record(ws, ["mem_003"], NOW)
     lines = ws.touches.read_text(encoding="utf-8").split("\n")
     assert lines[0] == json.dumps(
         {"ts": "2026-03-01T12:00:00Z", "ids": ["mem_001", "mem\u2028two"]}, ensure_ascii=False
     )
-    assert touches.read_touches(ws) == [(NOW, ["mem_001", "mem\u2028two"]), (NOW, ["mem_003"])]
+    assert touches.read(ws)[0] == {"mem_001": [NOW], "mem\u2028two": [NOW], "mem_003": [NOW]}

@@ -2,7 +2,7 @@
 
 import copy
 
-from hippocampus.store.model import Index, Memory
+from hippocampus.model import Index, Memory
 
 
 def _stored() -> dict:
@@ -36,9 +36,9 @@ def test_the_dict_form_is_a_new_object_and_reading_it_changes_nothing():
     assert memory.content == "User prefers tea"
 
 
-def test_the_dict_form_drops_empty_lists_and_ends_with_importance_and_its_anchor():
+def test_the_dict_form_drops_empty_lists_and_keeps_the_order_the_keys_were_read_in():
     out = Memory.from_dict(_stored(), "test").to_dict()
-    assert list(out) == ["id", "content", "keywords", "pinned", "importance", "decay"]
+    assert list(out) == ["id", "importance", "decay", "content", "keywords", "pinned"]
 
 
 def test_memories_that_differ_only_in_key_order_or_empty_lists_are_equal():

@@ -2,8 +2,8 @@
 
 from datetime import datetime, timedelta, timezone
 
-from hippocampus.store import retention
-from hippocampus.store.model import Index, Memory
+from hippocampus import retention
+from hippocampus.model import Index, Memory
 
 
 def at(day: str) -> datetime:
@@ -142,30 +142,19 @@ def test_restarting_a_stranger_s_words_at_a_high_value_keeps_them_at_the_ceiling
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-_ROWS = st.lists(
-    st.tuples(
-        st.integers(0, 1),
-        st.floats(-0.5, 1, allow_nan=False),
-        st.floats(0, 1, allow_nan=False),
-        st.integers(738_000, 740_000),
-    ),
-    max_size=20,
-)
-
 
 @settings(max_examples=300, deadline=None)
-@given(_ROWS, st.integers(737_000, 741_000))
-def test_rows_dated_one_at_a_time_or_together_get_the_importance_a_memory_of_theirs_has(rows, day):
-    from datetime import date
+@given(st.floats(0, 1), st.floats(0, 1), st.integers(0, 400), st.integers(0, 400), st.integers(-30, 400))
+def test_the_order_key_orders_memories_as_their_importance_on_any_day_does(a, b, since_a, since_b, later):
+    from datetime import date, timedelta
 
-    fading = [(base, since) for pinned, _, base, since in rows if not pinned]
-    together = iter(retention.faded_rows([b for b, _ in fading], [s for _, s in fading], day))
-    for pinned, importance, base, since in rows:
-        value = retention.importance_of_row(pinned, importance, base, since, day)
-        if not pinned:
-            assert next(together) == value
-        memory = Memory(id="mem_001", content="x", importance=importance)
-        memory.raw["pinned"] = bool(pinned)
-        memory.decay = {"base": base, "from": date.fromordinal(since).isoformat(), "last": importance}
-        expected = retention.importance_on(memory, date.fromordinal(day), {})
-        assert value == min(1.0, max(0.0, expected))
+    day_a, day_b = date(2026, 1, 1) + timedelta(days=since_a), date(2026, 1, 1) + timedelta(days=since_b)
+    today = max(day_a, day_b) + timedelta(days=max(0, later))
+    key_a, key_b = retention.order_key(a, day_a), retention.order_key(b, day_b)
+    value_a, value_b = (retention.importance(False, 0, base, day, today) for base, day in ((a, day_a), (b, day_b)))
+    if key_a is not None and key_b is not None and abs(key_a - key_b) > 1e-9:
+        assert (key_a > key_b) == (value_a > value_b) or abs(value_a - value_b) < 1e-12
+    for key, value in ((key_a, value_a), (key_b, value_b)):
+        for threshold in (0.2, 0.4, 0.7, value):
+            if value >= threshold > 0:
+                assert key is not None and key >= retention.lowest_key(threshold, today)

@@ -4,13 +4,11 @@ owner are kept marked as untrusted and shown as observations, never as instructi
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 from conftest import memory, read_index, run_script, write_index
 from transcript_fixtures import Session, conversation_sessions, day, write_jsonl_store
 from hippocampus import redaction
-from hippocampus.store import files, indexfile
 
 SECRETS = [
     "sk-proj-Zq8vB2nR5tW1yU4iO7pA3sD6fG9hJ0kL",
@@ -302,8 +300,8 @@ def test_secrets_in_a_store_written_before_they_were_known_are_redacted_and_no_m
 
 
 def test_a_store_our_previous_version_wrote_is_redacted_by_the_next_run(workspace, tmp_path):
-    """A file the search cache vouches for is rewritten line by line; one vouched for under older redaction rules
-    is loaded whole once, so the secrets those rules missed go."""
+    """A store saved under older redaction rules (the previous version's file names none) is redacted as it is
+    loaded, and saved so by the next write: the secrets those rules missed go."""
     state = tmp_path / "openclaw"
     write_jsonl_store(state, conversation_sessions())
     assert run_script("encode", "--state-dir", str(state), ws=workspace).returncode == 0
@@ -311,15 +309,10 @@ def test_a_store_our_previous_version_wrote_is_redacted_by_the_next_run(workspac
     text = index.read_text(encoding="utf-8")
     first = json.loads(text.splitlines()[1].rstrip(","))
     leaked = text.replace(json.dumps(first["content"], ensure_ascii=False)[1:-1], f"bank card PIN is {STORED[0]}", 1)
+    # As the previous version left it: no word of the rules it was saved under.
+    leaked = leaked.replace(f'"redactionRules": {redaction.RULES}, ', "", 1)
+    assert "redactionRules" not in leaked
     index.write_text(leaked, encoding="utf-8")
-    # As the previous version left it: its cache (format 6) records this very file as its own last write.
-    st = index.stat()
-    signature = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
-    cache = sqlite3.connect(workspace / "memory" / ".cache" / "recall.sqlite")
-    with cache:
-        cache.execute("UPDATE meta SET value = ? WHERE key IN ('signature', 'written')", (signature,))
-        cache.execute("PRAGMA user_version = 6")
-    cache.close()
     assert run_script("decay", ws=workspace, now="2026-03-02T04:43:00Z").returncode == 0
     assert STORED[0].encode() not in index.read_bytes()
     assert [m["id"] for m in read_index(workspace)["memories"]] == [m["id"] for m in json.loads(text)["memories"]]
@@ -457,11 +450,11 @@ def test_recall_says_in_text_and_json_when_a_memory_is_a_stranger_s_words(worksp
 def test_a_stranger_s_words_stored_above_the_ceiling_by_an_older_version_are_held_to_it_by_the_daily_decay(workspace):
     from datetime import datetime, timezone
 
-    from hippocampus.store import cache
-    from hippocampus.store.model import Index, Memory
+    from hippocampus import writing
+    from hippocampus.model import Index, Memory
     from hippocampus.workspace import Workspace
 
-    # As a version without the ceiling wrote it, with its search cache (a file of ours: decayed line by line).
+    # As a version without the ceiling wrote it, with its search cache.
     ws = Workspace(workspace)
     now = datetime(2026, 2, 28, tzinfo=timezone.utc)
     pushed = Memory(
@@ -477,10 +470,9 @@ def test_a_stranger_s_words_stored_above_the_ceiling_by_an_older_version_are_hel
     own = Memory("mem_002", "User prefers oat milk flat whites", created="2026-02-28", lastAccessed="2026-02-28")
     own.importance, own.decay = 0.87, {"base": 0.87, "from": "2026-02-28", "last": 0.87}
     index = Index(memories=[pushed, own], meta={"highestId": 2})
-    with files.workspace_lock(ws):
-        indexfile.save_index(ws, index, now)
-        cache.refresh_after_write(ws, index, None, None, now.date())
-    assert cache.witnessed(ws)
+    with writing.write(ws, now) as store:
+        store.index.memories[:] = index.memories
+        store.changed("mem_001", "mem_002")
     assert run_script("decay", ws=workspace, now="2026-03-01T04:43:00Z").returncode == 0
     stored = {m["id"]: m for m in read_index(workspace)["memories"]}
     assert stored["mem_001"]["importance"] <= 0.6 and stored["mem_001"]["decay"]["base"] <= 0.6

@@ -55,7 +55,7 @@ def test_a_leading_speaker_label_can_be_set_aside():
 
 from hippocampus import text as text_module  # noqa: E402
 from hippocampus import terms as terms_module  # noqa: E402
-from hippocampus.ingestion import encoding, scoring  # noqa: E402
+from hippocampus.ingestion import encoding, scoring, summary  # noqa: E402
 
 _PIECES = st.lists(
     st.sampled_from(
@@ -117,8 +117,8 @@ def test_sentence_breaks_split_text_as_the_plain_rule_does(sample):
 @given(_PIECES | st.text(max_size=40))
 @settings(max_examples=400, deadline=None)
 def test_a_text_the_quick_test_rules_out_never_matches_the_rule_it_guards(sample):
-    if not text_module.may_contain(sample, encoding._TRAIL_WORDS):
-        assert encoding._TRAIL.sub("", sample) == sample
+    if not text_module.may_contain(sample, summary._TRAIL_WORDS):
+        assert summary._TRAIL.sub("", sample) == sample
     if not text_module.may_contain(sample, scoring._RECAP_WORDS):
         assert scoring._RECAP.search(sample) is None
 
@@ -216,8 +216,8 @@ def test_runs_of_spaces_are_found_as_the_plain_rule_finds_them(sample):
 )
 @settings(max_examples=400, deadline=None)
 def test_a_sentence_the_quick_test_rules_out_is_never_rewritten(sample):
-    if not encoding._FIRST_PERSON.search(sample):
-        assert encoding.rewrite_sentence(sample) == sample
+    if not summary._FIRST_PERSON.search(sample):
+        assert summary.rewrite_sentence(sample) == sample
 
 
 @given(

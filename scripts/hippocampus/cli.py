@@ -17,11 +17,15 @@ EXIT_USAGE = 2
 EXIT_BUSY = 75
 
 
-def parser(doc: str, cron: bool = False) -> argparse.ArgumentParser:
-    """A parser whose help is the script's docstring, with the flags every script takes."""
+def parser(doc: str, command: str, cron: bool = False) -> argparse.ArgumentParser:
+    """A parser for the command of module `command`, named after its script, whose help is the command's
+    docstring, with the flags every script takes."""
     summary, _, rest = (doc or "").strip().partition("\n")
     p = argparse.ArgumentParser(
-        description=summary, epilog=rest.strip() or None, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog=command.rpartition(".")[2] + ".py",
+        description=summary,
+        epilog=rest.strip() or None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "--workspace",
@@ -70,24 +74,30 @@ def context(p: argparse.ArgumentParser, argv: list[str] | None = None) -> Contex
     return Context(args=args, ws=Workspace(resolve_workspace(args.workspace)), now=resolve_now(args.now))
 
 
-def run(main: Callable[[], int | None]) -> None:
-    """Call a script's main and exit: user errors as one line `error: …` (1, 2 or 75); bugs keep their traceback."""
+def call(main: Callable[[list[str] | None], int | None], argv: list[str] | None = None) -> int:
+    """Call a command with its arguments and return its exit code: user errors as one line `error: …` on stderr
+    (exit 1, 2 or 75); usage errors as argparse prints them (2); bugs keep their traceback."""
     try:
-        code = main() or EXIT_OK
+        return main(argv) or EXIT_OK
     except HippocampusError as exc:
         message = " ".join(str(exc).split())
         print(f"error: {message}", file=sys.stderr)
-        code = exc.exit_code
+        return exc.exit_code
+    except SystemExit as exc:  # argparse: --help, or wrong usage
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE if exc.code else EXIT_OK
     except KeyboardInterrupt:
-        code = 130
+        return 130
+
+
+def run(main: Callable[[list[str] | None], int | None]) -> None:
+    """A script's entry point: call its command with the process's arguments and exit with its code."""
+    try:
+        code = call(main)
+        sys.stdout.flush()
     except BrokenPipeError:
         # The reader went away (e.g. `| head`); nothing more to say.
         sys.stderr.close()
         code = EXIT_OK
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        pass
     sys.exit(code)
 
 

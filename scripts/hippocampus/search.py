@@ -2,8 +2,7 @@
 importance and recency. Each hit carries its named parts so a ranking can be explained, and its sources in the
 order they match the query (a memory holds its own statement and the turns attached to it). Pure.
 
-Ranking runs over a store.views.View: an index in memory or the derived cache, with the same results; the cache only
-avoids parsing and tokenising the whole store.
+Ranking reads the store through its search cache (store.cache.Cache).
 """
 
 from __future__ import annotations
@@ -15,8 +14,8 @@ from itertools import pairwise
 from typing import Any
 from datetime import datetime
 
-from .store.model import Memory
-from .store.views import Facts, View
+from .model import Memory
+from .store.cache import Cache, Facts
 from .terms import document_terms, pieces, text_terms, Piece, TIME_TERM
 from .text import asks, terms
 
@@ -90,7 +89,7 @@ def _said_at(piece: Piece) -> str:
 
 
 def rank(
-    view: View,
+    view: Cache,
     query: str,
     now: datetime,
     top: int = 5,
@@ -150,7 +149,7 @@ def rank(
         del found[top:]
         if len(found) >= top:
             floor = found[-1][0]
-    memories = view.fetch([h[3] for h in found])
+    memories = view.fetch([h[3] for h in found], now.date())
     hits = []
     for score, rel, _, doc, fact in found:
         parts = {"relevance": round(rel, 4), "importance": round(fact.importance, 4), "recency": round(fact.recency, 4)}

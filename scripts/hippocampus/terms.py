@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .store.model import Memory
+from .model import Memory
 from .text import may_contain, terms, without_label
 from .timeutil import parse_day
 

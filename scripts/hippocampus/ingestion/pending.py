@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HippocampusError
-from ..store.model import DOMAINS, Index
+from ..model import DOMAINS, Index
 from ..timeutil import iso, parse_instant
 from .transcripts import Signal
 from ..workspace import Workspace

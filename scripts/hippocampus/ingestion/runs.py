@@ -1,33 +1,30 @@
-"""The encode runs — automatic, --prepare and --apply — each in the order that keeps every message exactly once.
-
-Each run has up to three locked steps: preprocess (transcripts → queue), a transaction that changes the index and
-records `encodedThrough` in the same atomic write, and the tidy-up (trim the queue, drop handled pending items,
-refresh the Markdown mirrors and HIPPOCAMPUS_CORE.md). A kill between two steps leaves work the next run redoes or
-recognises as done: a queued signal at or below `encodedThrough` is never encoded again, and a pending item whose
-message is already a memory's source is treated as applied.
+"""The encode runs — automatic, --prepare and --apply — each one write of the store, in the order that keeps every
+message exactly once: preprocess (transcripts → queue), encode the queue past `encodedThrough` in the order things
+were said, save the index with the new `encodedThrough`, then — still under the lock — trim the queue and drop the
+pending items handled. A kill at any point leaves work the next run redoes or recognises as done: a queued signal at
+or below `encodedThrough` is never encoded again, and a message the store holds already is a duplicate.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Iterable
-from typing import Any
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-from . import encoding, ledger, pending
-from .. import events
-from ..published import refresh
-from ..store import cache
-from .encoding import Draft, Outcome
-from .transcripts import Signal
-from ..store.model import positive_whole
-from ..store.views import IndexView
+from .. import retention, writing
 from ..redaction import redact_memory
 from ..text import asks
 from ..timeutil import parse_instant
 from ..workspace import Workspace
-from ..store import files, retention, transaction
+from . import encoding, pending, queue
+from .candidates import Candidates
+from .encoding import Draft, Outcome
+from .ledger import Ledger, ledger_path
+from .preprocess import Report, preprocess
+from .sources import SourceSpec
+from .transcripts import Signal
 
 
 @dataclass
@@ -42,7 +39,7 @@ class RunReport:
     invalid: list[dict] = field(default_factory=list)
     pending_left: int = 0
     total: int = 0
-    preprocess: ledger.Report | None = None
+    preprocess: Report | None = None
 
     def to_dict(self) -> dict:
         out = {"mode": self.mode, **self.outcome.to_dict(), "signals": self.signals, "total": self.total}
@@ -57,19 +54,35 @@ class RunReport:
         return out
 
 
-def run_preprocess(
-    ws: Workspace, now: datetime, spec: ledger.SourceSpec, wait: bool, limit: int | None = None, full: bool = False
-) -> ledger.Report:
+@dataclass
+class Sources:
+    """Where a run reads new messages from, and how much of them (preprocess.py's and encode.py's flags)."""
+
+    spec: SourceSpec
+    limit: int | None = None
+    full: bool = False
+
+
+def run_preprocess(ws: Workspace, now: datetime, read: Sources, wait: bool) -> Report:
+    """Preprocessing alone (preprocess.py): under the workspace lock, as every run that writes the queue."""
+    from ..store import files
+
     with files.workspace_lock(ws, wait=wait):
-        return ledger.preprocess(ws, now, spec, limit=limit, full=full)
+        return preprocess(ws, now, read.spec, limit=read.limit, full=read.full)
+
+
+def _lookup(store: writing.Store) -> Candidates:
+    """Every memory of the store, by topic (the cache's topic terms of the memories it holds as they are)."""
+    topics = store.cache.topics() if store.cache is not None else {}
+    for memory_id in store.changed_ids:
+        topics.pop(memory_id, None)
+    return Candidates(store.index.memories, topics)
 
 
 def _fallback(
-    index, lookup, seen, items: list[dict], now: datetime, min_importance: float, outcome: Outcome, where: str
+    index, lookup: Candidates, items: list[dict], now: datetime, min_importance: float, outcome: Outcome, where: str
 ) -> None:
     """Expired pending items go the automatic way (already-applied ones are recognised by their source)."""
-    if not items:
-        return
     signals = []
     for item in items:
         try:
@@ -80,204 +93,153 @@ def _fallback(
         signals += attached
         outcome.skipped += bad
     signals.sort(key=lambda s: s.seq)  # in the order they were said, as the automatic path would have met them
-    part = encoding.encode(index, signals, now, min_importance, lookup=lookup, seen=seen)
-    _add(outcome, part)
-
-
-def _add(total: Outcome, part: Outcome) -> None:
-    total.new += part.new
-    total.reinforced += part.reinforced
-    total.updated += part.updated
-    total.attached += part.attached
-    total.extended += part.extended
-    total.skipped += part.skipped
-    total.duplicates += part.duplicates
-
-
-PART = 20_000  # queued signals encoded per transaction: what a part made is saved and let go before the next
-NOTE = "encodingPart"  # the index's note of how far, in the order things were said, a run's backlog is encoded
-
-
-class _Plan:
-    """How one run takes its backlog: in parts of `size` signals (all at once when None), in the order things were
-    said, each part encoded and saved by a transaction of its own, so a first run over years of chats holds one
-    part's memories at a time. Each part is encoded as one run of its own would be (as cron takes a history a day at
-    a time), so a resumed run encodes exactly what an uninterrupted one does. Until the last part, `encodedThrough`
-    stays where it was and the index notes, in the same atomic write as the memories, the last signal encoded
-    (NOTE): a run killed between parts is resumed from there by the next one, which encodes every message once."""
-
-    def __init__(self, now: datetime, size: int | None):
-        self.now, self.size = now, size
-        self.backlog: ledger.Backlog | None = None
-        self.done = 0  # signals of the backlog encoded by this run
-        self.noted = 0  # the highest signal number a killed run's note covers
-        self.finished = False
-
-    def order(self, signal: Signal) -> tuple:
-        # In the order things were said: the queue holds each session in turn, and a value changed in a later
-        # session must come after the one it replaces.
-        return encoding.signal_time(signal, self.now), signal.seq
-
-    def next_part(self, ws: Workspace, meta: dict) -> ledger.Backlog:
-        """The next part of the backlog past the index's `encodedThrough` (the first call reads the queue)."""
-        if self.backlog is None:
-            note = _note(meta)
-            done = None
-            if note is not None:
-                self.noted, key = note
-                done = lambda seq, order: seq <= self.noted and order <= key  # noqa: E731
-            self.backlog = ledger.Backlog(ws, ledger.encoded_through(meta), self.order, done)
-        stop = len(self.backlog) if self.size is None else self.done + self.size
-        part = self.backlog.part(self.done, stop)
-        self.done += len(part)
-        self.finished = self.done >= len(self.backlog)
-        return part
-
-    def record(self, meta: dict, part: ledger.Backlog) -> bool:
-        """Note in the index's bookkeeping how far the backlog is encoded; whether that changed it."""
-        assert self.backlog is not None
-        if not self.finished:
-            when, seq = part.last_key
-            meta[NOTE] = {"through": max(self.backlog.last, self.noted), "said": when.isoformat(), "seq": seq}
-            return True
-        changed = meta.pop(NOTE, None) is not None
-        through = max(self.backlog.last, self.noted)
-        if through > ledger.encoded_through(meta):
-            meta["encodedThrough"] = through
-            changed = True
-        return changed
-
-
-def _note(meta: dict) -> tuple[int, tuple[datetime, int]] | None:
-    """(the highest signal number it covers, the order key of the last signal encoded) of a killed run's NOTE;
-    None when there is none, or it cannot be read (then the signals it covered are recognised as encoded, one
-    by one, by the messages the store holds)."""
-    value = meta.get(NOTE)
-    if not isinstance(value, dict):
-        return None
-    through, seq = positive_whole(value.get("through")), positive_whole(value.get("seq"))
-    said = value.get("said")
-    when = parse_instant(said) if isinstance(said, str) else None
-    if when is None or not (through and seq):
-        return None
-    return through, (when, seq)
+    outcome.add(encoding.encode(index, signals, now, min_importance, lookup=lookup))
 
 
 def encode(
-    ws: Workspace, now: datetime, wait: bool, min_importance: float, prepare: bool = False, part: int | None = PART
+    ws: Workspace,
+    now: datetime,
+    wait: bool,
+    min_importance: float,
+    prepare: bool = False,
+    read: Sources | None = None,
 ) -> RunReport:
-    """The automatic path (or, with `prepare`, the first half of the LLM path) over the queued signals; the
-    automatic path takes a long backlog `part` signals per transaction (see `_Plan`).
-
-    A streaming transaction: the memories to compare new messages with, and the messages the store holds already,
-    come from the cache (a large store is never loaded or tokenised whole); the memories this run changes or makes
-    are held, and index.json streams into its replacement around them. A file that is not ours (see
-    store/transaction.py), or a store without a current cache (it could not be written), is loaded whole and
-    compared in memory."""
+    """The automatic path (or, with `prepare`, the first half of the agent's path): preprocess when `read` says
+    where from, then encode every queued signal past `encodedThrough`, in the order things were said."""
     report = RunReport(mode="prepare" if prepare else "auto")
-    plan = _Plan(now, None if prepare else part)
-    handled: set[str] = set()
-    # One lock from loading the index to publishing: no other run comes between these saves and the tidy-up.
-    with files.workspace_lock(ws, wait=wait):
-        while True:
-            through, expired_ids = _encode_saved(ws, now, min_importance, prepare, report, plan)
-            handled |= expired_ids
-            if plan.finished:
-                break
-        # Every signal the queue held is encoded when the run got past the last one it read: emptied unread.
-        spent = plan.backlog is not None and through >= plan.backlog.last
-        _tidy(ws, now, through, handled, bool(report.outcome.changed), report, spent)
+    with writing.write(ws, now, wait=wait) as store:
+        index = store.index
+        if read is not None:
+            report.preprocess = preprocess(ws, now, read.spec, limit=read.limit, full=read.full, meta=index.meta)
+        through = queue.encoded_through(index.meta)
+        if index.meta.pop(PARTS_NOTE, None) is not None:
+            store.touch_meta()  # an older version's note of a run killed between parts: what it did is held already
+        # In the order things were said: the queue holds each session in turn, and a value changed in a later
+        # session must come after the one it replaces.
+        backlog = queue.Backlog(ws, through, lambda s: (encoding.signal_time(s, now), s.seq))
+        items = pending.read_items(ws)
+        old = pending.expired(items, now)
+        handled = {item["id"] for item in old}
+        outcome = report.outcome
+        if backlog or old:
+            lookup = _lookup(store)
+            _fallback(index, lookup, old, now, min_importance, outcome, str(ws.pending))
+            if prepare:
+                waiting = {key for item in items if item["id"] not in handled for key in pending.item_keys(item)}
+                added, left = _prepare_items(backlog, lookup, waiting, now, min_importance, outcome)
+                # What is no item of its own and has none of its session to go with goes the automatic way.
+                outcome.add(encoding.encode(index, left, now, min_importance, lookup=lookup))
+                if added:
+                    # Written before the index records the signals as consumed: a kill in between re-prepares
+                    # them, and the check above keeps them from being added twice.
+                    pending.write_items(ws, items + added)
+                report.prepared = len(added)
+            else:
+                outcome.add(encoding.encode(index, backlog, now, min_importance, lookup=lookup))
+        report.signals = len(backlog)
+        report.expired = len(old)
+        report.total = len(index.memories)
+        if outcome.changed:
+            store.changed(*outcome.changed)
+        if backlog.last > through:
+            index.meta["encodedThrough"] = backlog.last
+            store.touch_meta()
+        store.after_save.append(lambda: _tidy(ws, backlog.last, handled, report))
+        if outcome.changed or report.signals or report.expired:
+            store.event = ("encoding", _event(report))
     return report
 
 
-def _encode_saved(
-    ws: Workspace, now: datetime, min_importance: float, prepare: bool, report: RunReport, plan: _Plan
-) -> tuple[int, set[str]]:
-    """One part of `encode`: its transaction, under the caller's lock: (`encodedThrough` as saved, the expired
-    items' ids). The memories it held are let go on return, before the next part or the tidy-up."""
-    with transaction.transaction(ws, now, whole=False, locked=True) as txn:
-        view = None if txn.whole else cache.cached_view(ws)
-        held: list[encoding.ViewCandidates] = []
-        if view is None:
-            txn.load_whole()
-
-        def lookups():
-            found = encoding.lookups(view if view is not None else IndexView(txn.index))
-            held.append(found[0])
-            return found
-
-        try:
-            if view is not None:
-                txn.index.reserve(view.highest_id)
-            outcome = Outcome()
-            expired_ids, noted = _encode_batch(
-                ws, txn.index, now, min_importance, prepare, report, outcome, lookups, plan
-            )
-            changed = outcome.changed
-            _add(report.outcome, outcome)
-            report.total = len(txn.index.memories)  # the whole store, or the memories this part made
-            if view is not None:
-                # The stored memories this part changed replace their lines; those it made are added at the end.
-                taken = held[0].loaded if held else {}
-                made = {memory.id for memory in txn.index.memories}
-                # Only a memory held whole can change (a stub is never saved): nothing changed is left out.
-                assert all(i in taken or i in made for i in changed), "a changed memory was not held whole"
-                txn.index.memories += [taken[i] for i in sorted(set(changed)) if i in taken]
-                report.total += view.count
-            txn.dirty = txn.dirty or noted or bool(changed)
-            txn.changed(changed)
-            through = ledger.encoded_through(txn.index.meta)
-        finally:
-            if view is not None:
-                view.close()
-    return through, expired_ids
+PARTS_NOTE = "encodingPart"
+ATTACH_ONLY = float("inf")  # a threshold no message reaches: each is attached to its session's memory
 
 
-def _encode_batch(
-    ws: Workspace,
-    index,
-    now: datetime,
-    min_importance: float,
-    prepare: bool,
-    report: RunReport,
-    outcome: Outcome,
-    make_lookups,
-    plan: _Plan,
-) -> tuple[set[str], bool]:
-    """Encode (or prepare) the plan's next part of the queued signals, and — with the first part — the expired
-    pending items, into `index`; notes in it how far the backlog is encoded. Returns (the expired items' ids,
-    whether the bookkeeping changed)."""
-    first = plan.backlog is None
-    batch = plan.next_part(ws, index.meta)
-    items = pending.read_items(ws) if first else []
-    old = pending.expired(items, now)
-    expired_ids = {item["id"] for item in old}
-    if not batch and not old:
-        lookup = seen = None  # nothing to encode: no need to index the whole store
-    else:
-        lookup, seen = make_lookups()
-    _fallback(index, lookup, seen, old, now, min_importance, outcome, str(ws.pending))
-    if prepare:
-        waiting = {key for item in items if item["id"] not in expired_ids for key in pending.item_keys(item)}
-        added, left = _prepare_items(batch, lookup, seen, waiting, now, min_importance, outcome)
-        # What is no item of its own and has none of its session to go with goes the automatic way.
-        _add(outcome, encoding.encode(index, left, now, min_importance, lookup=lookup, seen=seen))
-        if added:
-            # Written before the index records the signals as consumed: a kill in between re-prepares them,
-            # and the check above keeps them from being added twice.
-            pending.write_items(ws, [i for i in items] + added)
-        report.prepared = len(added)
-    else:
-        _add(outcome, encoding.encode(index, batch, now, min_importance, lookup=lookup, seen=seen))
-    report.signals += len(batch)
-    report.expired += len(old)
-    return expired_ids, plan.record(index.meta, batch) if batch or plan.finished else False
+def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> RunReport:
+    """The second half of the agent's path: apply the agent's valid decisions, report the rest."""
+    report = RunReport(mode="apply")
+    raw = pending.load_decisions(decisions_file)
+    done: set[str] = set()
+    with writing.write(ws, now, wait=wait) as store:
+        index = store.index
+        items = pending.read_items(ws)
+        valid, report.invalid = pending.validate(raw, items, index)
+        lookup = _lookup(store)
+        by_id = index.by_id()
+        outcome = report.outcome
+        for decision in valid:
+            item = decision.item
+            key = pending.item_key(item)
+            done.add(item["id"])
+            if decision.action == "skip":
+                outcome.skipped += 1
+                report.applied += 1
+                # The messages that went with it are still what was said: the automatic way attaches them.
+                attached, bad = pending.attached_signals(item, str(ws.pending))
+                outcome.skipped += bad
+                outcome.add(encoding.encode(index, attached, now, ATTACH_ONLY, lookup=lookup))
+                continue
+            if key is not None and key in lookup.held:
+                report.already_applied += 1  # applied by a run that was killed before it could tidy up
+                continue
+            draft = _decision_draft(decision, item, now, str(ws.pending))
+            if decision.action == "create":
+                memory = encoding.create(index, lookup, draft)
+                outcome.new.append(memory.id)
+            else:
+                assert decision.memory is not None  # `pending.validate` names the memory of every reinforcement
+                memory = by_id[decision.memory]
+                encoding.reinforce(index, memory, draft)
+                lookup.holds(memory, draft.source)
+                outcome.reinforced.append(memory.id)
+            if key is not None:
+                lookup.held.add(key)
+            attached, bad = pending.attached_signals(item, str(ws.pending))
+            outcome.skipped += bad
+            for signal in attached:
+                if signal.key not in lookup.held:
+                    lookup.held.add(signal.key)
+                    encoding.attach_turn(memory, signal)
+                    lookup.holds(memory, signal.source)
+                    outcome.attached.append(memory.id)
+            report.applied += 1
+        if outcome.changed:
+            store.changed(*outcome.changed)
+        report.total = len(index.memories)
+        through = queue.encoded_through(index.meta)
+        store.after_save.append(lambda: _tidy(ws, through, done, report))
+        if outcome.changed or report.applied:
+            store.event = ("encoding", _event(report))
+    return report
+
+
+def _event(report: RunReport) -> dict:
+    return dict(
+        new=len(report.outcome.new),
+        reinforced=len(report.outcome.reinforced),
+        updated=len(report.outcome.updated),
+        attached=len(report.outcome.attached),
+        skipped=report.outcome.skipped,
+        total=report.total,
+        mode=report.mode,
+    )
+
+
+def _tidy(ws: Workspace, through: int, handled_items: set[str], report: RunReport) -> None:
+    """Once the index recording `through` is saved: trim the queue, note how far encoding got in the ledger (a
+    hint for preprocessing alone), drop the pending items handled."""
+    queue.keep_signals(ws, lambda s: s.seq > through)
+    book = Ledger(ledger_path(ws))
+    try:
+        book.note_encoded(through)
+    finally:
+        book.close()
+    pending.remove_items(ws, handled_items)
+    report.pending_left = len(pending.read_items(ws))
 
 
 def _prepare_items(
     batch: Iterable[Signal],
-    lookup,
-    seen,
+    lookup: Candidates,
     waiting: set,
     now: datetime,
     min_importance: float,
@@ -293,7 +255,7 @@ def _prepare_items(
     latest: dict[str, dict] = {}
     early: dict[str, list] = {}
     for signal in batch:
-        if signal.key in seen or signal.key in waiting:
+        if signal.key in lookup.held or signal.key in waiting:
             outcome.duplicates += 1
             continue
         score = encoding.score_of(signal)
@@ -330,64 +292,6 @@ def _prepare_items(
     return added, left
 
 
-ATTACH_ONLY = float("inf")  # a threshold no message reaches: each is attached to its session's memory
-
-
-def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> RunReport:
-    """The second half of the LLM path: apply the agent's valid decisions, report the rest."""
-    report = RunReport(mode="apply")
-    raw = pending.load_decisions(decisions_file)
-    done: set[str] = set()
-    with files.workspace_lock(ws, wait=wait):
-        with transaction.transaction(ws, now, locked=True) as txn:
-            index = txn.index
-            items = pending.read_items(ws)
-            valid, report.invalid = pending.validate(raw, items, index)
-            lookup, seen = encoding.lookups(IndexView(index))
-            by_id = index.by_id()
-            for decision in valid:
-                item = decision.item
-                key = pending.item_key(item)
-                done.add(item["id"])
-                if decision.action == "skip":
-                    report.outcome.skipped += 1
-                    report.applied += 1
-                    # The messages that went with it are still what was said: the automatic way attaches them.
-                    attached, bad = pending.attached_signals(item, str(ws.pending))
-                    report.outcome.skipped += bad
-                    _add(report.outcome, encoding.encode(index, attached, now, ATTACH_ONLY, lookup=lookup, seen=seen))
-                    continue
-                if key is not None and key in seen:
-                    report.already_applied += 1  # applied by a run that was killed before it could tidy up
-                    continue
-                draft = _decision_draft(decision, item, now, str(ws.pending))
-                if decision.action == "create":
-                    memory = encoding.create(index, lookup, draft)
-                    report.outcome.new.append(memory.id)
-                else:
-                    memory = by_id[decision.memory]
-                    encoding.reinforce(index, memory, draft)
-                    lookup.holds(memory, draft.source)
-                    report.outcome.reinforced.append(memory.id)
-                if key is not None:
-                    seen.add(key)
-                attached, bad = pending.attached_signals(item, str(ws.pending))
-                report.outcome.skipped += bad
-                for signal in attached:
-                    if signal.key not in seen:
-                        seen.add(signal.key)
-                        encoding.attach_turn(memory, signal)
-                        lookup.holds(memory, signal.source)
-                        report.outcome.attached.append(memory.id)
-                report.applied += 1
-            txn.dirty = txn.dirty or bool(report.outcome.changed)
-            txn.changed(report.outcome.changed)
-            report.total = len(index.memories)
-            through = ledger.encoded_through(index.meta)
-        _tidy(ws, now, through, done, bool(report.outcome.changed), report)
-    return report
-
-
 def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where: str) -> Draft:
     signal = pending.item_signal(item, where)
     when = min(parse_instant(signal.timestamp) or now, now)
@@ -420,48 +324,3 @@ def _decision_draft(decision: pending.Decision, item: dict, now: datetime, where
         explicit=explicit,
         trust="untrusted" if untrusted else None,
     )
-
-
-def _tidy(
-    ws: Workspace,
-    now: datetime,
-    through: int,
-    handled_items: set[str],
-    changed: bool,
-    report: RunReport,
-    spent: bool = False,
-) -> None:
-    """Trim the queue (empty it when `spent`: no signal in it is past `through`), note what was encoded, log the
-    event and publish; the caller holds the workspace lock it saved the index under."""
-    if spent:
-        ledger.clear_signals(ws)
-    else:
-        ledger.keep_signals(ws, lambda s: s.seq > through)
-    book = ledger.Ledger(ledger.ledger_path(ws))
-    try:
-        book.note_encoded(through)
-        pending.remove_items(ws, handled_items)
-        report.pending_left = len(pending.read_items(ws))
-        if changed or report.signals or report.expired or report.applied:
-            events.log_event(
-                ws,
-                "encoding",
-                now,
-                dict(
-                    new=len(report.outcome.new),
-                    reinforced=len(report.outcome.reinforced),
-                    updated=len(report.outcome.updated),
-                    attached=len(report.outcome.attached),
-                    skipped=report.outcome.skipped,
-                    total=report.total,
-                    mode=report.mode,
-                ),
-            )
-        # Publish when this run changed memories, or when a killed run saved changes it never published. The
-        # index file's signature tells every write apart, even two in the same second.
-        version = cache.signature(ws) or ""
-        if changed or book.state("publishedIndex") != version:
-            refresh.refresh(ws, now)
-            book.note_published(version)
-    finally:
-        book.close()

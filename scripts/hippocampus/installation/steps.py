@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from ..published import publish
 from . import agents_block, cronjobs, openclaw_cli, openclaw_config
 from ..errors import HippocampusError
-from ..store.model import DOMAINS, Index, SCHEMA_VERSION
+from ..model import DOMAINS, SCHEMA_VERSION
 from ..render import render
 from ..workspace import CONFIG_NAME, Workspace
-from ..store import cache, files, indexfile
+from .. import writing
+from ..store import files, indexfile
 
 # How much history the very first encoding takes when the installer was given neither --signals nor --whole:
 # enough for a useful start, little enough for a first run of a few seconds.
@@ -139,33 +139,27 @@ def layout(settings: Settings, report: Report) -> None:
 
 
 def index(settings: Settings, report: Report) -> bool:
-    """An empty version-2 index, or the existing one kept (a version-1 file is migrated, its original kept)."""
+    """An empty index, or the existing one kept (an older version is migrated, its original kept), and the files
+    derived from it: one write of the store. True when the index changed."""
     ws = settings.ws
-    raw = indexfile.read_raw(ws)
-    if raw is None:
-        if not settings.dry_run:
-            with files.workspace_lock(ws):
-                if indexfile.read_raw(ws) is None:
-                    indexfile.save_index(ws, Index(memories=[], meta={}), settings.now)
-        report.add("created", "memory/index.json", f"empty, version {SCHEMA_VERSION}")
-        return True
-    version = raw.get("version", 1)
-    count = len(raw.get("memories") or [])
-    if isinstance(version, int) and not isinstance(version, bool) and version < SCHEMA_VERSION:
-        if not settings.dry_run:
-            with files.workspace_lock(ws):
-                loaded = indexfile.load_index(ws)
-                indexfile.save_index(ws, loaded, settings.now)
-        report.add(
-            "migrated",
-            "memory/index.json",
-            f"{count} memories, version {version} → {SCHEMA_VERSION}; the original is kept as "
-            f"memory/backups/index.v{version}.original.json",
+    found = indexfile.load(ws)  # refuses an unknown future version or a broken file, in words
+    count = len(found.index.memories)
+    if found.identity is None:
+        status, text = "created", f"empty, version {SCHEMA_VERSION}"
+    elif found.version < SCHEMA_VERSION:
+        status = "migrated"
+        text = (
+            f"{count} memories, version {found.version} → {SCHEMA_VERSION}; the original is kept as "
+            f"memory/backups/index.v{found.version}.original.json"
         )
-        return True
-    indexfile.load_index(ws)  # refuses an unknown future version or a broken file, in words
-    report.add("unchanged", "memory/index.json", f"{count} memories kept")
-    return False
+    else:
+        status, text = "unchanged", f"{count} memories kept"
+    if not settings.dry_run:
+        with writing.write(ws, settings.now) as store:
+            if store.loaded.identity is None:
+                store.touch_meta()  # an empty index to start from
+    report.add(status, "memory/index.json", text)
+    return status != "unchanged"
 
 
 def core_file(settings: Settings, report: Report, index_changed: bool) -> None:
@@ -176,12 +170,8 @@ def core_file(settings: Settings, report: Report, index_changed: bool) -> None:
         return
     status = "updated" if ws.core_file.exists() else "created"
     if not settings.dry_run:
-        with files.workspace_lock(ws):
-            view = cache.open_view(ws, settings.now.date(), locked=True)
-            try:
-                publish.write_core_file(ws, view, settings.now)
-            finally:
-                view.close()
+        with writing.write(ws, settings.now) as store:
+            store.publish = True
     report.add(status, "HIPPOCAMPUS_CORE.md")
 
 

@@ -13,9 +13,9 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from ..store import retention
-from ..store.model import tier, ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS
-from ..store.views import Census, Scored, View
+from .. import retention
+from ..model import tier, ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS
+from ..store.cache import Cache, Census, Scored
 from ..timeutil import iso, parse_day, parse_instant
 
 LIST_LIMIT = 2000  # memories carried in the page for search
@@ -456,7 +456,7 @@ def vta_panel(state: StateFile) -> dict:
 
 
 def build(
-    view: View,
+    view: Cache,
     now: datetime,
     events: list[dict] | None = None,
     skipped_events: int = 0,

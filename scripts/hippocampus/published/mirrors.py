@@ -11,8 +11,8 @@ from datetime import date
 from pathlib import Path
 
 from .. import frontmatter
-from ..store.model import DOMAIN_TITLES, DOMAINS, Memory
-from ..store.views import View
+from ..model import DOMAIN_TITLES, DOMAINS, Memory
+from ..store.cache import Cache
 from ..store.files import atomic_write
 from .selection import framed
 from ..timeutil import parse_day
@@ -65,19 +65,18 @@ def is_ours(path: Path) -> bool:
     return (fields or {}).get("generator") == frontmatter.GENERATOR or MARKER in head[:400]
 
 
-def write_mirrors(ws: Workspace, view: View, today: date) -> int:
+def write_mirrors(ws: Workspace, view: Cache, today: date) -> int:
     """Bring every mirror up to date with the store as of `today`; returns how many files were written or
     removed."""
     found = view.shelves(today, file_name, SHELF_LIMIT)
-    counts = view.shelf_counts(file_name)
     written = 0
     wanted = set()
     for (domain, name), shelf in found.items():
-        if domain not in DOMAINS or not shelf:
+        if domain not in DOMAINS or not shelf.memories:
             continue
         path = ws.domain_dir(domain) / f"{name}.md"
         wanted.add(path)
-        text = render(domain, name, shelf[:SHELF_LIMIT], max(0, counts.get((domain, name), 0) - SHELF_LIMIT))
+        text = render(domain, name, shelf.memories, shelf.total - len(shelf.memories))
         try:
             if path.read_text(encoding="utf-8") == text:
                 continue

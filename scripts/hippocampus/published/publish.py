@@ -1,5 +1,5 @@
 """Files derived from the index for others to read: HIPPOCAMPUS_CORE.md (OpenClaw's memory search indexes only
-Markdown) and brain-dashboard.html. Written atomically, from a View of the store."""
+Markdown) and brain-dashboard.html. Written atomically, from one read of the store."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from markupsafe import Markup
 from . import dashboard_data
 from ..events import read_events
 from .identity import read_identity
-from ..store.model import CORE_THRESHOLD
-from ..store.views import View
+from ..model import CORE_THRESHOLD
+from ..store.cache import Cache
 from ..render import render, TEMPLATES
 from .selection import select_core, CORE_FILE_BUDGET, CoreSelection
 from ..store.files import atomic_write
@@ -25,7 +25,7 @@ from ..workspace import Workspace
 
 
 def write_core_file(
-    ws: Workspace, view: View, now: datetime, threshold: float = CORE_THRESHOLD, budget: int = CORE_FILE_BUDGET
+    ws: Workspace, view: Cache, now: datetime, threshold: float = CORE_THRESHOLD, budget: int = CORE_FILE_BUDGET
 ) -> CoreSelection:
     """Write HIPPOCAMPUS_CORE.md: the store's core memories as of `now`."""
     selection = select_core(view, now, threshold, budget)
@@ -70,7 +70,7 @@ def read_state_file(path: Path) -> dashboard_data.StateFile:
 
 
 def dashboard_html(
-    ws: Workspace, view: View, now: datetime, limit: int = dashboard_data.LIST_LIMIT
+    ws: Workspace, view: Cache, now: datetime, limit: int = dashboard_data.LIST_LIMIT
 ) -> tuple[str, dict]:
     """The dashboard page and the data it was made from."""
     events, skipped = read_events(ws)
@@ -94,7 +94,7 @@ def dashboard_html(
 
 
 def write_dashboard(
-    ws: Workspace, view: View, now: datetime, path: Path | None = None, limit: int = dashboard_data.LIST_LIMIT
+    ws: Workspace, view: Cache, now: datetime, path: Path | None = None, limit: int = dashboard_data.LIST_LIMIT
 ) -> DashboardResult:
     """Write brain-dashboard.html (or `path`) atomically: the store as of `now`."""
     html, data = dashboard_html(ws, view, now, limit)

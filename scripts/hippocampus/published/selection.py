@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..store.model import CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS, Memory
-from ..store.views import View
+from ..model import CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS, Memory
+from ..store.cache import Cache
 from ..text import estimate_tokens, one_line
 from ..timeutil import parse_day
 
@@ -101,7 +101,7 @@ def framed_turn(turn: dict) -> str:
 
 
 def select_core(
-    view: View, now: datetime, threshold: float = CORE_THRESHOLD, budget: int = LOAD_CORE_BUDGET
+    view: Cache, now: datetime, threshold: float = CORE_THRESHOLD, budget: int = LOAD_CORE_BUDGET
 ) -> CoreSelection:
     """The store's core memories today, in order (explicit "remember this" first, then by importance), within a
     token budget."""

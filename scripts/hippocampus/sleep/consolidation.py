@@ -20,18 +20,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from .. import frontmatter
-from ..store import retention
-from ..ingestion.encoding import (
-    misbound,
-    relation,
-    topic_terms,
-    weighted_dice,
-    without_said,
-    Candidates,
-    Fact,
-    SAME_TOPIC,
-)
-from ..store.model import id_number, BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory
+from .. import retention
+from ..ingestion.candidates import Candidates, weighted_dice
+from ..ingestion.facts import misbound, relation, Fact, SAME_TOPIC
+from ..terms import topic_terms, without_said
+from ..model import id_number, BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory
 from ..published.selection import framed
 from ..text import label, one_line, terms, words, STOP_WORDS
 from ..timeutil import iso, parse_day, parse_instant

@@ -1,72 +1,24 @@
-"""The daily decay: bring the whole store to today's importance, keep a backup, refresh what is derived from it.
-
-One way for every store: the transaction (store/transaction.py) passes each memory through `retention.Decay` as it
-saves index.json — streamed a line at a time from a file of ours, or loaded whole (and so normalised) from any
-other.
-"""
+"""The daily decay: bring the whole store to today's importance, keep a dated backup, publish."""
 
 from __future__ import annotations
 
-import os
 from datetime import datetime
 
-from .. import events
-from ..published import refresh
-from ..store import files, ids, indexfile, retention, transaction
+from .. import retention, writing
 from ..workspace import Workspace
 
 
 def decay(ws: Workspace, now: datetime, wait: bool) -> retention.DecayReport:
-    """Run decay under the workspace lock; after a change, log the event and refresh the derived files."""
-    with files.workspace_lock(ws, wait=wait):
-        report = _decay(ws, now)
+    """One write of the store: every memory decayed along its anchor; a second run the same day changes nothing
+    (and writes nothing, unless an importance was edited by hand since)."""
+    with writing.write(ws, now, wait=wait) as store:
+        report = retention.decay_index(store.index, now)
         if not report.already_ran:
-            events.log_event(
-                ws,
+            store.backup = True
+            store.touch_meta()
+            store.changed(*report.moved)  # the cache dates every memory along its anchor: only moved anchors
+            store.event = (
                 "decay",
-                now,
                 dict(total=report.total, changed=report.changed, archiveCandidates=len(report.archive_candidates)),
             )
-        # A run killed after saving the index left the files derived from it behind: refresh them too.
-        if not report.already_ran or not _published(ws):
-            refresh.refresh(ws, now)
     return report
-
-
-def _decay(ws: Workspace, now: datetime) -> retention.DecayReport:
-    """Decay every memory as the transaction streams it into the new index.json (called with the lock held)."""
-    backup = None
-    try:
-        with transaction.transaction(ws, now, whole=False, locked=True) as txn:
-            run = retention.Decay(now, txn.index.meta)
-            write = True
-            if run.ran_today and not txn.dirty:
-                # Today's importance is stored already and nothing was recorded since: count, and write only if a
-                # memory is not at today's value after all (an importance edited by hand since).
-                for memory in txn.memories():
-                    run(memory)
-                write = bool(run.report.changed)
-                if write:
-                    run = retention.Decay(now, txn.index.meta)  # the stored memories, decayed as they are saved
-            if write:
-                if not run.ran_today:
-                    backup = indexfile.backup_index(ws, now, link=True)
-                    if backup is not None and not txn.whole:  # streamed: index.json is ours
-                        ids.note_backup(ws, backup, txn.index.meta)
-                txn.each = run
-                txn.changed(())  # the cache dates every memory along its anchor itself: decay changes none of it
-                txn.index.meta["decayLastRun"] = run.report.day
-                txn.dirty = True
-    except BaseException:
-        indexfile.unlink_backup(ws, backup)  # a linked backup of a file that was not replaced after all
-        raise
-    return run.finish()
-
-
-def _published(ws: Workspace) -> bool:
-    """HIPPOCAMPUS_CORE.md and the dashboard were both written after index.json last changed."""
-    try:
-        changed = os.stat(ws.index).st_mtime_ns
-        return all(os.stat(path).st_mtime_ns >= changed for path in (ws.core_file, ws.dashboard))
-    except OSError:
-        return False

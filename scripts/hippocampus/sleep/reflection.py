@@ -17,7 +17,7 @@ from ..ingestion import encoding
 from .. import redaction
 from .consolidation import week_id
 from ..errors import HippocampusError
-from ..store.model import Index, Memory
+from ..model import Index, Memory
 from ..ingestion.pending import (
     checked_category,
     checked_content,

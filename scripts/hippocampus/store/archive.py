@@ -11,13 +11,12 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from .. import jsonl, redaction
-from . import retention
+from .. import jsonl, redaction, retention
 from ..errors import HippocampusError
-from .model import BACKGROUND_THRESHOLD, Memory
+from ..model import BACKGROUND_THRESHOLD, Index, Memory
 from ..timeutil import iso
 from ..workspace import Workspace
-from . import files, transaction
+from . import files
 
 # A memory brought back by a recall starts again in the background tier, so it is not archived again at once.
 RESTORED_IMPORTANCE = BACKGROUND_THRESHOLD + 0.1
@@ -97,28 +96,25 @@ def bring_back(memory: Memory, now: datetime, meta: dict) -> None:
     memory.history.append({"ts": iso(now), "restored": "archive"})
 
 
-def restore(ws: Workspace, ids: list[str], now: datetime) -> list[str]:
-    """Move these archived memories back into the index; returns the ids moved. The caller holds the workspace
-    lock (and refreshes the files derived from the index under it)."""
+def restore(ws: Workspace, index: Index, ids: list[str], now: datetime) -> list[str]:
+    """Move these archived memories back into the index a writer holds; returns the ids moved. They leave the
+    archive only once the index holding them is saved (`drop`): a kill in between leaves a stale copy here, which
+    the index shadows."""
     wanted = set(ids)
-    if not wanted:
-        return []
-    with transaction.transaction(ws, now, locked=True) as txn:
-        present = {m.id for m in txn.index.memories}
-        back = []
-        for entry in read_entries(ws):
-            if entry["id"] in wanted and entry["id"] not in present and not entry.get("mergedInto"):
-                memory = Memory.from_dict(entry, str(ws.archive))
-                bring_back(memory, now, txn.index.meta)
-                txn.index.memories.append(memory)
-                present.add(memory.id)
-                back.append(memory.id)
-        if back:
-            txn.changed(back)
-            txn.dirty = True
-    if back:
-        # The index holds them now; only then do they leave the archive (a kill in between leaves a stale copy
-        # here, which the index shadows).
-        moved = set(back)
-        write_entries(ws, [e for e in read_entries(ws) if e["id"] not in moved])
+    present = {m.id for m in index.memories}
+    back = []
+    for entry in read_entries(ws):
+        if entry["id"] in wanted and entry["id"] not in present and not entry.get("mergedInto"):
+            memory = Memory.from_dict(entry, str(ws.archive))
+            bring_back(memory, now, index.meta)
+            index.memories.append(memory)
+            present.add(memory.id)
+            back.append(memory.id)
     return back
+
+
+def drop(ws: Workspace, ids: list[str]) -> None:
+    """Remove these memories from the archive (the index holds them now)."""
+    if ids:
+        gone = set(ids)
+        write_entries(ws, [e for e in read_entries(ws) if e["id"] not in gone])

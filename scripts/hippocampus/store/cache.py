@@ -1,544 +1,261 @@
-"""A disk-cached search structure, derived from index.json: recall and load_core answer from it without parsing
-or tokenising the whole store.
+"""memory/.cache/recall.sqlite: the search cache, derived from index.json, and the one read model every feature reads
+the store through (`Cache`). Deleting the folder is always safe.
 
-It lives in memory/.cache/recall.sqlite and records the size, mtime, inode, change time and checksum (CRC-32) of
-the index.json it was built from. Our own writers update it in place for the memories they changed; any other
-change of index.json (a hand edit, a restored backup) no longer matches the record, and the next reader rebuilds it
-from the index. Size, mtime and inode tell most versions apart for the cost of a stat; an edit in place that keeps
-all three still moves the change time (which no user can set), and then the checksum decides: a file whose change
-time moved for another reason (permissions, a new hard link, a sync tool's attributes) is read once to compare. Touches
-recorded since the last write are applied on the fly, like `transaction.read` does. Deleting the folder is always safe.
+It holds, for each memory, the facts that rank and select it (domain, flags, decay anchor, dates, length), its
+topic terms (encoding's same-fact lookup) and its stored body; and for each term, the documents that hold it with
+their term frequency and length, as three packed arrays (an inverted index small enough to stay under twice the
+size of the index it is built from). It records which index.json it describes (`files.identity` and a checksum):
+one rule says when it is stale — the file there is another one — and then it is built again from the file.
+
+Writers update it under the workspace lock, in one SQLite transaction per write; the database is in WAL mode, so
+readers keep reading the snapshot they started with and never wait for a writer.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections import Counter
-from itertools import chain
 import json
-import math
 import os
 import sqlite3
-from contextlib import nullcontext
+from array import array
+from bisect import bisect_left
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import date, datetime
-from types import MappingProxyType
-from typing import Iterable, Iterator, Mapping
+from typing import Callable, Iterator
 
 from .. import redaction
-from . import files, indexfile, retention, touches
-from .model import id_number, tier, Index, Memory
-from .views import histogram_bin, runs, Census, Facts, IndexView, Scored, ShelfOf
+from ..errors import BusyError, HippocampusError
+from ..model import Index, Memory, tier
+from ..retention import anchor, ceiling, importance, lowest_key, order_key, recency
 from ..terms import document_terms, topic_terms
 from ..timeutil import parse_day
 from ..workspace import Workspace
+from . import files, indexfile
 
-SCHEMA = 10
-# The cache holds memories' words, so it is built under one set of redaction rules: a cache from older rules is
-# rebuilt, and the index.json it vouched for is then no longer `witnessed` — the next write loads it whole, which
-# redacts it (indexfile.load_index).
+SCHEMA = 11
+# The cache holds the store's words as redacted under one set of rules: after new rules it is built again.
 VERSION = SCHEMA * 1000 + redaction.RULES
-_LOG_RATE = math.log(retention.DECAY_RATE)
+BATCH = 500  # documents read in one statement
 
 _TABLES = """
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE docs(
     doc INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
     domain TEXT NOT NULL,
+    category TEXT NOT NULL,
     hidden INTEGER NOT NULL,      -- superseded or archived
     explicit INTEGER NOT NULL,    -- an explicit "remember this"
     pinned INTEGER NOT NULL,
     base REAL NOT NULL,           -- the decay anchor: importance `base` on day `since`
     since INTEGER NOT NULL,       -- (a day number)
-    strength REAL,                -- ln(base) - since * ln(0.99): orders memories by today's importance
-    importance REAL NOT NULL,     -- for pinned memories, which do not fade
-    seen INTEGER,                 -- the day last accessed (or created), for recency
-    created INTEGER,              -- the day created
-    reinforced INTEGER NOT NULL,  -- times reinforced
-    category TEXT NOT NULL,
-    topic TEXT NOT NULL,          -- encoding's topic terms, space-separated (the same-fact test's input)
-    length REAL NOT NULL,
-    body TEXT NOT NULL            -- the memory as stored, with its anchor
+    rank_key REAL,                -- retention.order_key: orders fading memories by today's importance
+    importance REAL NOT NULL,     -- a pinned memory's, which does not fade (0 for the others)
+    seen INTEGER,                 -- the day last accessed (or created): recency
+    created INTEGER,
+    reinforced INTEGER NOT NULL,
+    length REAL NOT NULL,         -- of the weighted terms (ranking)
+    topic TEXT NOT NULL           -- the topic terms, space-separated (encoding's same-fact lookup)
 );
-CREATE TABLE postings(term TEXT NOT NULL, doc INTEGER NOT NULL, tf REAL NOT NULL, length REAL NOT NULL);
-CREATE TABLE topics(term TEXT NOT NULL, doc INTEGER NOT NULL);
-CREATE TABLE sources(session TEXT NOT NULL, message TEXT NOT NULL, doc INTEGER NOT NULL, ts TEXT NOT NULL);
+CREATE TABLE bodies(doc INTEGER PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE terms(term TEXT PRIMARY KEY, docs BLOB NOT NULL, tfs BLOB NOT NULL, lengths BLOB NOT NULL);
+CREATE INDEX docs_by_rank ON docs(pinned, rank_key);
 """
-# Built after the bulk insert of a rebuild: sorting once is much faster than inserting into a B-tree in doc order.
-_INDEXES = """
-CREATE INDEX IF NOT EXISTS docs_core ON docs(hidden, pinned, explicit, strength);
-CREATE INDEX IF NOT EXISTS docs_shelf ON docs(hidden, domain, category, pinned, strength, importance);
-CREATE INDEX IF NOT EXISTS docs_rank ON docs(pinned, strength, importance);
-CREATE INDEX IF NOT EXISTS docs_census ON docs(domain, pinned, importance, base, since);
-CREATE INDEX IF NOT EXISTS docs_created ON docs(created, reinforced);
-CREATE INDEX IF NOT EXISTS postings_term ON postings(term, doc, tf, length);
-CREATE INDEX IF NOT EXISTS topics_term ON topics(term, doc);
-CREATE INDEX IF NOT EXISTS sources_key ON sources(session, message);
-"""
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+# What a body leaves out: its importance and decay anchor are the row's (a body stays as it is when the daily decay
+# writes new importances).
+_LEFT_OUT = ("importance", "decay")
 
 
-def _path(ws: Workspace):
+def path_of(ws: Workspace):
     return ws.cache / "recall.sqlite"
 
 
-def signature(ws: Workspace) -> str | None:
-    """What identifies the current index.json cheaply: size, modification time and inode."""
-    return files.signature(ws.index)
+# --- what the features read -----------------------------------------------------------------------------------
 
 
-def _record(db: sqlite3.Connection, ws: Workspace, sig: str | None) -> None:
-    """Note that the cache describes index.json as of `sig`, with that version's change time and checksum."""
-    found = files.fingerprint(ws.index) if sig else None
-    if found is not None and found[0] == sig:
-        _set_meta(db, signature=sig, ctime=found[1], checksum=found[2])
-    else:
-        _set_meta(db, signature=sig or "", ctime="", checksum="")  # unknown: the next reader compares and rebuilds
+@dataclass(slots=True)
+class Facts:
+    """A document's id, filters and today's importance and recency: what ranking reads before decoding anything."""
+
+    id: str
+    domain: str
+    hidden: bool
+    importance: float
+    recency: float
 
 
-def _vouched(db: sqlite3.Connection, ws: Workspace) -> str | None:
-    """index.json's signature when the cache was built from exactly the file there now, else None."""
-    try:
-        st = os.stat(ws.index)
-        values = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('signature', 'ctime', 'checksum')"))
-    except (OSError, sqlite3.DatabaseError):
-        return None
-    sig = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
-    if values.get("signature") != sig:
-        return None
-    if values.get("ctime") == str(st.st_ctime_ns):
-        return sig  # no write since (a write, or resetting mtime after one, moves the change time)
-    found = files.fingerprint(ws.index)
-    if found is None or found[0] != sig or not values.get("checksum") or found[2] != values["checksum"]:
-        return None
-    try:
-        with db:  # the same contents: the next reader need not read it again
-            _set_meta(db, ctime=found[1])
-    except sqlite3.Error:
-        pass
-    return sig
+@dataclass(slots=True)
+class Scored:
+    """A memory with today's importance and what the dashboard's aggregates need."""
+
+    memory: Memory
+    importance: float
+    tier: str
+    domain: str
+    pinned: bool
+    created: date | None
+    reinforced: int
 
 
-def vouched_signature(ws: Workspace) -> str | None:
-    """index.json's signature when the cache describes exactly that file (what a writer loaded), else None."""
-    db = _open(ws)
-    if db is None:
-        return None
-    try:
-        return _vouched(db, ws)
-    finally:
-        db.close()
+@dataclass
+class Census:
+    """Aggregates over every memory: tier counts per domain, importance in `bins` equal bins, today's importance of
+    the fading and of the pinned memories (ascending), memories per creation day, and totals."""
+
+    bins: list
+    total: int = 0
+    per_domain: dict = field(default_factory=dict)
+    fading: list = field(default_factory=list)
+    pinned: list = field(default_factory=list)
+    days: Counter = field(default_factory=Counter)
+    undated: int = 0
+    reinforced: int = 0
 
 
-def _strength(base: float, since: int) -> float | None:
-    """A fading memory's `strength`: the logarithm of its importance `base` on day number `since` carried back to
-    day 0. Today's importance is exp(strength + today × ln 0.99): one column orders memories by it on any day."""
-    return math.log(base) - since * _LOG_RATE if base > 0 else None
+@dataclass
+class Shelf:
+    """A shelf of a domain (a mirror file): its most important visible memories, and how many it holds in all."""
+
+    memories: list[tuple[Memory, float]]
+    total: int
 
 
-def _reach(strength: float | None, day: int) -> float:
-    """The most a fading memory of this `strength` is worth on day number `day`. Its importance (retention.faded)
-    is exactly this, but for rounding (allowed for), when its anchor's day has come; less when the anchor lies
-    ahead (nothing fades before its day); 0 at base 0."""
-    if strength is None:
-        return 0.0
-    exponent = strength + day * _LOG_RATE
-    # The slack: relative for rounding, and absolute below 1e-300, where floats lose their precision.
-    return math.exp(exponent) * (1 + 1e-9) + 1e-300 if exponent < 0 else math.inf
+def histogram_bin(value: float, bins: int) -> int:
+    """The bin of an importance from 0 to 1 (1.0 falls in the last bin)."""
+    return min(bins - 1, int(value * bins + 1e-9))
 
 
-def _rows(memories: Iterable[Memory], meta: dict, today: date, first_doc: int):
-    """(doc row, its postings, its topic terms, its sources) for each memory, numbered from `first_doc`."""
-    for doc, memory in enumerate(memories, first_doc):
-        counts = document_terms(memory)
-        length = float(sum(counts.values()))
-        base, since = retention.anchor(memory, meta, today)
-        strength = _strength(base, since.toordinal())
-        seen = parse_day(memory.lastAccessed) or parse_day(memory.created)
-        created = parse_day(memory.created)
-        topic = sorted(topic_terms(memory.content))
-        # The body carries its anchor, so the cache needs none of the index's bookkeeping to date it.
-        body = dict(memory.to_dict())
-        body["decay"] = {"base": base, "from": since.isoformat(), "last": memory.importance}
-        row = (
-            doc,
-            memory.id,
-            memory.domain,
-            int(memory.superseded or memory.archived),
-            int(memory.extra.get("kind") == "explicit"),
-            int(memory.pinned),
-            base,
-            since.toordinal(),
-            strength,
-            min(memory.importance, retention.ceiling(memory)),
-            seen.toordinal() if seen else None,
-            created.toordinal() if created else None,
-            memory.timesReinforced,
-            memory.category,
-            " ".join(topic),
-            length,
-            _ENCODE(body),
-        )
-        sources = [
-            (str(s.get("session")), str(s.get("message")), doc, str(s.get("ts") or ""))
-            for s in memory.every_source()
-            if s.get("session") is not None
-        ]
-        yield row, [(term, doc, tf, length) for term, tf in counts.items()], [(t, doc) for t in topic], sources
+ShelfOf = Callable[[str], str]  # a memory's category -> the name of its shelf
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+class Cache:
+    """The store as the features read it, from a cache database (on disk, or built in memory)."""
 
-
-def _insert(
-    db: sqlite3.Connection, memories: Iterable[Memory], meta: dict, today: date, indexed: bool = True
-) -> tuple[int, int]:
-    """Add the memories' rows; returns how many, and their total length (in `_units`). Into `indexed` tables (an
-    update) each table's rows go in the order of its index: SQLite then walks every index once instead of jumping
-    about it, which is much faster for many rows."""
-    first = (db.execute("SELECT COALESCE(MAX(doc), 0) FROM docs").fetchone()[0]) + 1
-    docs: list[tuple] = []
-    postings: list[tuple] = []
-    topics: list[tuple] = []
-    sources: list[tuple] = []
-    highest = count = units = 0
-
-    def flush():
-        if indexed:
-            for batch in (postings, topics, sources):
-                batch.sort()
-        for table, batch in (("docs", docs), ("postings", postings), ("topics", topics), ("sources", sources)):
-            _insert_rows(db, table, batch)
-            batch.clear()
-
-    for row, entries, topic, origin in _rows(memories, meta, today, first):
-        docs.append(row)
-        postings.extend(entries)
-        topics.extend(topic)
-        sources.extend(origin)
-        highest = max(highest, id_number(row[1]) or 0)
-        count += 1
-        units += _units(row[15])
-        if len(postings) > 20_000:
-            flush()
-    flush()
-    known = db.execute("SELECT value FROM meta WHERE key = 'highest_id'").fetchone()
-    _set_meta(db, highest_id=max(highest, int(known[0]) if known else 0))
-    return count, units
-
-
-# What a statement may take in every SQLite: 999 parameters (the limit before version 3.32), and 500 rows of VALUES
-# (a compound SELECT to versions before 3.8.8).
-_PARAMETERS, _ROWS = 999, 500
-
-
-def _insert_rows(db: sqlite3.Connection, table: str, rows: list[tuple]) -> None:
-    """Insert rows of one width, in order, as many a statement as its parameters allow: binding a row costs the same
-    either way, but each run of a statement has a cost of its own (for a cache's many small rows, most of it)."""
-    if not rows:
-        return
-    width = len(rows[0])
-    each = max(1, min(_ROWS, _PARAMETERS // width))
-    values = "(" + ",".join("?" * width) + ")"
-    whole = len(rows) - len(rows) % each
-    if whole:
-        statement = f"INSERT INTO {table} VALUES " + ",".join([values] * each)
-        db.executemany(statement, (list(chain.from_iterable(rows[i : i + each])) for i in range(0, whole, each)))
-    # The rest one a statement: a statement of each length would be compiled and cached anew.
-    db.executemany(f"INSERT INTO {table} VALUES {values}", rows[whole:])
-
-
-def _remove(db: sqlite3.Connection, memory_id: str) -> float | None:
-    """Delete a memory's rows; returns the length of its document (None when there was none)."""
-    found = db.execute("SELECT doc, topic, body, length FROM docs WHERE id = ?", (memory_id,)).fetchone()
-    if found:
-        doc, topic, body, length = found
-        memory = Memory.wrap(json.loads(body))
-        # Deleted by their indexed keys: a scan of these tables per memory would not scale.
-        db.executemany("DELETE FROM postings WHERE term = ? AND doc = ?", [(t, doc) for t in document_terms(memory)])
-        db.executemany("DELETE FROM topics WHERE term = ? AND doc = ?", [(t, doc) for t in topic.split()])
-        db.executemany(
-            "DELETE FROM sources WHERE session = ? AND message = ? AND doc = ?",
-            [
-                (str(s.get("session")), str(s.get("message")), doc)
-                for s in memory.every_source()
-                if s.get("session") is not None
-            ],
-        )
-        db.execute("DELETE FROM docs WHERE doc = ?", (doc,))
-        return length
-    return None
-
-
-def _set_meta(db: sqlite3.Connection, **values) -> None:
-    db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
-
-
-# Document lengths are added up exactly, as whole numbers of 2^-60: every length (a sum of term weights, none below
-# 0.1) is a float at least 2^-8, so a whole multiple of that unit. The total as a float is then the correctly rounded
-# sum, which is what math.fsum gives IndexView: both views rank with the same average length, however many updates.
-_UNIT = 60
-
-
-def _units(length: float) -> int:
-    return int(math.ldexp(length, _UNIT))
-
-
-def _totals(db: sqlite3.Connection) -> tuple[int, int]:
-    """(documents, their total length in units of 2^-_UNIT) as recorded: kept up to date by every change, never
-    summed again (a scan of a large cache's documents costs a tenth of a second)."""
-    values = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('count', 'total_units')"))
-    try:
-        return int(values["count"]), int(values["total_units"])
-    except (KeyError, ValueError):
-        raise NotIncremental() from None
-
-
-def rebuild(ws: Workspace, index: Index, sig: str | None, today: date) -> None:
-    """Build the whole structure from an index into a new file, then move it into place."""
-    ws.cache.mkdir(parents=True, exist_ok=True)
-    target = _path(ws)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    temporary.unlink(missing_ok=True)
-    db = sqlite3.connect(temporary)
-    try:
-        # Helper threads sort the rows for the indexes built at the end (SQLite's sorter; a no-op where it was
-        # built without them): on more than one core, a rebuild's largest sort no longer waits for one.
-        db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA threads=4;" + _TABLES)
-        db.execute(f"PRAGMA user_version={VERSION}")
-        count, units = _insert(db, index.memories, index.meta, today, indexed=False)
-        db.executescript(_INDEXES)
-        _set_meta(db, count=count, total_units=units)
-        _record(db, ws, sig)
-        db.commit()
-    finally:
-        db.close()
-    os.replace(temporary, target)
-
-
-class NotIncremental(Exception):
-    """The cache cannot be brought up to date from the few memories a streaming write holds."""
-
-
-def update(
-    ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None, today: date, partial: bool = False
-) -> None:
-    """After a writer saved the index: refresh the documents of `changed` ids (all when None) and record the new
-    index.json. Incremental only when the cache matched the index.json the writer loaded (`loaded_from`): a hand
-    edit before the write means a rebuild. A `partial` index (only the memories a streaming write held) can
-    never rebuild it: NotIncremental instead. Called with the workspace lock held."""
-    sig = signature(ws)
-    db = _open(ws)
-    if db is None or changed is None or not _current(db, loaded_from):
-        if db is not None:
-            db.close()
-        if partial:
-            raise NotIncremental()
-        rebuild(ws, index, sig, today)
-        return
-    try:
-        with db:
-            _set_meta(db, signature="")  # a crash half way must read as out of date
-        with db:
-            by_id = index.by_id() if changed else {}
-            count, units = _totals(db)
-            for memory_id in changed:
-                removed = _remove(db, memory_id)
-                if removed is not None:
-                    count, units = count - 1, units - _units(removed)
-            added, more = _insert(db, [by_id[i] for i in sorted(changed) if i in by_id], index.meta, today)
-            _set_meta(db, count=count + added, total_units=units + more)
-            _record(db, ws, sig)
-    finally:
-        db.close()
-
-
-def refresh_after_write(
-    ws: Workspace, index: Index, loaded_from: str | None, changed: set[str] | None, today: date, partial: bool = False
-) -> None:
-    """`update` after one of our own writes, and note that index.json is now exactly as we wrote it (see
-    `witnessed`). A failure only removes the cache: the index is saved already and the next reader rebuilds."""
-    try:
-        update(ws, index, loaded_from, changed, today, partial)
-        db = _open(ws)
-        if db is not None:
-            with db:
-                _set_meta(db, written=signature(ws) or "")
-            db.close()
-    except (OSError, sqlite3.Error, NotIncremental):
-        try:
-            _path(ws).unlink()
-        except OSError:
-            pass
-
-
-def _open(ws: Workspace) -> sqlite3.Connection | None:
-    path = _path(ws)
-    if not path.exists():
-        return None
-    try:
-        db = sqlite3.connect(path, timeout=30)
-        if db.execute("PRAGMA user_version").fetchone()[0] != VERSION:
-            db.close()
-            return None
-        return db
-    except sqlite3.DatabaseError:
-        return None
-
-
-class CacheView:
-    """views.View over the cache, with the touches recorded since the last write applied to what it returns.
-    Memories come decoded from their cached bodies, each carrying its own decay anchor."""
-
-    def __init__(self, db: sqlite3.Connection, touched: list):
+    def __init__(self, db: sqlite3.Connection):
         self.db = db
-        values = dict(db.execute("SELECT key, value FROM meta"))
-        self.count = int(values.get("count", 0))
-        total = math.ldexp(int(values.get("total_units", 0)), -_UNIT)
+        self.meta: dict[str, str] = {}
+        self.count = 0
+        self.average_length = 1.0
+        self.read_meta()
+
+    def read_meta(self) -> None:
+        self.meta = dict(self.db.execute("SELECT key, value FROM meta"))
+        self.count = int(self.meta.get("count", 0))
+        total = float(self.meta.get("length", 0.0))
         self.average_length = total / self.count if self.count else 1.0
-        self.highest_id = int(values.get("highest_id", 0))
-        self._rows: dict[int, tuple] = {}
-        self._touches: dict[str, list[datetime]] = {}
-        for when, ids in touched:
-            for memory_id in ids:
-                self._touches.setdefault(memory_id, []).append(when)
 
     def close(self) -> None:
         self.db.close()
 
-    def _memory(self, body: str) -> Memory:
-        memory = Memory.wrap(json.loads(body))
-        for when in sorted(self._touches.get(memory.id, ())):
-            retention.touch(memory, when, _ANCHORED)
-        return memory
-
-    def _bodies(self, docs: list[int], columns: str = "body") -> Iterator[tuple]:
-        for start in range(0, len(docs), 500):
-            part = docs[start : start + 500]
+    def _rows(self, docs: list[int], columns: str, table: str = "docs") -> Iterator[tuple]:
+        for start in range(0, len(docs), BATCH):
+            part = docs[start : start + BATCH]
             yield from self.db.execute(
-                f"SELECT doc, {columns} FROM docs WHERE doc IN ({','.join('?' * len(part))})", part
+                f"SELECT doc, {columns} FROM {table} WHERE doc IN ({','.join('?' * len(part))})", part
             )
 
-    # --- ranking ---
+    # --- ranking (search.rank) ---
     def postings(self, term: str) -> list[tuple[int, float, float]]:
-        # From the covering index alone: a common word's list is long, and ranking reads the facts of only the
-        # few best documents (`facts`).
-        return self.db.execute("SELECT doc, tf, length FROM postings WHERE term = ?", (term,)).fetchall()
+        """(doc, weighted term frequency, doc length) of every document holding `term`."""
+        row = self.db.execute("SELECT docs, tfs, lengths FROM terms WHERE term = ?", (term,)).fetchone()
+        if row is None:
+            return []
+        docs, tfs, lengths = _arrays(row)
+        return list(zip(docs, tfs, lengths, strict=True))
 
     def facts(self, docs: list[int], now: datetime) -> dict[int, Facts]:
         today = now.date()
-        wanted = [doc for doc in docs if doc not in self._rows]
-        for row in self._bodies(wanted, "id, domain, hidden, pinned, base, since, importance, seen"):
-            self._rows[row[0]] = row[1:]
         out = {}
-        for doc in docs:
-            memory_id, domain, hidden, pinned, base, since, importance, seen = self._rows[doc]
-            if not pinned:
-                importance = retention.faded(base, today.toordinal() - since)
-            touched = self._touches.get(memory_id)
-            if touched:
-                seen = max(seen or 0, max(touched).date().toordinal())
+        for doc, memory_id, domain, hidden, pinned, base, since, value, seen in self._rows(
+            docs, "id, domain, hidden, pinned, base, since, importance, seen"
+        ):
             out[doc] = Facts(
                 memory_id,
                 domain,
                 bool(hidden),
-                importance,
-                retention.recency(date.fromordinal(seen) if seen else None, today),
+                importance(bool(pinned), value, base, date.fromordinal(since), today),
+                recency(date.fromordinal(seen) if seen else None, today),
             )
         return out
 
-    def fetch(self, docs: list[int]) -> dict[int, Memory]:
-        return {doc: self._memory(body) for doc, body in self._bodies(docs)}
+    def fetch(self, docs: list[int], today: date) -> dict[int, Memory]:
+        """The memories of these documents as stored, with their importance as of `today`."""
+        out = {}
+        for doc, pinned, base, since, value, body in self._rows(
+            docs, "pinned, base, since, importance, body", "docs JOIN bodies USING (doc)"
+        ):
+            memory = Memory.wrap(json.loads(body))
+            memory.importance = round(importance(bool(pinned), value, base, date.fromordinal(since), today), 4)
+            out[doc] = memory
+        return out
 
     # --- published views ---
-    def _top(self, where: str, params: tuple, today: date, limit: int, columns: str) -> list[tuple]:
-        """(today's importance, pinned, *columns) of the rows under `where` whose importance is among the `limit`
-        highest, and of every row tied with the last of them, in no order. Read off the indexes, pinned rows by
-        importance and fading ones by strength, each walk stopping at the first row that cannot reach the
-        `limit`-th importance found so far (`_reach`): a few rows more than `limit`, however large the store."""
-        day = today.toordinal()
-        highest: list[float] = []  # the `limit` highest importances found so far, as a heap
-        found: list[tuple] = []
-        select = f"{columns} FROM docs WHERE {where}"
-        walks = (
-            (1, f"SELECT importance, 0, 0, {select} AND pinned = 1 ORDER BY importance DESC"),
-            (0, f"SELECT strength, base, since, {select} AND pinned = 0 ORDER BY strength DESC"),
-        )
-        for pinned, query in walks if limit > 0 else ():
-            cursor = self.db.execute(query, params)
-            try:
-                for first, base, since, *row in cursor:
-                    # The most this row is worth today: exactly, for a pinned one; a bound, for a fading one.
-                    most = retention.importance_of_row(1, first, 0.0, 0, day) if pinned else _reach(first, day)
-                    if len(highest) == limit and most < highest[0]:
-                        break
-                    value = most if pinned else retention.importance_of_row(0, 0.0, base, since, day)
-                    found.append((value, pinned, *row))
-                    if len(highest) < limit:
-                        heapq.heappush(highest, value)
-                    elif value > highest[0]:
-                        heapq.heapreplace(highest, value)
-            finally:
-                cursor.close()
-        return [item for item in found if item[0] >= highest[0]] if len(highest) == limit else found
-
-    def core(self, today: date, threshold: float) -> tuple[int, Iterator[tuple[Memory, float]]]:
-        bound = math.log(threshold) - today.toordinal() * _LOG_RATE if threshold > 0 else -math.inf
-        fading = "hidden = 0 AND pinned = 0 AND explicit = ? AND strength >= ?"
-        steady = "hidden = 0 AND pinned = 1 AND explicit = ? AND importance >= ?"
-        total = sum(
-            self.db.execute(f"SELECT COUNT(*) FROM docs WHERE {where}", (flag, value)).fetchone()[0]
-            for where, value in ((fading, bound), (steady, threshold))
-            for flag in (0, 1)
-        )
-
-        def rows(where: str, flag: int, value: float, order: str):
-            for (body,) in self.db.execute(
-                f"SELECT body FROM docs WHERE {where} ORDER BY {order} DESC, id", (flag, value)
-            ):
-                memory = self._memory(body)
-                yield memory, retention.importance_on(memory, today, _ANCHORED)
-
-        def walk():
-            # Both lists come sorted from the index on (hidden, explicit, strength); pinned ones are few.
-            for flag in (1, 0):
-                yield from heapq.merge(
-                    rows(fading, flag, bound, "strength"),
-                    rows(steady, flag, threshold, "importance"),
-                    key=lambda pair: (-pair[1], pair[0].id),
-                )
-
-        return total, walk()
-
-    def shelves(self, today: date, shelf_of: ShelfOf, limit: int) -> dict[tuple[str, str], list[tuple[Memory, float]]]:
-        # Each category's `limit` most important from the index on (hidden, domain, category, pinned, strength);
-        # categories with the same shelf name are merged, then cut.
-        out: dict[tuple[str, str], list] = {}
-        for domain, category in self.db.execute(
-            "SELECT DISTINCT domain, category FROM docs WHERE hidden = 0"
-        ).fetchall():
-            out.setdefault((domain, shelf_of(category)), []).extend(
-                self._top("hidden = 0 AND domain = ? AND category = ?", (domain, category), today, limit, "doc, id")
-            )
-        for shelf in out.values():
-            shelf.sort(key=lambda row: (-row[0], row[3]))
-            del shelf[max(0, limit) :]
-        bodies = self.fetch([row[2] for shelf in out.values() for row in shelf])
-        return {key: [(bodies[row[2]], row[0]) for row in shelf] for key, shelf in out.items()}
-
-    def shelf_counts(self, shelf_of: ShelfOf) -> dict[tuple[str, str], int]:
-        out: dict = {}
-        for domain, category, count in self.db.execute(
-            "SELECT domain, category, COUNT(*) FROM docs WHERE hidden = 0 GROUP BY domain, category"
+    def _today(self, today: date, where: str = "1", params: tuple = ()) -> list[tuple]:
+        """(today's importance, doc, id, domain, category, pinned, explicit, hidden, created, reinforced) of every
+        document under `where`."""
+        out = []
+        for (
+            doc,
+            memory_id,
+            domain,
+            category,
+            pinned,
+            explicit,
+            hidden,
+            base,
+            since,
+            value,
+            created,
+            reinforced,
+        ) in self.db.execute(
+            "SELECT doc, id, domain, category, pinned, explicit, hidden, base, since, importance, created, "
+            f"reinforced FROM docs WHERE {where}",
+            params,
         ):
-            key = (domain, shelf_of(category))
-            out[key] = out.get(key, 0) + count
+            found = importance(bool(pinned), value, base, date.fromordinal(since), today)
+            out.append((found, doc, memory_id, domain, category, pinned, explicit, hidden, created, reinforced))
         return out
 
+    def core(self, today: date, threshold: float) -> tuple[int, Iterator[tuple[Memory, float]]]:
+        """How many visible memories reach `threshold` today, and those memories: explicit "remember this" first,
+        then by today's importance, ties by id. Read off the index on (pinned, rank_key): only the memories near
+        the threshold or above are looked at."""
+        rows = [
+            row
+            for row in self._today(
+                today,
+                "hidden = 0 AND ((pinned = 0 AND rank_key >= ?) OR (pinned = 1 AND importance >= ?))",
+                (lowest_key(threshold, today), threshold),
+            )
+            if row[0] >= threshold
+        ]
+        rows.sort(key=lambda row: (not row[6], -row[0], row[2]))
+
+        def walk() -> Iterator[tuple[Memory, float]]:
+            for start in range(0, len(rows), 50):  # the caller stops at its budget: read as far as it gets
+                part = rows[start : start + 50]
+                bodies = self.fetch([row[1] for row in part], today)
+                for row in part:
+                    yield bodies[row[1]], row[0]
+
+        return len(rows), walk()
+
+    def shelves(self, today: date, shelf_of: ShelfOf, limit: int) -> dict[tuple[str, str], Shelf]:
+        """{(domain, shelf): Shelf}: each shelf's `limit` most important visible memories, most important first,
+        ties by id, and its count."""
+        grouped: dict[tuple[str, str], list[tuple]] = {}
+        for row in self._today(today, "hidden = 0"):
+            grouped.setdefault((row[3], shelf_of(row[4])), []).append(row)
+        kept = {key: heapq.nsmallest(max(0, limit), rows, key=lambda r: (-r[0], r[2])) for key, rows in grouped.items()}
+        bodies = self.fetch([row[1] for rows in kept.values() for row in rows], today)
+        return {key: Shelf([(bodies[row[1]], row[0]) for row in rows], len(grouped[key])) for key, rows in kept.items()}
+
     def ranked(self, today: date, limit: int) -> list[Scored]:
-        rows = self._top("1", (), today, limit, "doc, id, domain, created, reinforced")
-        rows.sort(key=lambda row: (-row[0], -row[6], row[3]))
-        del rows[max(0, limit) :]
-        bodies = self.fetch([row[2] for row in rows])
+        """The `limit` most important memories today (hidden ones too), then the most reinforced, ties by id."""
+        rows = heapq.nsmallest(max(0, limit), self._today(today), key=lambda r: (-r[0], -r[9], r[2]))
+        bodies = self.fetch([row[1] for row in rows], today)
         return [
             Scored(
                 bodies[doc],
@@ -549,134 +266,324 @@ class CacheView:
                 date.fromordinal(created) if created else None,
                 reinforced,
             )
-            for value, pinned, doc, _, domain, created, reinforced in rows
+            for value, doc, _, domain, _, pinned, _, _, created, reinforced in rows
         ]
 
     def census(self, today: date, bins: int) -> Census:
-        """Counted from small columns, read off covering indexes (a scan of the documents would read every body):
-        every memory's importance today computed once, sorted, and the tiers and bins counted as runs of the
-        sorted values (a call of `tier` or `histogram_bin` per run, not per memory)."""
+        """Aggregates over every memory today."""
         out = Census(bins=[0] * bins)
-        values: list[float] = []
-        number = today.toordinal()
-        for (domain,) in self.db.execute("SELECT DISTINCT domain FROM docs").fetchall():
-            rows = self.db.execute("SELECT base, since FROM docs WHERE domain = ? AND pinned = 0", (domain,))
-            bases, sinces = list(zip(*rows, strict=True)) or [(), ()]
-            fading = retention.faded_rows(bases, sinces, number)
-            pinned = [
-                retention.importance_of_row(1, importance, 0.0, 0, number)
-                for (importance,) in self.db.execute(
-                    "SELECT importance FROM docs WHERE domain = ? AND pinned = 1", (domain,)
-                )
-            ]
-            out.fading += fading
-            out.pinned += pinned
-            some = fading + pinned
-            some.sort()
-            for name, start, end in runs(some, tier):
-                out.per_domain.setdefault(domain or "user", Counter())[name] += end - start
-            values += some
-        out.pinned.sort()
-        out.fading.sort()
-        values.sort()
-        out.total = len(values)
-        for number, start, end in runs(values, lambda value: histogram_bin(value, bins)):
-            out.bins[number] += end - start
-        for day, count, reinforced in self.db.execute(
-            "SELECT created, COUNT(*), SUM(reinforced) FROM docs GROUP BY created"
-        ):
-            if day:
-                out.days[date.fromordinal(day)] += count
+        for value, _, _, domain, _, pinned, _, _, created, reinforced in self._today(today):
+            out.total += 1
+            out.per_domain.setdefault(domain or "user", Counter())[tier(value)] += 1
+            out.bins[histogram_bin(value, bins)] += 1
+            (out.pinned if pinned else out.fading).append(value)
+            if created:
+                out.days[date.fromordinal(created)] += 1
             else:
-                out.undated += count
+                out.undated += 1
             out.reinforced += reinforced
+        out.fading.sort()
+        out.pinned.sort()
         return out
 
-    # --- the same-fact lookup ---
-    def topic_count(self, term: str) -> int:
-        return self.db.execute("SELECT COUNT(*) FROM topics WHERE term = ?", (term,)).fetchone()[0]
-
-    def topic_docs(self, term: str) -> Iterable[int]:
-        return [doc for (doc,) in self.db.execute("SELECT doc FROM topics WHERE term = ?", (term,))]
-
-    def entries(self, docs: list[int]) -> list[tuple[int, Memory, set[str]]]:
-        return [(doc, self._memory(body), set(topic.split())) for doc, topic, body in self._bodies(docs, "topic, body")]
-
-    def tie_keys(self, docs: list[int]) -> dict[int, tuple[int, str]]:
-        return {doc: (len(topic.split()), memory_id) for doc, memory_id, topic in self._bodies(docs, "id, topic")}
-
-    def latest_in_session(self, session: str) -> int | None:
-        row = self.db.execute(
-            "SELECT d.doc FROM sources s JOIN docs d ON d.doc = s.doc WHERE s.session = ? AND d.hidden = 0 "
-            "ORDER BY s.ts DESC, length(d.id) DESC, d.id DESC LIMIT 1",
-            (session,),
-        ).fetchone()
-        return row[0] if row else None
-
-    def has_source(self, session: str, message: str) -> bool:
-        return (
-            self.db.execute(
-                "SELECT 1 FROM sources WHERE session = ? AND message = ? LIMIT 1", (session, message)
-            ).fetchone()
-            is not None
-        )
+    # --- encoding's same-fact lookup ---
+    def topics(self) -> dict[str, set[str]]:
+        """{memory id: its topic terms}, for every memory."""
+        return {memory_id: set(topic.split()) for memory_id, topic in self.db.execute("SELECT id, topic FROM docs")}
 
 
-# A cached body carries its own decay anchor: no index bookkeeping is needed to date it.
-_ANCHORED: Mapping = MappingProxyType({})
+def _arrays(row) -> tuple[array, array, array]:
+    docs, tfs, lengths = array("I"), array("f"), array("f")
+    docs.frombytes(row[0])
+    tfs.frombytes(row[1])
+    lengths.frombytes(row[2])
+    return docs, tfs, lengths
 
 
-def open_view(ws: Workspace, today: date, locked: bool = False):
-    """A View of the current index for readers: the cache (built or rebuilt as needed, with the touches recorded
-    since the last write), or, when the cache folder cannot be written, an IndexView of the index read whole.
-    `locked`: the caller holds the workspace lock already."""
-    view = cached_view(ws)
-    if view is not None:
-        return view
-    with nullcontext() if locked else files.workspace_lock(ws):
-        view = cached_view(ws)
-        if view is not None:
-            return view
-        index = indexfile.load_index(ws)
-        try:
-            rebuild(ws, index, signature(ws), today)
-        except (OSError, sqlite3.Error):
-            # A read-only cache folder: answer from memory this time.
-            touches.apply_touches(index, touches.read_touches(ws))
-            return IndexView(index)
-        return cached_view(ws) or IndexView(index)
+# --- building and updating ------------------------------------------------------------------------------------
 
 
-def cached_view(ws: Workspace) -> CacheView | None:
-    """The cache as a View when it describes exactly the index.json there now (with the touches recorded since)."""
-    db = _open(ws)
-    if db is None or not _vouched(db, ws):
-        if db is not None:
-            db.close()
+def _entry(doc: int, memory: Memory, meta: dict, today: date) -> tuple[tuple, str, dict[str, float], float]:
+    """(the document's row, its body, its weighted terms, its length) for a memory."""
+    counts = document_terms(memory)
+    length = float(sum(counts.values()))
+    pinned = min(memory.importance, ceiling(memory)) if memory.pinned else None
+    # A pinned memory does not fade: it has no anchor, only its importance.
+    base, since = (pinned, date.min) if pinned is not None else anchor(memory, meta, today)
+    seen = parse_day(memory.lastAccessed) or parse_day(memory.created)
+    created = parse_day(memory.created)
+    row = (
+        doc,
+        memory.id,
+        memory.domain,
+        memory.category,
+        int(memory.superseded or memory.archived),
+        int(memory.extra.get("kind") == "explicit"),
+        int(memory.pinned),
+        base,
+        since.toordinal(),
+        None if pinned is not None else order_key(base, since),
+        pinned or 0.0,
+        seen.toordinal() if seen else None,
+        created.toordinal() if created else None,
+        memory.timesReinforced,
+        length,
+        " ".join(sorted(topic_terms(memory.content))),
+    )
+    body = {k: v for k, v in memory.to_dict().items() if k not in _LEFT_OUT}
+    return row, _ENCODE(body), counts, length
+
+
+def _insert(db: sqlite3.Connection, entries: list[tuple[tuple, str, dict, float]]) -> None:
+    db.executemany(f"INSERT INTO docs VALUES ({','.join('?' * 16)})", [e[0] for e in entries])
+    db.executemany("INSERT INTO bodies VALUES (?, ?)", [(e[0][0], e[1]) for e in entries])
+
+
+def _set_meta(db: sqlite3.Connection, **values) -> None:
+    db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
+
+
+def _totals(db: sqlite3.Connection) -> None:
+    count, length = db.execute("SELECT COUNT(*), COALESCE(SUM(length), 0) FROM docs").fetchone()
+    _set_meta(db, count=count, length=repr(float(length)))
+
+
+def build(db: sqlite3.Connection, index: Index, today: date) -> None:
+    """Fill an empty database with every memory of the index (the caller commits)."""
+    for table in ("meta", "docs", "bodies", "terms"):
+        db.execute(f"DROP TABLE IF EXISTS {table}")
+    for statement in _TABLES.split(";"):
+        db.execute(statement)  # one by one: a script would end the caller's transaction
+    db.execute(f"PRAGMA user_version = {VERSION}")
+    postings: dict[str, tuple[array, array, array]] = {}
+    entries = []
+    for doc, memory in enumerate(index.memories, 1):
+        entry = _entry(doc, memory, index.meta, today)
+        for term, tf in entry[2].items():
+            found = postings.get(term)
+            if found is None:
+                found = postings[term] = (array("I"), array("f"), array("f"))
+            found[0].append(doc)
+            found[1].append(tf)
+            found[2].append(entry[3])
+        entries.append(entry)
+        if len(entries) == BATCH:
+            _insert(db, entries)
+            entries = []
+    _insert(db, entries)
+    db.executemany(
+        "INSERT INTO terms VALUES (?, ?, ?, ?)",
+        ((term, d.tobytes(), t.tobytes(), n.tobytes()) for term, (d, t, n) in postings.items()),
+    )
+    _totals(db)
+
+
+def update(db: sqlite3.Connection, index: Index, changed: set[str], today: date) -> None:
+    """Redo the rows of the memories whose ids are in `changed` (added, changed or removed from the index); the
+    caller commits."""
+    memories = index.by_id()
+    touched: dict[str, tuple[set[int], list[tuple[int, float, float]]]] = {}  # term -> (docs out, postings in)
+    next_doc = (db.execute("SELECT COALESCE(MAX(doc), 0) FROM docs").fetchone()[0]) + 1
+    entries = []
+    for memory_id in sorted(changed):
+        found = db.execute("SELECT doc FROM docs WHERE id = ?", (memory_id,)).fetchone()
+        doc = found[0] if found else None
+        if doc is not None:
+            (body,) = db.execute("SELECT body FROM bodies WHERE doc = ?", (doc,)).fetchone()
+            for term in document_terms(Memory.wrap(json.loads(body))):
+                touched.setdefault(term, (set(), []))[0].add(doc)
+            db.execute("DELETE FROM docs WHERE doc = ?", (doc,))
+            db.execute("DELETE FROM bodies WHERE doc = ?", (doc,))
+        memory = memories.get(memory_id)
+        if memory is None:
+            continue  # removed from the index
+        if doc is None:
+            doc, next_doc = next_doc, next_doc + 1
+        entry = _entry(doc, memory, index.meta, today)
+        entries.append(entry)
+        for term, tf in entry[2].items():
+            touched.setdefault(term, (set(), []))[1].append((doc, tf, entry[3]))
+    _insert(db, entries)
+    for term, (out, added) in touched.items():
+        row = db.execute("SELECT docs, tfs, lengths FROM terms WHERE term = ?", (term,)).fetchone()
+        arrays = _arrays(row) if row else (array("I"), array("f"), array("f"))
+        _splice(arrays, out, sorted(added))
+        if arrays[0]:
+            db.execute("INSERT OR REPLACE INTO terms VALUES (?, ?, ?, ?)", (term, *(part.tobytes() for part in arrays)))
+        elif row:
+            db.execute("DELETE FROM terms WHERE term = ?", (term,))
+    _totals(db)
+
+
+def _splice(arrays: tuple[array, array, array], out: set[int], added: list[tuple[int, float, float]]) -> None:
+    """Take the documents `out` from a term's sorted arrays and put the postings `added` (sorted) in their places."""
+    docs = arrays[0]
+    for doc in sorted(out, reverse=True):
+        at = bisect_left(docs, doc)
+        if at < len(docs) and docs[at] == doc:
+            for part in arrays:
+                del part[at]
+    for posting in added:
+        at = bisect_left(docs, posting[0])
+        for part, value in zip(arrays, posting, strict=True):
+            part.insert(at, value)
+
+
+# --- opening ----------------------------------------------------------------------------------------------------
+
+
+class _Broken(Exception):
+    """The cache file is not a database, or a damaged one."""
+
+
+def _connect(ws: Workspace, create: bool) -> sqlite3.Connection | None:
+    """The cache database, ready to use: None when there is none (and `create` is false), when it is of another
+    version (and `create` is false), or when it cannot be opened (a read-only folder); _Broken when the file is no
+    database or a damaged one."""
+    path = path_of(ws)
+    if not create and not path.is_file():
         return None
-    return CacheView(db, touches.read_touches(ws))
-
-
-def witnessed(ws: Workspace) -> bool:
-    """Is index.json exactly the file our last write produced (and the cache current for it)? Then it is in our
-    line form, redacted under today's rules, and a transaction streams it as it is; any other file is normalised
-    first (transaction.normalise)."""
-    db = _open(ws)
-    if db is None:
-        return False
     try:
-        sig = _vouched(db, ws)
-        row = db.execute("SELECT value FROM meta WHERE key = 'written'").fetchone()
-    except sqlite3.DatabaseError:
-        return False
-    finally:
+        if create:
+            ws.cache.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, timeout=30, isolation_level=None)
+    except (OSError, sqlite3.Error):
+        return None
+    try:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        if db.execute("PRAGMA user_version").fetchone()[0] != VERSION and not create:
+            db.close()
+            return None
+        return db
+    except sqlite3.Error as exc:
         db.close()
-    return bool(sig) and row is not None and row[0] == sig
+        if getattr(exc, "sqlite_errorname", "") in ("SQLITE_NOTADB", "SQLITE_CORRUPT"):
+            raise _Broken() from None
+        return None
 
 
-def _current(db: sqlite3.Connection, sig: str | None) -> bool:
+def _describes(db: sqlite3.Connection, identity: str | None, checksum: Callable[[], str | None]) -> bool:
+    """Does the cache describe the index.json of this identity (files.identity; None: there is none)? The same
+    file, or one that differs only in its change time (a new permission, a hard link) and holds the same bytes."""
     try:
-        row = db.execute("SELECT value FROM meta WHERE key = 'signature'").fetchone()
-    except sqlite3.DatabaseError:
+        values = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('index', 'checksum')"))
+    except sqlite3.Error:
         return False
-    return bool(row and sig and row[0] == sig)
+    described = values.get("index", "")
+    if identity is None or described == identity:
+        return described == (identity or "")
+    return bool(described) and files.same_contents(described, identity) and checksum() == values.get("checksum")
+
+
+def _describes_disk(db: sqlite3.Connection, ws: Workspace) -> bool:
+    try:
+        identity: str | None = files.identity(os.stat(ws.index))
+    except FileNotFoundError:
+        identity = None
+    except OSError:
+        return False
+    return _describes(db, identity, lambda: files.checksum(ws.index))
+
+
+def for_reading(ws: Workspace, today: date) -> Cache:
+    """The store as it is on disk, for a reader (recall, load_core, the dashboard), who never waits for a writer: the
+    cache when it describes index.json; else, when no other run holds the workspace lock, the cache built again; else
+    (a writer is at work and will bring the cache up to date) the cache as it was, the last consistent snapshot —
+    or, when there is none yet, one built in memory from index.json."""
+    try:
+        db = _connect(ws, create=False)
+    except _Broken:
+        db = None
+    if db is not None and _describes_disk(db, ws):
+        return Cache(db)
+    loaded = None
+    try:
+        with files.workspace_lock(ws, wait=False):
+            loaded = indexfile.load(ws)
+            built = open_for_writing(ws, loaded, today)
+    except BusyError:
+        if db is not None:
+            return Cache(db)
+    else:
+        if built is not None:
+            if db is not None:
+                db.close()
+            return built
+    if db is not None:
+        db.close()
+    return in_memory((loaded or indexfile.load(ws)).index, today)
+
+
+def in_memory(index: Index, today: date) -> Cache:
+    """A cache of these memories held in memory only (a read-only workspace, a first run under way, the archive)."""
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    db.execute("BEGIN")
+    build(db, index, today)
+    db.execute("COMMIT")
+    return Cache(db)
+
+
+def open_for_writing(ws: Workspace, loaded: indexfile.Loaded, today: date) -> Cache | None:
+    """The cache of a writer that holds the workspace lock and has `loaded` the index: built again unless it
+    describes that very file. None when it cannot be written (the folder is read-only): the writer goes on
+    without it, and the next run builds it."""
+    try:
+        db = _connect(ws, create=True)
+    except _Broken:
+        _remove(ws)  # it is only ever derived
+        db = _connect(ws, create=True)
+    if db is None:
+        return None
+    try:
+        current = db.execute("PRAGMA user_version").fetchone()[0] == VERSION and _describes(
+            db, loaded.identity, lambda: loaded.checksum
+        )
+        if not current:
+            db.execute("BEGIN IMMEDIATE")
+            build(db, loaded.index, today)
+            _record(db, loaded)
+            db.execute("COMMIT")
+        return Cache(db)
+    except sqlite3.Error:
+        db.close()
+        return None
+
+
+def _record(db: sqlite3.Connection, loaded: indexfile.Loaded) -> None:
+    _set_meta(db, index=loaded.identity or "", checksum=loaded.checksum or "")
+
+
+def commit_write(cache: Cache, index: Index, changed: set[str], loaded: indexfile.Loaded, today: date) -> None:
+    """After a write saved `loaded`: redo the changed memories' rows and record the file the cache now describes,
+    in one transaction (readers see the cache before it or after it, never half of it)."""
+    db = cache.db
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        update(db, index, changed, today)
+        _record(db, loaded)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    cache.read_meta()
+
+
+def published(cache: Cache) -> str | None:
+    """The index.json the published files (mirrors, core file, dashboard) were last written from."""
+    return cache.meta.get("published")
+
+
+def mark_published(cache: Cache, loaded: indexfile.Loaded) -> None:
+    cache.db.execute("INSERT OR REPLACE INTO meta VALUES ('published', ?)", (loaded.identity or "",))
+    cache.meta["published"] = loaded.identity or ""
+
+
+def _remove(ws: Workspace) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.unlink(f"{path_of(ws)}{suffix}")
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise HippocampusError(f"cannot remove the broken search cache {path_of(ws)}: {exc.strerror}") from None

@@ -1,5 +1,5 @@
 """Files of the store on disk: the workspace's one lock, atomic writes (through links), appended lines, and which
-version of a file is there (size, mtime, inode, change time and a checksum)."""
+version of a file is there."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import BusyError, HippocampusError
 from ..workspace import Workspace
-from .model import DOMAINS
+from ..model import DOMAINS
 
 LOCK_WAIT_SECONDS = 120.0
 
@@ -190,76 +190,84 @@ def fsync_dir(folder: Path) -> None:
 
 
 def append_line(path: Path, line: str) -> None:
-    """Append one line in a single write under an exclusive lock of that file, so lines never interleave."""
+    """Append one line in a single write under an exclusive lock of that file, so lines never interleave. Needs no
+    workspace lock: a writer that takes what the file holds replaces it under the same file lock (`take_lines`),
+    and a line is then appended to the new file, never to the old one."""
     payload = (line.rstrip("\n") + "\n").encode("utf-8")
+    while True:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise write_error(path, exc) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            if not _still_there(path, fd):
+                continue  # replaced while this waited for its lock: append to the file there now
+            size = os.fstat(fd).st_size
+            data = payload
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                data = b"\n" + payload  # a torn last line (a crash mid-write) must not swallow this one
+            if os.write(fd, data) != len(data):
+                raise HippocampusError(f"could not write all of a line to {path}")
+            return
+        except OSError as exc:
+            raise write_error(path, exc) from None
+        finally:
+            os.close(fd)
+
+
+def _still_there(path: Path, fd: int) -> bool:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except OSError:
+        return False
+
+
+def take_lines(path: Path, size: int) -> None:
+    """Remove the first `size` bytes of a file of appended lines (what a writer read and folded in), keeping the
+    lines appended since; under the file's own lock, so no line is lost. A missing file is left missing."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return
     except OSError as exc:
         raise write_error(path, exc) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
-            payload = b"\n" + payload  # a torn last line (a crash mid-write) must not swallow this one
-        written = os.write(fd, payload)
-        if written != len(payload):
-            raise HippocampusError(f"could not write all of a line to {path}")
-    except OSError as exc:
-        raise write_error(path, exc) from None
+        if not _still_there(path, fd):
+            return
+        rest = b""
+        end = os.fstat(fd).st_size
+        if end > size:
+            rest = os.pread(fd, end - size, size)
+        atomic_write(path, rest)
     finally:
         os.close(fd)
 
 
 # --- which version of a file is there ----------------------------------------------------------------------------
 
-# path → ((signature, change time), CRC-32) of the bytes this process last read or wrote there, so that recording
-# a version we just read or wrote never reads the file again.
-_CHECKSUMS: dict[str, tuple[tuple[str, int], str]] = {}
+
+def identity(st: os.stat_result) -> str:
+    """Which version of a file a stat describes: its size, modification time, inode and change time. Every write
+    of ours replaces the file (a new inode); an edit in place moves the change time, which no program can set."""
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}"
 
 
-def signature_of(st: os.stat_result) -> str:
-    """`signature` of a file already stat'ed."""
-    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+def same_contents(identity_a: str, identity_b: str) -> bool:
+    """Two identities of one file that differ at most in the change time (a new permission or hard link moves
+    it; so does an edit that puts size and mtime back): the caller compares checksums to tell."""
+    return identity_a.rsplit(":", 1)[0] == identity_b.rsplit(":", 1)[0]
 
 
-def signature(path: Path) -> str | None:
-    """Which version of a file is there, cheaply: its size, modification time and inode (None when missing)."""
-    try:
-        return signature_of(os.stat(path))
-    except FileNotFoundError:
-        return None
-
-
-def remember_checksum(path: Path, st: os.stat_result, crc: int) -> None:
-    _CHECKSUMS[str(path)] = ((signature_of(st), st.st_ctime_ns), f"{crc:08x}")
-
-
-def _crc(handle, size: int) -> int:
-    """The CRC-32 of an open file, read a block at a time into one buffer (a mapped file would count its every
-    page in the process's memory)."""
+def checksum(path: Path) -> str | None:
+    """The CRC-32 of a file's contents, read a block at a time (None when it cannot be read)."""
     crc = 0
-    buffer = bytearray(1 << 20)
-    view = memoryview(buffer)
-    while True:
-        count = handle.readinto(buffer)
-        if not count:
-            return crc
-        crc = zlib.crc32(view[:count], crc)
-
-
-def fingerprint(path: Path) -> tuple[str, int, str] | None:
-    """(signature, change time in ns, CRC-32 of the contents) of the file there now, None when there is none. The
-    checksum is this process's own, when it read or wrote that very version, else the file is read for it."""
     try:
         with open(path, "rb") as handle:
-            st = os.fstat(handle.fileno())
-            key = (signature_of(st), st.st_ctime_ns)
-            known = _CHECKSUMS.get(str(path))
-            if known is not None and known[0] == key:
-                return key[0], key[1], known[1]
-            crc = _crc(handle, st.st_size)
-    except FileNotFoundError:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                crc = zlib.crc32(block, crc)
+    except OSError:
         return None
-    remember_checksum(path, st, crc)
-    return key[0], key[1], f"{crc:08x}"
+    return f"{crc:08x}"

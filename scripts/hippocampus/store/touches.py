@@ -1,65 +1,64 @@
-"""Touches: recall marks memories accessed in memory/touches.jsonl, without rewriting the index; the next write
-folds them in, and readers apply them on the fly."""
+"""memory/touches.jsonl: the memories recall returned, appended without the workspace lock (a recall never waits for
+a running job); the next write folds them into the index and removes what it folded."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
 from .. import jsonl
+from ..errors import HippocampusError
+from ..model import Index
+from ..retention import touch
 from ..timeutil import iso, parse_instant
 from ..workspace import Workspace
-from . import retention
-from .files import append_line
-from .model import Index, Memory
+from .files import append_line, take_lines
 
 
-# --- touches: recall marks memories accessed without rewriting the whole index ----------------------------------
-
-
-def record_touches(ws: Workspace, ids: list[str], now: datetime) -> None:
-    """Note that these memories were accessed now. Applied to the index by the next write (or `read`)."""
+def record(ws: Workspace, ids: list[str], now: datetime) -> None:
+    """Note that these memories were accessed now."""
     if ids:
         append_line(ws.touches, jsonl.text([{"ts": iso(now), "ids": ids}]))
 
 
-def read_touches(ws: Workspace) -> list[tuple[datetime, list[str]]]:
+def read(ws: Workspace) -> tuple[dict[str, list[datetime]], int]:
+    """({memory id: the moments it was accessed, oldest first}, the bytes read). A line that is not JSON (torn by a
+    crash) is skipped: the touch is lost, never a memory."""
     try:
-        # Lines end at "\n" only: an id may hold any other line separator (U+2028, NEL, …).
-        lines = ws.touches.read_text(encoding="utf-8", errors="replace").split("\n")
+        data = ws.touches.read_bytes()
     except FileNotFoundError:
-        return []
-    out = []
-    # A line that is not JSON (torn by a crash) is skipped: the touch is lost, the memory is not.
-    for _, entry in jsonl.Lines(lines):
+        return {}, 0
+    except IsADirectoryError:
+        raise HippocampusError(f"{ws.touches} is a folder, not a file; move it away and run again") from None
+    except OSError as exc:
+        raise HippocampusError(f"cannot read {ws.touches}: {exc.strerror}") from None
+    # Only whole lines count: one being appended right now is read by the next write.
+    size = data.rfind(b"\n") + 1
+    out: dict[str, list[datetime]] = {}
+    # Lines end at "\n" only: an id may hold any other line separator (U+2028, NEL, …).
+    for _, entry in jsonl.Lines(data[:size].decode("utf-8", errors="replace").split("\n")):
         when = parse_instant(entry.get("ts")) if isinstance(entry, dict) else None
         ids = entry.get("ids") if isinstance(entry, dict) else None
         if when and isinstance(ids, list):
-            out.append((when, [i for i in ids if isinstance(i, str)]))
-    return out
-
-
-def by_memory(touches) -> dict[str, list[datetime]]:
-    """{memory id: the moments it was accessed, oldest first} of recorded touches."""
-    out: dict[str, list[datetime]] = {}
-    for when, ids in touches:
-        for memory_id in ids:
-            out.setdefault(memory_id, []).append(when)
+            for memory_id in ids:
+                if isinstance(memory_id, str):
+                    out.setdefault(memory_id, []).append(when)
     for moments in out.values():
         moments.sort()
-    return out
+    return out, size
 
 
-def touch_memory(memory: Memory, moments, meta: dict) -> bool:
-    """Apply one memory's recorded accesses (oldest first); True if they changed it. Idempotent."""
-    changed = False
-    for when in moments or ():
-        changed = retention.touch(memory, when, meta) or changed
+def fold(index: Index, recorded: dict[str, list[datetime]]) -> set[str]:
+    """Apply recorded accesses to the index; the ids of the memories they changed. Applying them twice changes
+    nothing."""
+    changed = set()
+    for memory in index.memories:
+        for when in recorded.get(memory.id, ()):
+            if touch(memory, when, index.meta):
+                changed.add(memory.id)
     return changed
 
 
-def apply_touches(index: Index, touches) -> set[str]:
-    """Apply recorded touches to every memory of the index; returns the ids of the memories they changed."""
-    if not touches:
-        return set()
-    moments = by_memory(touches)
-    return {m.id for m in index.memories if m.id in moments and touch_memory(m, moments[m.id], index.meta)}
+def clear(ws: Workspace, size: int) -> None:
+    """Remove the touches a write folded in (the first `size` bytes), keeping any recorded since."""
+    if size:
+        take_lines(ws.touches, size)

@@ -7,7 +7,7 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import HippocampusError
+from .errors import HippocampusError
 
 SCHEMA_VERSION = 2
 DOMAINS = ("user", "self", "relationship", "world")
@@ -77,11 +77,6 @@ def positive_whole(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
-def known_highest(value: Any) -> int:
-    """A stored `highestId` as a number (0 when it is missing or not a whole number ≥ 0)."""
-    return positive_whole(value)
-
-
 class _Extra(MutableMapping):
     """The keys of a memory that this version does not model itself (pinned, kind, trust, a sibling's own…)."""
 
@@ -141,7 +136,7 @@ def _list_field(name: str):
 
 class Memory:
     """One memory: a validated view over its stored object, so every key a user or a sibling wrote is kept as it
-    was and loading 100k memories copies nothing (the store's speed at scale depends on it)."""
+    was."""
 
     __slots__ = ("raw",)
 
@@ -299,19 +294,9 @@ class Memory:
         return memory
 
     def to_dict(self) -> dict:
-        """The stored object, as a new dict (its values shared, not copied) in the order it was read, except that
-        empty lists are left out and `importance` and its `decay` anchor come last: the daily decay can then
-        rewrite a memory's line by its tail alone. The memory itself is left as it is."""
-        out = dict(self.raw)
-        for name in _DROPPED_WHEN_EMPTY:
-            if name in out and not out[name]:
-                del out[name]
-        if "decay" in out and "importance" in out:
-            tail = reversed(out)
-            if next(tail) != "decay" or next(tail) != "importance":
-                out["importance"] = out.pop("importance")
-                out["decay"] = out.pop("decay")
-        return out
+        """The stored object as a new dict (its values shared, not copied), keys in the order they were read, empty
+        lists left out. The memory itself is left as it is."""
+        return {k: v for k, v in self.raw.items() if not (k in _DROPPED_WHEN_EMPTY and not v)}
 
 
 def _number(value: Any) -> float | None:
@@ -340,48 +325,32 @@ def _valid_anchor(decay: Any) -> bool:
 
 @dataclass
 class Index:
-    """The whole store: memories plus the top-level bookkeeping keys (kept as they are, known or not)."""
+    """The whole store: memories plus the top-level bookkeeping keys (kept as they are, known or not). Its
+    `highestId` is past every id its memories hold."""
 
     memories: list[Memory]
     meta: dict = field(default_factory=dict)
     version: int = SCHEMA_VERSION
-    # Ids of the memories whose stored words held a secret when they were loaded (and were redacted then): a write
-    # saves them. Never stored.
-    redacted: set[str] = field(default_factory=set, repr=False, compare=False)
-    # The version of the file it was read from (a file of an older version is backed up before it is first
-    # rewritten). Never stored.
-    disk_version: int = field(default=SCHEMA_VERSION, repr=False, compare=False)
-    _checked: int = field(default=0, init=False, repr=False, compare=False)  # memories already seen by highest_id
+
+    def __post_init__(self) -> None:
+        self.reserve(max((id_number(m.id) or 0 for m in self.memories), default=0))
 
     def by_id(self) -> dict[str, Memory]:
         return {m.id: m for m in self.memories}
 
     def highest_id(self) -> int:
-        """The highest `mem_NNN` number given out here: `highestId` (raised to any higher id among the memories,
-        which each call looks at once)."""
-        highest = known_highest(self.meta.get("highestId"))
-        if self._checked > len(self.memories):
-            self._checked = 0  # the list was replaced: look at it again
-        for memory in self.memories[self._checked :]:
-            number = id_number(memory.id)
-            if number is not None and number > highest:
-                highest = number
-        self._checked = len(self.memories)
-        if highest:
-            self.meta["highestId"] = highest
-        return highest
+        """The highest `mem_NNN` number given out here (`highestId`, kept past every id the memories hold)."""
+        return positive_whole(self.meta.get("highestId"))
 
     def next_id(self) -> str:
-        """A fresh `mem_NNN`: past every id ever given out here, so ids are never reused. The one place ids are
-        given; the store `reserve`s every id its other files hold before anything is given."""
+        """A fresh `mem_NNN`, past every id ever given out here: ids are never reused. The one place ids are given."""
         number = self.highest_id() + 1
         self.meta["highestId"] = number
         return format_id(number)
 
     def reserve(self, number: int) -> None:
-        """Count every id up to `mem_<number>` as given (another file of the workspace holds it): the next id given
-        here is past it. A lower number changes nothing."""
-        if number > known_highest(self.meta.get("highestId")):
+        """Count every id up to `mem_<number>` as given (another file holds it): the next id given is past it."""
+        if number > self.highest_id():
             self.meta["highestId"] = number
 
     def to_dict(self) -> dict:
@@ -392,6 +361,7 @@ class Index:
 
     @classmethod
     def from_dict(cls, raw: Any, where: str) -> "Index":
+        """Validate a parsed index (every memory, ids unique)."""
         if not isinstance(raw, dict):
             raise HippocampusError(f"{where}: expected a JSON object with `memories`, found {type(raw).__name__}")
         memories = raw.get("memories", [])

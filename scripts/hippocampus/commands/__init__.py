@@ -1,0 +1,1 @@
+"""The commands behind the scripts: each a function of its arguments (`main(argv) -> exit code`)."""

@@ -1,0 +1,164 @@
+"""Decay, reinforcement and access: how importance changes with time. Pure: `now` is passed in.
+
+Each memory carries a decay anchor {base, from, last}: the importance it had on day `from`, and the value last
+written to `importance`. Today's importance is always base × 0.99^(days since from), computed afresh, so running
+decay once, daily, twice a day or after a missed week gives the same number (the old skill compounded).
+A memory whose `importance` no longer equals `last` was edited by hand (or comes from the old skill): its
+`importance` is taken as the new base, dated from the last decay run or its last access, whichever is later.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from .model import BACKGROUND_THRESHOLD, Index, Memory, UNTRUSTED_CEILING
+from .timeutil import days_between, iso, parse_day, parse_instant
+
+DECAY_RATE = 0.99
+REINFORCE_STEP = 0.10
+PRECISION = 4
+
+
+def ceiling_for(untrusted: bool) -> float:
+    """The most importance can be: 1, or UNTRUSTED_CEILING for a stranger's words (whatever path raised it —
+    reinforcement, a merge, an agent's decision, a hand edit or an older version of this skill)."""
+    return UNTRUSTED_CEILING if untrusted else 1.0
+
+
+def ceiling(memory: Memory) -> float:
+    """The most this memory's importance can be (`ceiling_for`)."""
+    return ceiling_for(memory.untrusted)
+
+
+def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
+    """(base importance, the day it held): the memory's own anchor while `importance` is the value last written
+    from it, else its `importance` dated from the last decay run or last access (today when it has no dates)."""
+    decay = memory.decay
+    if decay is not None and abs(decay["last"] - memory.importance) < 1e-9:
+        day = parse_day(decay["from"])
+        if day is not None:
+            return min(float(decay["base"]), ceiling(memory)), day
+    candidates = [d for d in (parse_day(meta.get("decayLastRun")), parse_day(memory.lastAccessed)) if d]
+    if not candidates and memory.created:
+        candidates = [d for d in (parse_day(memory.created),) if d]
+    return min(memory.importance, ceiling(memory)), max(candidates) if candidates else today
+
+
+def faded(base: float, days: int) -> float:
+    """Importance `base` after `days` days: base × 0.99^days (nothing fades before its anchor's day). The one place
+    the decay formula is written."""
+    return base * DECAY_RATE ** max(0, days)
+
+
+def importance(pinned: bool, value: float, base: float, since: date, today: date) -> float:
+    """Today's importance, within 0 and 1: a pinned memory's `value` (it does not fade), else its anchor `base` on
+    day `since` faded to `today`. Every listing and ranking computes it here."""
+    found = value if pinned else faded(base, (today - since).days)
+    return min(1.0, max(0.0, found))
+
+
+def order_key(base: float, since: date) -> float | None:
+    """A number that orders fading memories by their importance on any one day (the logarithm of the importance
+    `base` on day `since` carried back to day 0; None at base 0). It ranks; `importance` gives the values."""
+    return math.log(base) - since.toordinal() * math.log(DECAY_RATE) if base > 0 else None
+
+
+def lowest_key(threshold: float, today: date) -> float:
+    """An `order_key` every memory whose importance is at least `threshold` today has: that of half the threshold,
+    which leaves room for rounding (the caller checks each memory's importance itself)."""
+    if threshold <= 0:
+        return -math.inf
+    return math.log(threshold) - math.log(2) - today.toordinal() * math.log(DECAY_RATE)
+
+
+def importance_on(memory: Memory, today: date, meta: Mapping) -> float:
+    """The memory's importance on `today`, from its anchor (pinned memories do not fade)."""
+    base, since = anchor(memory, meta, today)
+    return importance(memory.pinned, min(memory.importance, ceiling(memory)), base, since, today)
+
+
+UNDATED_RECENCY = 0.5
+
+
+def recency(seen: date | None, today: date) -> float:
+    """0.99^days since a memory was last accessed (or created) on `seen`: 1.0 today, 0.74 after a month."""
+    return faded(1.0, (today - seen).days) if seen is not None else UNDATED_RECENCY
+
+
+def restart(memory: Memory, value: float, day: date) -> None:
+    """Give the memory importance `value` on `day`, and let it fade from there."""
+    value = round(min(ceiling(memory), max(0.0, value)), 6)
+    memory.importance = round(value, PRECISION)
+    memory.decay = {"base": value, "from": day.isoformat(), "last": memory.importance}
+
+
+def touch(memory: Memory, when: datetime, meta: Mapping) -> bool:
+    """Mark the memory accessed at `when`: decay restarts from there. False if it was already accessed since."""
+    last = parse_instant(memory.lastAccessed)
+    if last is not None and last >= when:
+        return False
+    restart(memory, importance_on(memory, when.date(), meta), when.date())
+    memory.lastAccessed = iso(when)
+    return True
+
+
+def reinforce(memory: Memory, when: datetime, meta: Mapping, source: dict | None = None) -> None:
+    """Same topic again: importance += (1 - importance) × 0.10, accessed now, one more reinforcement, new source."""
+    current = importance_on(memory, when.date(), meta)
+    restart(memory, current + (1 - current) * REINFORCE_STEP, when.date())
+    last = parse_instant(memory.lastAccessed)
+    if last is None or when > last:
+        memory.lastAccessed = iso(when)
+    memory.timesReinforced += 1
+    if source and source not in memory.sources:
+        memory.sources.append(source)
+
+
+def decay_memory(memory: Memory, today: date, meta: Mapping) -> bool:
+    """Bring one memory's stored importance to today's value along its anchor; True if anything changed."""
+    if memory.pinned:
+        if memory.importance <= ceiling(memory):
+            return False
+        memory.importance = ceiling(memory)  # pinned words of a stranger still stay below the core
+        return True
+    before_importance, before_anchor = memory.importance, memory.decay
+    base, since = anchor(memory, meta, today)
+    value = round(min(1.0, faded(base, days_between(since, today))), PRECISION)
+    memory.importance = value
+    memory.decay = {"base": base, "from": since.isoformat(), "last": value}
+    return value != before_importance or memory.decay != before_anchor
+
+
+def is_archive_candidate(memory: Memory) -> bool:
+    return memory.importance < BACKGROUND_THRESHOLD and not (memory.archived or memory.superseded)
+
+
+@dataclass
+class DecayReport:
+    day: str
+    already_ran: bool = False
+    changed: int = 0
+    total: int = 0
+    archive_candidates: list[Memory] = field(default_factory=list)
+    moved: set[str] = field(default_factory=set)  # memories whose anchor moved (an importance edited by hand)
+
+
+def decay_index(index: Index, now: datetime) -> DecayReport:
+    """Bring every memory's stored importance to today's value and record the run. Deletes nothing."""
+    today = now.date()
+    report = DecayReport(day=today.isoformat(), total=len(index.memories))
+    ran_today = index.meta.get("decayLastRun") == report.day
+    for memory in index.memories:
+        before = anchor(memory, index.meta, today)
+        if decay_memory(memory, today, index.meta):
+            report.changed += 1
+            if anchor(memory, index.meta, today) != before:
+                report.moved.add(memory.id)
+        if is_archive_candidate(memory):
+            report.archive_candidates.append(memory)
+    index.meta["decayLastRun"] = report.day
+    report.already_ran = ran_today and report.changed == 0
+    return report
