@@ -419,7 +419,7 @@ def test_a_stale_archive_copy_of_a_memory_that_is_in_the_index_is_shadowed_and_t
 # --- restatements ---------------------------------------------------------------------------------------------
 
 
-def consolidated(*contents: str, **fields) -> tuple[Index, "consolidation.Report"]:
+def consolidated(*contents: str, **fields) -> tuple[Index, "consolidation.ConsolidationReport"]:
     index = Index(
         [
             Memory(

@@ -55,6 +55,7 @@ def test_a_leading_speaker_label_can_be_set_aside():
 
 from hippocampus import text as text_module  # noqa: E402
 from hippocampus import terms as terms_module  # noqa: E402
+from hippocampus import smalltalk  # noqa: E402
 from hippocampus.ingestion import encoding, scoring, summary  # noqa: E402
 
 _PIECES = st.lists(
@@ -119,8 +120,8 @@ def test_sentence_breaks_split_text_as_the_plain_rule_does(sample):
 def test_a_text_the_quick_test_rules_out_never_matches_the_rule_it_guards(sample):
     if not text_module.may_contain(sample, summary._TRAIL_WORDS):
         assert summary._TRAIL.sub("", sample) == sample
-    if not text_module.may_contain(sample, scoring._RECAP_WORDS):
-        assert scoring._RECAP.search(sample) is None
+    if not text_module.may_contain(sample, smalltalk._RECAP_WORDS):
+        assert smalltalk._RECAP.search(sample) is None
 
 
 def test_may_contain_finds_words_in_any_letter_case_and_never_rules_out_other_scripts():
@@ -355,8 +356,8 @@ def test_rule_phrases_are_found_where_and_as_the_plain_rule_finds_them(flat):
 def test_small_talk_phrases_leave_the_words_the_plain_rule_leaves(flat):
     import re
 
-    plain = re.compile(r"(?<=\s)(?:" + scoring._SMALL_PHRASES.pattern[len(r"\s(?:") :])
-    assert scoring._SMALL_PHRASES.sub(" ", flat).split() == plain.sub(" ", flat).split()
+    plain = re.compile(r"(?<=\s)(?:" + smalltalk._SMALL_PHRASES.pattern[len(r"\s(?:") :])
+    assert smalltalk._SMALL_PHRASES.sub(" ", flat).split() == plain.sub(" ", flat).split()
 
 
 _WHEN_PIECES = [

@@ -52,7 +52,7 @@ _DROPPED_WHEN_EMPTY = ("sources", "history", "episode")
 
 
 def tier(importance: float) -> str:
-    """core / active / background / archive, by the thresholds of SPEC §6."""
+    """core (≥ 0.70), active (≥ 0.40), background (≥ 0.20) or archive (below)."""
     if importance >= CORE_THRESHOLD:
         return "core"
     if importance >= ACTIVE_THRESHOLD:

@@ -17,6 +17,7 @@ from datetime import datetime
 from .model import Memory
 from .store.cache import Cache, Facts
 from .terms import document_terms, pieces, text_terms, Piece, TIME_TERM
+from .smalltalk import substance
 from .text import asks, terms
 
 K1 = 0.9
@@ -65,9 +66,6 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
         value = sum(w * counts[t] * (K1 + 1) / (counts[t] + K1) for t, w in weights.items() if counts.get(t))
         scored.append([value, False, _said_at(piece), piece])
     scored.sort(key=lambda item: item[2])
-    # Only for memories with attached turns: a recall need not import the rules.
-    from .ingestion.scoring import substance
-
     for question, answer in pairwise(scored):
         if (
             asks(question[3].text)

@@ -1,14 +1,15 @@
 """Turn new messages into memories: score, summarise, redact secrets, then create, reinforce or update.
 
 Default (what cron runs, no LLM needed): preprocess (same source flags as preprocess.py), then for each new signal:
-score it (SPEC §5 rules, whole words), make a concise standalone memory (about 200 characters at most, names,
-numbers and dates kept; "I prefer X" becomes "User prefers X"), redact secrets, and either reinforce the memory
-that holds the same fact, update the one whose value changed ("my locker code is now 5521"; the old value goes to
-its history) or create a new one. A message that is no memory of its own (the agent's reply, a short answer, a
-question, small talk) is attached to the memory of its session — a question to the memory of its answer — where
-recall finds it. Every memory records its sources (session, message, time). Then the Markdown mirrors under
-memory/<domain>/ and HIPPOCAMPUS_CORE.md are refreshed and an `encoding` event is logged. Messages from group chats
-or other senders than the owner are kept as untrusted observations.
+score it (an explicit "remember this", a feeling, a preference, a decision and more, matched as whole words), make a
+concise standalone memory (about 200 characters at most, names, numbers and dates kept; "I prefer X" becomes "User
+prefers X"), redact secrets, and either reinforce the memory that holds the same fact, update the one whose value
+changed ("my locker code is now 5521"; the old value goes to its history) or create a new one. A message that is no
+memory of its own (the agent's reply, a short answer, a question, small talk) is attached to the memory of its
+session — a question to the memory of its answer — where recall finds it. Every memory records its sources (session,
+message, time). Then the Markdown mirrors under memory/<domain>/ and HIPPOCAMPUS_CORE.md are refreshed and an
+`encoding` event is logged. Messages from group chats or other senders than the owner are kept as untrusted
+observations.
 
 With an LLM (the agent's own cron turn):
   encode.py --prepare --json     adds candidate items to memory/pending-memories.json (never replacing any)
@@ -28,7 +29,7 @@ from .. import cli
 from ..ingestion import arguments, encoding, runs
 
 
-def describe(report: runs.RunReport) -> str:
+def describe(report: runs.EncodeReport) -> str:
     o = report.outcome
     if report.mode == "apply":
         text = (

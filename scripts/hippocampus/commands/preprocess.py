@@ -28,10 +28,10 @@ import sys
 
 from .. import cli, events
 from ..ingestion import arguments, runs
-from ..ingestion.preprocess import Report
+from ..ingestion.preprocess import PreprocessReport
 
 
-def describe(report: Report) -> str:
+def describe(report: PreprocessReport) -> str:
     noise = sum(report.noise.values())
     parts = [f"{report.new} new signals from {report.messages} messages in {report.sessions} sessions"]
     if report.unchanged:

@@ -208,7 +208,8 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
 
 
 def reinforce(index: Index, memory: Memory, draft: Draft) -> None:
-    """SPEC §6 reinforcement, with the new source; a fresh mention is worth at least what a new memory would be."""
+    """The same fact again: reinforced (importance += a tenth of the way to 1), with the new source; a fresh mention
+    is worth at least what a new memory of it would be."""
     retention.reinforce(memory, draft.when, index.meta, draft.source)
     if draft.importance > memory.importance:
         retention.restart(memory, draft.importance, draft.when.date())

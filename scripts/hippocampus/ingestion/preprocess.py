@@ -31,7 +31,7 @@ FUTURE_SLACK = timedelta(minutes=10)
 
 
 @dataclass
-class Report:
+class PreprocessReport:
     sources: int = 0
     unchanged: int = 0
     sessions: int = 0
@@ -82,7 +82,7 @@ COMMIT_EVERY = 5000
 class _Run:
     """One preprocess run's progress: what is handled and queued but not yet committed."""
 
-    def __init__(self, ws: Workspace, ledger: Ledger, report: Report, next_seq: int, cap: int | None):
+    def __init__(self, ws: Workspace, ledger: Ledger, report: PreprocessReport, next_seq: int, cap: int | None):
         self.ws = ws
         self.ledger = ledger
         self.report = report
@@ -156,7 +156,7 @@ def preprocess(
     limit: int | None = None,
     full: bool = False,
     meta: dict | None = None,
-) -> Report:
+) -> PreprocessReport:
     """Read new messages, queue them as numbered signals, record them in the ledger. Hold the workspace lock.
 
     Sources are read one at a time and streamed; what is read is committed every COMMIT_EVERY messages, so memory
@@ -171,8 +171,8 @@ def preprocess(
         ledger.close()
 
 
-def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> Report:
-    report = Report(first_run=not ledger.initialized)
+def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> PreprocessReport:
+    report = PreprocessReport(first_run=not ledger.initialized)
     if meta is None and (report.first_run or ledger.fresh):
         meta = indexfile.read_meta(ws)
     # Without the index at hand, the ledger's note of encode's last run will do: it only decides what to trim.

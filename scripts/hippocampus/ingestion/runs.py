@@ -22,13 +22,13 @@ from . import encoding, pending, queue
 from .candidates import Candidates
 from .encoding import Draft, Outcome
 from .ledger import Ledger, ledger_path
-from .preprocess import Report, preprocess
+from .preprocess import PreprocessReport, preprocess
 from .sources import SourceSpec
 from .transcripts import Signal
 
 
 @dataclass
-class RunReport:
+class EncodeReport:
     mode: str
     outcome: Outcome = field(default_factory=Outcome)
     signals: int = 0
@@ -39,7 +39,7 @@ class RunReport:
     invalid: list[dict] = field(default_factory=list)
     pending_left: int = 0
     total: int = 0
-    preprocess: Report | None = None
+    preprocess: PreprocessReport | None = None
 
     def to_dict(self) -> dict:
         out = {"mode": self.mode, **self.outcome.to_dict(), "signals": self.signals, "total": self.total}
@@ -63,7 +63,7 @@ class Sources:
     full: bool = False
 
 
-def run_preprocess(ws: Workspace, now: datetime, read: Sources, wait: bool) -> Report:
+def run_preprocess(ws: Workspace, now: datetime, read: Sources, wait: bool) -> PreprocessReport:
     """Preprocessing alone (preprocess.py): under the workspace lock, as every run that writes the queue."""
     from ..store import files
 
@@ -103,10 +103,10 @@ def encode(
     min_importance: float,
     prepare: bool = False,
     read: Sources | None = None,
-) -> RunReport:
+) -> EncodeReport:
     """The automatic path (or, with `prepare`, the first half of the agent's path): preprocess when `read` says
     where from, then encode every queued signal past `encodedThrough`, in the order things were said."""
-    report = RunReport(mode="prepare" if prepare else "auto")
+    report = EncodeReport(mode="prepare" if prepare else "auto")
     with writing.write(ws, now, wait=wait) as store:
         index = store.index
         if read is not None:
@@ -154,9 +154,9 @@ PARTS_NOTE = "encodingPart"
 ATTACH_ONLY = float("inf")  # a threshold no message reaches: each is attached to its session's memory
 
 
-def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> RunReport:
+def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> EncodeReport:
     """The second half of the agent's path: apply the agent's valid decisions, report the rest."""
-    report = RunReport(mode="apply")
+    report = EncodeReport(mode="apply")
     raw = pending.load_decisions(decisions_file)
     done: set[str] = set()
     with writing.write(ws, now, wait=wait) as store:
@@ -212,7 +212,7 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Run
     return report
 
 
-def _event(report: RunReport) -> dict:
+def _event(report: EncodeReport) -> dict:
     return dict(
         new=len(report.outcome.new),
         reinforced=len(report.outcome.reinforced),
@@ -224,7 +224,7 @@ def _event(report: RunReport) -> dict:
     )
 
 
-def _tidy(ws: Workspace, through: int, handled_items: set[str], report: RunReport) -> None:
+def _tidy(ws: Workspace, through: int, handled_items: set[str], report: EncodeReport) -> None:
     """Once the index recording `through` is saved: trim the queue, note how far encoding got in the ledger (a
     hint for preprocessing alone), drop the pending items handled."""
     queue.keep_signals(ws, lambda s: s.seq > through)

@@ -7,7 +7,7 @@ import re
 
 from ..terms import IGNORED_TERMS, without_said
 from ..text import may_contain, one_line, split_label, words, SENTENCE_BREAK, STOP_WORDS
-from . import scoring
+from ..smalltalk import normalized, small_talk_sentence
 from .facts import CAPITAL, NUMBER
 
 CONTENT_LIMIT = 200
@@ -229,7 +229,7 @@ def summarise(
         for s in sentences
         if s.lower().strip(" .!?,") not in _FILLERS
         and not _FILLER_SENTENCE.match(s)
-        and (not scoring.small_talk_sentence(s) or any(p in scoring.normalized(s) for p in wanted))
+        and (not small_talk_sentence(s) or any(p in normalized(s) for p in wanted))
     ]
     aside = [s for s in sentences if s not in meaningful] if meaningful else []  # still searchable, as detail
     sentences = meaningful or sentences
@@ -267,7 +267,7 @@ def _fit(out: list[str], said: list[str], matched: tuple[str, ...], limit: int) 
 
     def rank(item: tuple[int, str]) -> tuple:
         position, sentence = item
-        flat = scoring.normalized(said[position]) if wanted else ""
+        flat = normalized(said[position]) if wanted else ""
         hit = any(f" {p} " in flat for p in wanted)
         return (not hit, not NUMBER.search(sentence), not CAPITAL.search(sentence[1:]), position)
 

@@ -463,7 +463,7 @@ def run(settings, emit, root: Path | None = None) -> int:
         python=python,
         first_run={"whole": True},
     )
-    report = steps.Report()
+    report = steps.InstallReport()
     for step in (steps.layout, steps.first_run):
         step(demo_settings, report)
     steps.index(demo_settings, report)

@@ -74,7 +74,7 @@ class Step:
 
 
 @dataclass
-class Report:
+class InstallReport:
     steps: list[Step] = field(default_factory=list)
     dry_run: bool = False
 
@@ -116,7 +116,7 @@ def _show(path: Path, settings: Settings) -> str:
 # --- the workspace -------------------------------------------------------------------------------------------
 
 
-def layout(settings: Settings, report: Report) -> None:
+def layout(settings: Settings, report: InstallReport) -> None:
     """The memory/ skeleton (domain folders and READMEs); files already there are kept as they are."""
     ws = settings.ws
     skeleton = settings.skill / "memory"
@@ -138,7 +138,7 @@ def layout(settings: Settings, report: Report) -> None:
         report.add("unchanged", f"memory layout in {settings.workspace}")
 
 
-def index(settings: Settings, report: Report) -> bool:
+def index(settings: Settings, report: InstallReport) -> bool:
     """An empty index, or the existing one kept (an older version is migrated, its original kept), and the files
     derived from it: one write of the store. True when the index changed."""
     ws = settings.ws
@@ -162,7 +162,7 @@ def index(settings: Settings, report: Report) -> bool:
     return status != "unchanged"
 
 
-def core_file(settings: Settings, report: Report, index_changed: bool) -> None:
+def core_file(settings: Settings, report: InstallReport, index_changed: bool) -> None:
     """HIPPOCAMPUS_CORE.md, so memory search has something to index from the start."""
     ws = settings.ws
     if ws.core_file.exists() and not index_changed:
@@ -175,7 +175,7 @@ def core_file(settings: Settings, report: Report, index_changed: bool) -> None:
     report.add(status, "HIPPOCAMPUS_CORE.md")
 
 
-def first_run(settings: Settings, report: Report) -> None:
+def first_run(settings: Settings, report: InstallReport) -> None:
     """memory/hippocampus-config.json: how much history the first encoding takes ({"signals": N} or {"whole": true}),
     and OpenClaw's state dir (`stateDir`) when it is not the default one, so that later runs read the right
     transcripts."""
@@ -220,7 +220,7 @@ def agents_text(settings: Settings) -> str:
     )
 
 
-def agents_md(settings: Settings, report: Report, remove: bool = False) -> None:
+def agents_md(settings: Settings, report: InstallReport, remove: bool = False) -> None:
     path = settings.workspace / "AGENTS.md"
     if not path.exists():
         if remove:
@@ -281,7 +281,7 @@ def memory_paths(settings: Settings) -> tuple[list[str], dict[str, str]]:
     return chosen, aliases
 
 
-def openclaw_json(settings: Settings, report: Report, remove: bool = False) -> None:
+def openclaw_json(settings: Settings, report: InstallReport, remove: bool = False) -> None:
     path = settings.openclaw_json
     paths, aliases = memory_paths(settings)
     if not path.exists():
@@ -350,7 +350,7 @@ def _gateway_answers(settings: Settings) -> bool:
     return bool(settings.openclaw and not settings.dry_run and openclaw_cli.probe(settings.openclaw).ok)
 
 
-def _await_gateway(settings: Settings, report: Report, config: dict) -> None:
+def _await_gateway(settings: Settings, report: InstallReport, config: dict) -> None:
     """After openclaw.json changed: a running gateway restarts itself; wait (bounded) until it accepts commands."""
     label = "OpenClaw gateway"
     assert settings.openclaw is not None  # only a gateway that answered is waited for
@@ -397,7 +397,7 @@ def cron_jobs(settings: Settings) -> list[cronjobs.Job]:
     return cronjobs.jobs(settings.skill, settings.workspace, settings.python, settings.agent, settings.named_state_dir)
 
 
-def cron(settings: Settings, report: Report) -> None:
+def cron(settings: Settings, report: InstallReport) -> None:
     """With openclaw on PATH: OpenClaw's scheduler, by name. Else the user's crontab. Else the lines to add."""
     wanted = cron_jobs(settings)
     if settings.openclaw:
@@ -413,7 +413,7 @@ def cron(settings: Settings, report: Report) -> None:
         )
 
 
-def _openclaw_cron(settings: Settings, report: Report, wanted: list[cronjobs.Job], openclaw: str) -> None:
+def _openclaw_cron(settings: Settings, report: InstallReport, wanted: list[cronjobs.Job], openclaw: str) -> None:
     try:
         existing = cronjobs.list_jobs(openclaw)
     except HippocampusError as exc:
@@ -429,7 +429,7 @@ def _openclaw_cron(settings: Settings, report: Report, wanted: list[cronjobs.Job
         _run_openclaw(settings, report, action)
 
 
-def _run_openclaw(settings: Settings, report: Report, action: cronjobs.Action) -> None:
+def _run_openclaw(settings: Settings, report: InstallReport, action: cronjobs.Action) -> None:
     label = f"OpenClaw cron job {action.name}"
     if action.kind == "keep":
         report.add("unchanged", label)
@@ -445,7 +445,7 @@ def _run_openclaw(settings: Settings, report: Report, action: cronjobs.Action) -
     report.add("created" if action.kind == "add" else "removed", label, detail)
 
 
-def _crontab(settings: Settings, report: Report, block: str | None, crontab: str) -> None:
+def _crontab(settings: Settings, report: InstallReport, block: str | None, crontab: str) -> None:
     label = "crontab block (# hippocampus:start … # hippocampus:end)"
     try:
         text = cronjobs.read_crontab(crontab)
@@ -469,7 +469,7 @@ def _crontab(settings: Settings, report: Report, block: str | None, crontab: str
         )
 
 
-def remove_cron(settings: Settings, report: Report) -> None:
+def remove_cron(settings: Settings, report: InstallReport) -> None:
     if settings.openclaw:
         try:
             existing = cronjobs.list_jobs(settings.openclaw)
@@ -493,8 +493,8 @@ def remove_cron(settings: Settings, report: Report) -> None:
 # --- the whole --------------------------------------------------------------------------------------------------
 
 
-def install(settings: Settings) -> Report:
-    report = Report(dry_run=settings.dry_run)
+def install(settings: Settings) -> InstallReport:
+    report = InstallReport(dry_run=settings.dry_run)
     if not settings.workspace.is_dir():
         report.add("created", f"workspace {settings.workspace}")
         if not settings.dry_run:
@@ -513,9 +513,9 @@ def install(settings: Settings) -> Report:
     return report
 
 
-def uninstall(settings: Settings) -> Report:
+def uninstall(settings: Settings) -> InstallReport:
     """Remove the cron jobs, the AGENTS.md block and the memory-search paths. Memories stay, every one."""
-    report = Report(dry_run=settings.dry_run)
+    report = InstallReport(dry_run=settings.dry_run)
     remove_cron(settings, report)
     agents_md(settings, report, remove=True)
     openclaw_json(settings, report, remove=True)

@@ -53,7 +53,7 @@ def week_id(day: date | datetime) -> str:
 
 
 @dataclass
-class Report:
+class ConsolidationReport:
     week: str
     day: str
     total_before: int = 0
@@ -304,7 +304,7 @@ def adds_detail(richer: Fact, poorer: Fact) -> bool:
     return not inner or any(outer[i : i + len(inner)] == inner for i in range(len(outer) - len(inner) + 1))
 
 
-def restate(run: _Run, report: Report) -> None:
+def restate(run: _Run, report: ConsolidationReport) -> None:
     """A memory that another restates with more detail, contradicting nothing ("User lives in Porto with two
     cats" / "User lives in Porto, Portugal, with their two cats"), is merged into it: the richer wording stays."""
     for memory in sorted(run.live, key=_created):
@@ -335,7 +335,7 @@ def restate(run: _Run, report: Report) -> None:
                 break
 
 
-def merge(run: _Run, report: Report) -> None:
+def merge(run: _Run, report: ConsolidationReport) -> None:
     order = sorted((m for m in run.live if _mergeable(m)), key=lambda m: _strength(run, m))
     rank = {m.id: i for i, m in enumerate(order)}
     groups: dict[str, list[Memory]] = {}
@@ -365,7 +365,7 @@ def merge(run: _Run, report: Report) -> None:
         _merge_into(run, keepers[keeper_id], absorbed, report)
 
 
-def _merge_into(run: _Run, keeper: Memory, absorbed: list[Memory], report: Report) -> None:
+def _merge_into(run: _Run, keeper: Memory, absorbed: list[Memory], report: ConsolidationReport) -> None:
     stamp = iso(run.now)
     best = max(run.importance[m.id] for m in [keeper, *absorbed])
     keywords = list(keeper.keywords)
@@ -409,7 +409,7 @@ def _merge_into(run: _Run, keeper: Memory, absorbed: list[Memory], report: Repor
 # --- supersede, and what cannot be settled ----------------------------------------------------------------------
 
 
-def supersede(run: _Run, report: Report) -> None:
+def supersede(run: _Run, report: ConsolidationReport) -> None:
     """Newest last: a memory that says a value of an older one changed ("moved to", "now", "instead of") marks
     that one superseded by it. Chains form in order: A → B → C."""
     suspects: dict[tuple[str, str], tuple[Memory, Memory]] = {}
@@ -528,7 +528,7 @@ def schema_content(phrase: str, count: int, first: str, last: str, gist: str, la
     return f"{head} {one_line(body, room) if room > 20 else ''}".strip()
 
 
-def schemas(run: _Run, report: Report) -> None:
+def schemas(run: _Run, report: ConsolidationReport) -> None:
     """Groups of SCHEMA_MIN or more related episodes become one schema memory (their gist, with the members as
     sources); a later episode of a schema's theme joins it."""
     existing = {m.id: m for m in run.index.memories if m.extra.get("kind") == "schema" and not m.superseded}
@@ -564,7 +564,7 @@ def schemas(run: _Run, report: Report) -> None:
         taken.update(m.id for m in group)
 
 
-def _form(run: _Run, group: list[Memory], theme: set[str], report: Report) -> Memory:
+def _form(run: _Run, group: list[Memory], theme: set[str], report: ConsolidationReport) -> Memory:
     strongest = min(group, key=lambda m: _strength(run, m))
     ordered = sorted(group, key=_created)
     latest = ordered[-1]
@@ -617,7 +617,7 @@ def _form(run: _Run, group: list[Memory], theme: set[str], report: Report) -> Me
     return memory
 
 
-def _join(run: _Run, schema: Memory, episode: Memory, report: Report) -> None:
+def _join(run: _Run, schema: Memory, episode: Memory, report: ConsolidationReport) -> None:
     members = list(schema.extra.get("members") or [])
     members.append(episode.id)
     schema.extra["members"] = members
@@ -650,7 +650,7 @@ def _join(run: _Run, schema: Memory, episode: Memory, report: Report) -> None:
 # --- archive --------------------------------------------------------------------------------------------------
 
 
-def archive(run: _Run, report: Report) -> None:
+def archive(run: _Run, report: ConsolidationReport) -> None:
     """Below 0.20 today and not used this week (or archived already, or merged away): out of the index."""
     stale_before = run.now - ARCHIVE_GRACE
     kept = []
@@ -679,7 +679,7 @@ def archive(run: _Run, report: Report) -> None:
 # --- what grew and what faded -----------------------------------------------------------------------------------
 
 
-def growth(run: _Run, report: Report) -> None:
+def growth(run: _Run, report: ConsolidationReport) -> None:
     since = run.now - WEEK
     grown = []
     faded = []
@@ -722,10 +722,10 @@ def growth(run: _Run, report: Report) -> None:
 # --- the whole run --------------------------------------------------------------------------------------------
 
 
-def consolidate(index: Index, now: datetime) -> Report:
+def consolidate(index: Index, now: datetime) -> ConsolidationReport:
     """Merge, merge restatements, supersede, form schemas, archive, in that order; returns what was done (the
     memories to archive are in `moved`, already taken out of `index.memories`)."""
-    report = Report(week=week_id(now), day=now.date().isoformat(), total_before=len(index.memories))
+    report = ConsolidationReport(week=week_id(now), day=now.date().isoformat(), total_before=len(index.memories))
     index.highest_id()  # ids are never reused, even once the highest of them has moved to the archive
     run = _Run(index, now)
     merge(run, report)
@@ -747,7 +747,7 @@ def _more(items: list, limit: int) -> list[str]:
     return [f"- … and {len(items) - limit} more"] if len(items) > limit else []
 
 
-def as_markdown(report: Report, now: datetime, dry_run: bool = False, limit: int = 30) -> str:
+def as_markdown(report: ConsolidationReport, now: datetime, dry_run: bool = False, limit: int = 30) -> str:
     """The weekly report: what was merged, superseded, formed and archived, what grew and faded, what is open."""
     q = lambda text: one_line(str(text), 200)  # noqa: E731 - memory text comes from chats: one line, bounded
     lines = [f"# Consolidation {report.week}", ""]
@@ -816,7 +816,7 @@ def as_markdown(report: Report, now: datetime, dry_run: bool = False, limit: int
     return "\n".join(lines) + "\n"
 
 
-def report_file(before: str, report: Report, text: str, now: datetime) -> str:
+def report_file(before: str, report: ConsolidationReport, text: str, now: datetime) -> str:
     """memory/consolidation/<week>.md once this run's report `text` is added to what the file held (`before`).
     Its front matter says the week, the day of the last run, the memories in the index after it, and what each run
     of the week did; the reports follow, oldest first, `---` between them. A file without our front matter (an older

@@ -3,9 +3,9 @@ a running job); the next write folds them into the index and removes what it fol
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
-from .. import jsonl
 from ..errors import HippocampusError
 from ..model import Index
 from ..retention import touch
@@ -17,7 +17,7 @@ from .files import append_line, take_lines
 def record(ws: Workspace, ids: list[str], now: datetime) -> None:
     """Note that these memories were accessed now."""
     if ids:
-        append_line(ws.touches, jsonl.text([{"ts": iso(now), "ids": ids}]))
+        append_line(ws.touches, json.dumps({"ts": iso(now), "ids": ids}, ensure_ascii=False))
 
 
 def read(ws: Workspace) -> tuple[dict[str, list[datetime]], int]:
@@ -35,7 +35,11 @@ def read(ws: Workspace) -> tuple[dict[str, list[datetime]], int]:
     size = data.rfind(b"\n") + 1
     out: dict[str, list[datetime]] = {}
     # Lines end at "\n" only: an id may hold any other line separator (U+2028, NEL, …).
-    for _, entry in jsonl.Lines(data[:size].decode("utf-8", errors="replace").split("\n")):
+    for line in data[:size].decode("utf-8", errors="replace").split("\n"):
+        try:
+            entry = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
         when = parse_instant(entry.get("ts")) if isinstance(entry, dict) else None
         ids = entry.get("ids") if isinstance(entry, dict) else None
         if when and isinstance(ids, list):
