@@ -5,6 +5,7 @@ import json
 import math
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 from array import array
@@ -257,10 +258,10 @@ def test_a_change_of_permissions_alone_does_not_rebuild_the_cache(workspace):
     ws = varied_store(workspace, count=50)
     hits(ws, "coffee")
     marker = "SELECT value FROM meta WHERE key = 'index'"
-    view = cache.for_reading(ws, NOW.date())
-    built = view.db.execute("SELECT COUNT(*) FROM docs").fetchone()[0]
-    view.db.execute("DELETE FROM docs WHERE id = 'mem_001'")  # a change only a rebuild would undo
-    view.close()
+    db = sqlite3.connect(cache.path_of(ws), isolation_level=None)
+    built = db.execute("SELECT COUNT(*) FROM docs").fetchone()[0]
+    db.execute("DELETE FROM docs WHERE id = 'mem_001'")  # a change only a rebuild would undo
+    db.close()
     os.chmod(ws.index, 0o600)  # the change time moves, the contents do not
     view = cache.for_reading(ws, NOW.date())
     assert view.db.execute("SELECT COUNT(*) FROM docs").fetchone()[0] == built - 1
@@ -355,3 +356,23 @@ def test_with_no_cache_yet_a_reader_reads_index_json_while_a_writer_holds_the_lo
         holder.kill()
         holder.wait()
     assert hits(ws, "coffee") == found
+
+
+def test_a_reader_reads_one_snapshot_whatever_a_writer_commits_meanwhile(workspace):
+    ws = varied_store(workspace, count=40)
+    reader = cache.for_reading(ws, NOW.date())
+    try:
+        [(doc, _, _), *_] = reader.postings("coffee") or reader.postings("tea")
+        (memory_id,) = reader.db.execute("SELECT id FROM docs WHERE doc = ?", (doc,)).fetchone()
+        with writing.write(ws, NOW) as store:  # commits while the reader is between two questions
+            store.index.memories[:] = [m for m in store.index.memories if m.id != memory_id]
+            store.changed(memory_id)
+        assert reader.fetch([doc], NOW.date())[doc].id == memory_id
+        assert reader.facts([doc], NOW)[doc].id == memory_id
+    finally:
+        reader.close()
+    after = cache.for_reading(ws, NOW.date())
+    try:
+        assert after.fetch([doc], NOW.date()) == {}
+    finally:
+        after.close()

@@ -131,10 +131,14 @@ ShelfOf = Callable[[str], str]  # a memory's category -> the name of its shelf
 
 
 class Cache:
-    """The store as the features read it, from a cache database (on disk, or built in memory)."""
+    """The store as the features read it, from a cache database (on disk, or built in memory). A reader's `snapshot`
+    is one read transaction: every question it asks is answered from the same state, whatever a writer commits
+    meanwhile."""
 
-    def __init__(self, db: sqlite3.Connection):
+    def __init__(self, db: sqlite3.Connection, snapshot: bool = False):
         self.db = db
+        if snapshot:
+            db.execute("BEGIN")
         self.meta: dict[str, str] = {}
         self.count = 0
         self.average_length = 1.0
@@ -452,6 +456,8 @@ def _connect(ws: Workspace, create: bool) -> sqlite3.Connection | None:
     try:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
+        # A rebuild passes the whole database through the log: once it is copied back, the log shrinks again.
+        db.execute(f"PRAGMA journal_size_limit = {1 << 20}")
         if db.execute("PRAGMA user_version").fetchone()[0] != VERSION and not create:
             db.close()
             return None
@@ -496,7 +502,7 @@ def for_reading(ws: Workspace, today: date) -> Cache:
     except _Broken:
         db = None
     if db is not None and _describes_disk(db, ws):
-        return Cache(db)
+        return Cache(db, snapshot=True)
     loaded = None
     try:
         with files.workspace_lock(ws, wait=False):
@@ -504,12 +510,12 @@ def for_reading(ws: Workspace, today: date) -> Cache:
             built = open_for_writing(ws, loaded, today)
     except BusyError:
         if db is not None:
-            return Cache(db)
+            return Cache(db, snapshot=True)
     else:
         if built is not None:
             if db is not None:
                 db.close()
-            return built
+            return Cache(built.db, snapshot=True)
     if db is not None:
         db.close()
     return in_memory((loaded or indexfile.load(ws)).index, today)
