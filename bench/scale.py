@@ -305,6 +305,20 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
         timed("dashboard", lambda r: script("dashboard", ws, "--output", str(out)))
         rows[-1]["note"] = f"page {out.stat().st_size / 1024:.0f} KiB"
 
+    derived = sum(p.stat().st_size for p in (ws / "memory" / ".cache").iterdir())
+    derived += sum(
+        p.stat().st_size for d in ("user", "self", "relationship", "world") for p in (ws / "memory" / d).glob("*.md")
+    )
+    derived += sum((ws / name).stat().st_size for name in ("HIPPOCAMPUS_CORE.md", "brain-dashboard.html"))
+    stored = index_path.stat().st_size
+    rows.append(
+        {
+            "count": count,
+            "what": "disk",
+            "note": f"index.json {stored / 2**20:.1f} MiB; derived files (search cache, mirrors, core file, dashboard) "
+            f"{derived / 2**20:.1f} MiB = {derived / stored:.2f} × the index",
+        }
+    )
     load_core_out = subprocess.run(script("load_core", ws), capture_output=True, text=True).stdout
     core_file = (ws / "HIPPOCAMPUS_CORE.md").read_text()
     for row in rows:

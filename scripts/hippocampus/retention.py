@@ -117,19 +117,25 @@ def reinforce(memory: Memory, when: datetime, meta: Mapping, source: dict | None
         memory.sources.append(source)
 
 
-def decay_memory(memory: Memory, today: date, meta: Mapping) -> bool:
-    """Bring one memory's stored importance to today's value along its anchor; True if anything changed."""
+def decay_memory(memory: Memory, today: date, meta: Mapping) -> tuple[bool, bool]:
+    """Bring one memory's stored importance to today's value along its anchor: (whether anything changed, whether
+    its anchor is not the one it stored — an importance edited by hand is the new base; a memory of the old skill
+    gets its first)."""
     if memory.pinned:
         if memory.importance <= ceiling(memory):
-            return False
+            return False, False
         memory.importance = ceiling(memory)  # pinned words of a stranger still stay below the core
-        return True
+        return True, False
     before_importance, before_anchor = memory.importance, memory.decay
     base, since = anchor(memory, meta, today)
     value = round(min(1.0, faded(base, days_between(since, today))), PRECISION)
     memory.importance = value
     memory.decay = {"base": base, "from": since.isoformat(), "last": value}
-    return value != before_importance or memory.decay != before_anchor
+    kept = isinstance(before_anchor, dict) and (before_anchor["base"], before_anchor["from"]) == (
+        base,
+        since.isoformat(),
+    )
+    return value != before_importance or memory.decay != before_anchor, not kept
 
 
 def is_archive_candidate(memory: Memory) -> bool:
@@ -152,11 +158,11 @@ def decay_index(index: Index, now: datetime) -> DecayReport:
     report = DecayReport(day=today.isoformat(), total=len(index.memories))
     ran_today = index.meta.get("decayLastRun") == report.day
     for memory in index.memories:
-        before = anchor(memory, index.meta, today)
-        if decay_memory(memory, today, index.meta):
+        changed, moved = decay_memory(memory, today, index.meta)
+        if changed:
             report.changed += 1
-            if anchor(memory, index.meta, today) != before:
-                report.moved.add(memory.id)
+        if moved:
+            report.moved.add(memory.id)
         if is_archive_candidate(memory):
             report.archive_candidates.append(memory)
     index.meta["decayLastRun"] = report.day

@@ -1,6 +1,6 @@
 """Which stored memories a new message could be about: an inverted index of the memories' topic terms, and the
-messages each session's memories already hold. Built once per run, from the store's cache (a large store's
-memories are never tokenised again), and kept up to date as the run adds or changes memories."""
+messages each session's memories already hold. Built once per run and kept up to date as the run adds or changes
+memories; over a large store, the topic terms come from the store's cache, term by term, as they are asked for."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 
 from ..model import id_number, Memory
+from ..store.cache import Cache
 from ..terms import topic_terms
 from .facts import SAME_TOPIC
 
@@ -41,32 +42,77 @@ def by_age(memory_id: str) -> tuple[int, str]:
 
 
 class Candidates:
-    """An inverted index of topic terms over the memories: which memories could be about the same thing. The
-    memories' sessions are indexed too: which messages the store holds, and the latest memory of each session."""
+    """An inverted index of topic terms over the memories: which memories could be about the same thing; and the
+    messages the memories hold, by session.
 
-    def __init__(self, memories: Iterable[Memory], topics: dict[str, set[str]] | None = None):
-        """`topics`: the topic terms of the memories, where known already (the cache's); the rest are read here."""
-        self.memories: list[Memory] = []
-        self.topics: list[set[str]] = []
-        self.postings: dict[str, list[int]] = defaultdict(list)
-        self.position: dict[str, int] = {}
+    Over a store with a cache (`stored`), the topic terms of the memories as the cache holds them are read from it,
+    term by term as lookups ask, and only the memories the run adds or changes — and those the cache holds out of
+    date (`stale`) — are indexed here; without one, every memory is indexed here. Either way a lookup sees the
+    memories as they are now.
+    """
+
+    def __init__(
+        self,
+        memories: Iterable[Memory],
+        stored: Cache | None = None,
+        stale: Iterable[str] = (),
+        sessions: set[str] | None = None,
+    ):
+        """`sessions`: the only sessions whose messages a run asks about (`held`, `latest_in_session`); None: all."""
+        self.by_id: dict[str, Memory] = {}
+        self.stored = stored
+        self.topics: dict[str, set[str]] = {}  # memory id -> topic terms, of the memories indexed here
+        self.postings: dict[str, set[str]] = defaultdict(set)  # term -> the ids indexed here that have it
         self.held: set[tuple[str, str]] = set()  # (session, message) of every message the memories hold
         self.latest: dict[str, tuple[tuple, Memory]] = {}  # session -> (when, memory) of its latest message
-        known = topics or {}
+        self.sessions = sessions
+        self._weights: dict[str, float] = {}
+        self._entries: dict[int, tuple[str, set[str]]] = {}  # stored doc -> (id, topic terms), as read
         for memory in memories:
-            self.add(memory, known.get(memory.id))
+            self.by_id[memory.id] = memory
+            if stored is None:
+                self._index(memory, topic_terms(memory.content))
+            self._sources(memory)
+        self._stale_docs: set[int] = set()
+        if stored is not None:
+            for memory_id in stale:
+                self._forget_stored(memory_id)
+                if memory_id in self.by_id:
+                    self._index(self.by_id[memory_id], topic_terms(self.by_id[memory_id].content))
+
+    def _index(self, memory: Memory, topic: set[str]) -> None:
+        for term in self.topics.get(memory.id, ()):
+            self.postings[term].discard(memory.id)
+        self.topics[memory.id] = topic
+        for term in topic:
+            self.postings[term].add(memory.id)
+        self._weights.clear()
+
+    def _forget_stored(self, memory_id: str) -> None:
+        """The cache's copy of a memory is out of date: its postings there are passed over from now on."""
+        assert self.stored is not None
+        found = self.stored.db.execute("SELECT doc FROM docs WHERE id = ?", (memory_id,)).fetchone()
+        if found:
+            self._stale_docs.add(found[0])
+            self._weights.clear()
+
+    def _sources(self, memory: Memory) -> None:
+        for source in memory.every_source():
+            session = source.get("session")
+            if session is not None and (self.sessions is None or str(session) in self.sessions):
+                self.holds(memory, source)
 
     def add(self, memory: Memory, topic: set[str] | None = None) -> None:
-        """Index a memory (by its `topic` terms when they are known already)."""
-        position = len(self.memories)
-        self.memories.append(memory)
-        self.position[memory.id] = position
-        topic = topic_terms(memory.content) if topic is None else topic
-        self.topics.append(topic)
-        for term in topic:
-            self.postings[term].append(position)
-        for source in memory.every_source():
-            self.holds(memory, source)
+        """A memory the run made (its `topic` terms when they are known already)."""
+        self.by_id[memory.id] = memory
+        self._index(memory, topic_terms(memory.content) if topic is None else topic)
+        self._sources(memory)
+
+    def refresh(self, memory: Memory) -> None:
+        """The memory's content changed: it is looked up by its new terms."""
+        if self.stored is not None and memory.id not in self.topics:
+            self._forget_stored(memory.id)
+        self._index(memory, topic_terms(memory.content))
 
     def holds(self, memory: Memory, source: dict) -> None:
         """The memory holds a message it did not before: `source`, a new source or an attached turn's."""
@@ -82,14 +128,6 @@ class Candidates:
         if known is None or when > known[0]:
             self.latest[str(session)] = (when, memory)
 
-    def refresh(self, memory: Memory) -> None:
-        """The memory's content changed: index its new terms (stale postings are harmless, topics are re-read)."""
-        position = self.position[memory.id]
-        topic = topic_terms(memory.content)
-        for term in topic - self.topics[position]:
-            self.postings[term].append(position)
-        self.topics[position] = topic
-
     def latest_in_session(self, session: str) -> Memory | None:
         """The visible memory holding the latest message of `session`."""
         found = self.latest.get(session)
@@ -97,8 +135,17 @@ class Candidates:
             return None
         return found[1]
 
+    def _stored_docs(self, term: str) -> list[int]:
+        if self.stored is None:
+            return []
+        return [doc for doc in self.stored.topic_docs(term) if doc not in self._stale_docs]
+
     def weight(self, term: str) -> float:
-        return math.log(1 + (len(self.memories) + 1) / (len(self.postings.get(term, ())) + 1))
+        value = self._weights.get(term)
+        if value is None:
+            df = len(self._stored_docs(term)) + len(self.postings.get(term, ()))
+            value = self._weights[term] = math.log(1 + (len(self.by_id) + 1) / (df + 1))
+        return value
 
     def similarity(
         self, topic: set[str], other: set[str], weights: dict | None = None, topic_total: float | None = None
@@ -150,30 +197,48 @@ class Candidates:
         topic_total = sum(map(weights.__getitem__, topic))
         # Which memories share probe terms, and how much weight: cheap to add up over the postings. Only the
         # EXAMINED memories sharing the most are compared in full, so a message of common words stays fast.
-        shared: dict[int, float] = {}
+        shared: dict[str, float] = {}
+        stored: dict[int, float] = {}
         for term in probe:
             weight = weights[term]
-            for position in self.postings.get(term, ()):
-                shared[position] = shared.get(position, 0.0) + weight
-        if floor > 0 and shared:
-            need = self.need(topic, probe, weights, floor)
-            if need > 0:
-                shared = {p: v for p, v in shared.items() if v >= need}
-        memories, topics = self.memories, self.topics
+            for memory_id in self.postings.get(term, ()):
+                shared[memory_id] = shared.get(memory_id, 0.0) + weight
+            for doc in self._stored_docs(term):
+                stored[doc] = stored.get(doc, 0.0) + weight
+        need = self.need(topic, probe, weights, floor) if floor > 0 else 0.0
+        if need > 0:
+            shared = {i: v for i, v in shared.items() if v >= need}
+            stored = {d: v for d, v in stored.items() if v >= need}
+        read: dict[str, set[str]] = {}  # the topic terms of the stored memories sharing enough
+        for doc, (memory_id, terms) in self._read(list(stored)).items():
+            shared[memory_id] = stored[doc]
+            read[memory_id] = terms
+
+        def topic_of(memory_id: str) -> set[str]:
+            found = read.get(memory_id)
+            return self.topics[memory_id] if found is None else found
+
         # Among memories sharing as much, the one with the fewest topic terms is the closest (a "Thanks!" among
         # a hundred "Thanks for the …"); then the older.
         closest = (
             shared
             if len(shared) <= EXAMINED
-            else heapq.nsmallest(EXAMINED, shared, key=lambda p: (-shared[p], len(topics[p]), by_age(memories[p].id)))
+            else heapq.nsmallest(EXAMINED, shared, key=lambda i: (-shared[i], len(topic_of(i)), by_age(i)))
         )
         scored = []
-        for position in closest:
-            memory = memories[position]
-            if memory.superseded or memory.untrusted != untrusted:
+        for memory_id in closest:
+            memory = self.by_id.get(memory_id)
+            if memory is None or memory.superseded or memory.untrusted != untrusted:
                 continue
-            value = self.similarity(topic, topics[position], weights, topic_total)
+            value = self.similarity(topic, topic_of(memory_id), weights, topic_total)
             if round(value, 4) >= floor:
-                scored.append((value, position))
-        scored.sort(key=lambda item: (-item[0], by_age(memories[item[1]].id)))
-        return [(memories[p], round(v, 4)) for v, p in scored[:limit]]
+                scored.append((value, memory_id))
+        scored.sort(key=lambda item: (-item[0], by_age(item[1])))
+        return [(self.by_id[i], round(v, 4)) for v, i in scored[:limit]]
+
+    def _read(self, docs: list[int]) -> dict[int, tuple[str, set[str]]]:
+        """(memory id, topic terms) of stored documents, read once a run."""
+        wanted = [doc for doc in docs if doc not in self._entries]
+        if wanted and self.stored is not None:
+            self._entries.update(self.stored.topic_entries(wanted))
+        return {doc: self._entries[doc] for doc in docs if doc in self._entries}

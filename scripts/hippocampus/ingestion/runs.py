@@ -71,12 +71,10 @@ def run_preprocess(ws: Workspace, now: datetime, read: Sources, wait: bool) -> P
         return preprocess(ws, now, read.spec, limit=read.limit, full=read.full)
 
 
-def _lookup(store: writing.Store) -> Candidates:
-    """Every memory of the store, by topic (the cache's topic terms of the memories it holds as they are)."""
-    topics = store.cache.topics() if store.cache is not None else {}
-    for memory_id in store.changed_ids:
-        topics.pop(memory_id, None)
-    return Candidates(store.index.memories, topics)
+def _lookup(store: writing.Store, sessions: set[str]) -> Candidates:
+    """The store's memories by topic — through the cache, which holds all but those changed since it was written —
+    and the messages of these sessions they hold."""
+    return Candidates(store.index.memories, store.cache, stale=store.changed_ids, sessions=sessions)
 
 
 def _fallback(
@@ -122,7 +120,10 @@ def encode(
         handled = {item["id"] for item in old}
         outcome = report.outcome
         if backlog or old:
-            lookup = _lookup(store)
+            sessions = {signal.session for signal in backlog}
+            for item in old:
+                sessions |= {session for session, _ in pending.item_keys(item)}
+            lookup = _lookup(store, sessions)
             _fallback(index, lookup, old, now, min_importance, outcome, str(ws.pending))
             if prepare:
                 waiting = {key for item in items if item["id"] not in handled for key in pending.item_keys(item)}
@@ -163,7 +164,7 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Enc
         index = store.index
         items = pending.read_items(ws)
         valid, report.invalid = pending.validate(raw, items, index)
-        lookup = _lookup(store)
+        lookup = _lookup(store, {session for item in items for session, _ in pending.item_keys(item)})
         by_id = index.by_id()
         outcome = report.outcome
         for decision in valid:

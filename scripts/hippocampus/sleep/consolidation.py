@@ -122,8 +122,8 @@ class _Run:
         self.lookup = Candidates(self.live) if any(self.fresh(m) for m in self.live) else Candidates([])
         self._near: dict[str, list[tuple[Memory, float]]] = {}
         self.weights: dict[str, float] = {}  # term weights, read once per run
-        self._sets: dict[str, set[int]] = {}
-        self._totals: dict[int, float] = {}
+        self._sets: dict[str, set[str]] = {}
+        self._totals: dict[str, float] = {}
 
     def fact(self, memory: Memory) -> Fact:
         found = self.facts.get(memory.id)
@@ -132,9 +132,9 @@ class _Run:
         return found
 
     def topic(self, memory: Memory) -> set[str]:
-        position = self.lookup.position.get(memory.id)
-        if position is not None and self.lookup.memories[position] is memory:
-            return self.lookup.topics[position]
+        found = self.lookup.topics.get(memory.id)
+        if found is not None and self.lookup.by_id.get(memory.id) is memory:
+            return found
         return self.fact(memory).topic
 
     def near(self, memory: Memory, floor: float) -> list[tuple[Memory, float]]:
@@ -148,7 +148,7 @@ class _Run:
         """The memory was added or changed: its terms' cached posting sets are out of date."""
         for term in topic_terms(memory.content):
             self._sets.pop(term, None)
-        self._totals.pop(self.lookup.position.get(memory.id, -1), None)
+        self._totals.pop(memory.id, None)
 
     def _weight_of(self, topic: set[str]) -> float:
         weights, weigh = self.weights, self.lookup.weight
@@ -160,13 +160,13 @@ class _Run:
             total += value
         return total
 
-    def _total(self, position: int, topic: set[str]) -> float:
-        found = self._totals.get(position)
+    def _total(self, memory_id: str, topic: set[str]) -> float:
+        found = self._totals.get(memory_id)
         if found is None:
-            found = self._totals[position] = self._weight_of(topic)
+            found = self._totals[memory_id] = self._weight_of(topic)
         return found
 
-    def _postings(self, term: str) -> set[int]:
+    def _postings(self, term: str) -> set[str]:
         found = self._sets.get(term)
         if found is None:
             found = self._sets[term] = set(self.lookup.postings.get(term, ()))
@@ -174,8 +174,7 @@ class _Run:
 
     def _probe(self, memory: Memory) -> list[tuple[Memory, float]]:
         lookup = self.lookup
-        mine = lookup.position.get(memory.id)
-        topic = lookup.topics[mine] if mine is not None else topic_terms(memory.content)
+        topic = lookup.topics.get(memory.id) or topic_terms(memory.content)
         cap = PROBE_POSTINGS
         sizes = {t: len(lookup.postings.get(t, ())) for t in topic}
         probe = sorted((t for t in topic if 0 < sizes[t] <= cap), key=lambda t: (sizes[t], t))[:PROBE_TERMS]
@@ -187,7 +186,7 @@ class _Run:
         else:
             # A neighbour worth scoring shares two of the rarer terms (set intersections run in C).
             pool = set().union(*(a & b for a, b in combinations(sets, 2)))
-        chosen: Iterable[int] = pool
+        chosen: Iterable[str] = pool
         if len(pool) > POOL:
             # Too many: those sharing the most of the rarer terms.
             counts: Counter = Counter()
@@ -198,13 +197,13 @@ class _Run:
         weight = self.weights.__getitem__
         topics = lookup.topics
         out = []
-        for position in chosen:
-            other = lookup.memories[position]
-            if position == mine or other.id == memory.id or other.superseded or other.untrusted != memory.untrusted:
+        for memory_id in chosen:
+            other = lookup.by_id[memory_id]
+            if memory_id == memory.id or other.superseded or other.untrusted != memory.untrusted:
                 continue
-            theirs = topics[position]
+            theirs = topics[memory_id]
             # Every term of `topic` is weighed already; each memory's total is kept for the run.
-            similarity = weighted_dice(topic, theirs, weight, own, self._total(position, theirs))
+            similarity = weighted_dice(topic, theirs, weight, own, self._total(memory_id, theirs))
             if similarity >= SCHEMA_SIMILARITY:
                 out.append((other, round(similarity, 4)))
         out.sort(key=lambda pair: (-pair[1], pair[0].id))

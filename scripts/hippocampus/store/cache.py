@@ -60,6 +60,7 @@ CREATE TABLE docs(
 );
 CREATE TABLE bodies(doc INTEGER PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE terms(term TEXT PRIMARY KEY, docs BLOB NOT NULL, tfs BLOB NOT NULL, lengths BLOB NOT NULL);
+CREATE TABLE topics(term TEXT PRIMARY KEY, docs BLOB NOT NULL);
 CREATE INDEX docs_by_rank ON docs(pinned, rank_key);
 """
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
@@ -145,6 +146,7 @@ class Cache:
         self.read_meta()
 
     def read_meta(self) -> None:
+        self._scan: tuple[date, list[tuple]] | None = None  # every row as of a day, read once for all the views
         self.meta = dict(self.db.execute("SELECT key, value FROM meta"))
         self.count = int(self.meta.get("count", 0))
         total = float(self.meta.get("length", 0.0))
@@ -222,6 +224,12 @@ class Cache:
             out.append((found, doc, memory_id, domain, category, pinned, explicit, hidden, created, reinforced))
         return out
 
+    def _every(self, today: date) -> list[tuple]:
+        """`_today` of every document, read once for the published views of one day."""
+        if self._scan is None or self._scan[0] != today:
+            self._scan = (today, self._today(today))
+        return self._scan[1]
+
     def core(self, today: date, threshold: float) -> tuple[int, Iterator[tuple[Memory, float]]]:
         """How many visible memories reach `threshold` today, and those memories: explicit "remember this" first,
         then by today's importance, ties by id. Read off the index on (pinned, rank_key): only the memories near
@@ -250,15 +258,20 @@ class Cache:
         """{(domain, shelf): Shelf}: each shelf's `limit` most important visible memories, most important first,
         ties by id, and its count."""
         grouped: dict[tuple[str, str], list[tuple]] = {}
-        for row in self._today(today, "hidden = 0"):
-            grouped.setdefault((row[3], shelf_of(row[4])), []).append(row)
+        names: dict[str, str] = {}  # category -> shelf: a store has few categories
+        for row in self._every(today):
+            if not row[7]:  # hidden
+                name = names.get(row[4])
+                if name is None:
+                    name = names[row[4]] = shelf_of(row[4])
+                grouped.setdefault((row[3], name), []).append(row)
         kept = {key: heapq.nsmallest(max(0, limit), rows, key=lambda r: (-r[0], r[2])) for key, rows in grouped.items()}
         bodies = self.fetch([row[1] for rows in kept.values() for row in rows], today)
         return {key: Shelf([(bodies[row[1]], row[0]) for row in rows], len(grouped[key])) for key, rows in kept.items()}
 
     def ranked(self, today: date, limit: int) -> list[Scored]:
         """The `limit` most important memories today (hidden ones too), then the most reinforced, ties by id."""
-        rows = heapq.nsmallest(max(0, limit), self._today(today), key=lambda r: (-r[0], -r[9], r[2]))
+        rows = heapq.nsmallest(max(0, limit), self._every(today), key=lambda r: (-r[0], -r[9], r[2]))
         bodies = self.fetch([row[1] for row in rows], today)
         return [
             Scored(
@@ -276,7 +289,7 @@ class Cache:
     def census(self, today: date, bins: int) -> Census:
         """Aggregates over every memory today."""
         out = Census(bins=[0] * bins)
-        for value, _, _, domain, _, pinned, _, _, created, reinforced in self._today(today):
+        for value, _, _, domain, _, pinned, _, _, created, reinforced in self._every(today):
             out.total += 1
             out.per_domain.setdefault(domain or "user", Counter())[tier(value)] += 1
             out.bins[histogram_bin(value, bins)] += 1
@@ -291,25 +304,34 @@ class Cache:
         return out
 
     # --- encoding's same-fact lookup ---
-    def topics(self) -> dict[str, set[str]]:
-        """{memory id: its topic terms}, for every memory."""
-        return {memory_id: set(topic.split()) for memory_id, topic in self.db.execute("SELECT id, topic FROM docs")}
+    def topic_docs(self, term: str) -> array:
+        """The documents that have `term` among their topic terms."""
+        row = self.db.execute("SELECT docs FROM topics WHERE term = ?", (term,)).fetchone()
+        return _arrays(row)[0] if row else array("I")
+
+    def topic_entries(self, docs: list[int]) -> dict[int, tuple[str, set[str]]]:
+        """{doc: (memory id, its topic terms)} of these documents."""
+        return {doc: (memory_id, set(topic.split())) for doc, memory_id, topic in self._rows(docs, "id, topic")}
 
 
-def _arrays(row) -> tuple[array, array, array]:
-    docs, tfs, lengths = array("I"), array("f"), array("f")
-    docs.frombytes(row[0])
-    tfs.frombytes(row[1])
-    lengths.frombytes(row[2])
-    return docs, tfs, lengths
+_CODES = "Iff"  # the types of a posting list's arrays: documents, term frequencies, document lengths
+
+
+def _arrays(row) -> tuple[array, ...]:
+    """The arrays a row of `terms` or `topics` packs."""
+    out = tuple(array(code) for code in _CODES[: len(row)])
+    for part, data in zip(out, row, strict=True):
+        part.frombytes(data)
+    return out
 
 
 # --- building and updating ------------------------------------------------------------------------------------
 
 
-def _entry(doc: int, memory: Memory, meta: dict, today: date) -> tuple[tuple, str, dict[str, float], float]:
-    """(the document's row, its body, its weighted terms, its length) for a memory."""
+def _entry(doc: int, memory: Memory, meta: dict, today: date) -> tuple[tuple, str, dict[str, float], float, set[str]]:
+    """(the document's row, its body, its weighted terms, its length, its topic terms) for a memory."""
     counts = document_terms(memory)
+    topic = topic_terms(memory.content)
     length = float(sum(counts.values()))
     pinned = min(memory.importance, ceiling(memory)) if memory.pinned else None
     # A pinned memory does not fade: it has no anchor, only its importance.
@@ -332,13 +354,13 @@ def _entry(doc: int, memory: Memory, meta: dict, today: date) -> tuple[tuple, st
         created.toordinal() if created else None,
         memory.timesReinforced,
         length,
-        " ".join(sorted(topic_terms(memory.content))),
+        " ".join(sorted(topic)),
     )
     body = {k: v for k, v in memory.to_dict().items() if k not in _LEFT_OUT}
-    return row, _ENCODE(body), counts, length
+    return row, _ENCODE(body), counts, length, topic
 
 
-def _insert(db: sqlite3.Connection, entries: list[tuple[tuple, str, dict, float]]) -> None:
+def _insert(db: sqlite3.Connection, entries: list[tuple[tuple, str, dict, float, set[str]]]) -> None:
     db.executemany(f"INSERT INTO docs VALUES ({','.join('?' * 16)})", [e[0] for e in entries])
     db.executemany("INSERT INTO bodies VALUES (?, ?)", [(e[0][0], e[1]) for e in entries])
 
@@ -354,12 +376,13 @@ def _totals(db: sqlite3.Connection) -> None:
 
 def build(db: sqlite3.Connection, index: Index, today: date) -> None:
     """Fill an empty database with every memory of the index (the caller commits)."""
-    for table in ("meta", "docs", "bodies", "terms"):
+    for table in ("meta", "docs", "bodies", "terms", "topics"):
         db.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in _TABLES.split(";"):
         db.execute(statement)  # one by one: a script would end the caller's transaction
     db.execute(f"PRAGMA user_version = {VERSION}")
     postings: dict[str, tuple[array, array, array]] = {}
+    topics: dict[str, array] = {}
     entries = []
     for doc, memory in enumerate(index.memories, 1):
         entry = _entry(doc, memory, index.meta, today)
@@ -370,6 +393,8 @@ def build(db: sqlite3.Connection, index: Index, today: date) -> None:
             found[0].append(doc)
             found[1].append(tf)
             found[2].append(entry[3])
+        for term in entry[4]:
+            topics.setdefault(term, array("I")).append(doc)
         entries.append(entry)
         if len(entries) == BATCH:
             _insert(db, entries)
@@ -379,6 +404,7 @@ def build(db: sqlite3.Connection, index: Index, today: date) -> None:
         "INSERT INTO terms VALUES (?, ?, ?, ?)",
         ((term, d.tobytes(), t.tobytes(), n.tobytes()) for term, (d, t, n) in postings.items()),
     )
+    db.executemany("INSERT INTO topics VALUES (?, ?)", ((term, d.tobytes()) for term, d in topics.items()))
     _totals(db)
 
 
@@ -386,16 +412,21 @@ def update(db: sqlite3.Connection, index: Index, changed: set[str], today: date)
     """Redo the rows of the memories whose ids are in `changed` (added, changed or removed from the index); the
     caller commits."""
     memories = index.by_id()
-    touched: dict[str, tuple[set[int], list[tuple[int, float, float]]]] = {}  # term -> (docs out, postings in)
+    # term -> (the documents to take out of its postings, the postings to put in)
+    terms: dict[str, tuple[set[int], list[tuple]]] = {}
+    topics: dict[str, tuple[set[int], list[tuple]]] = {}
     next_doc = (db.execute("SELECT COALESCE(MAX(doc), 0) FROM docs").fetchone()[0]) + 1
     entries = []
     for memory_id in sorted(changed):
-        found = db.execute("SELECT doc FROM docs WHERE id = ?", (memory_id,)).fetchone()
-        doc = found[0] if found else None
-        if doc is not None:
+        found = db.execute("SELECT doc, topic FROM docs WHERE id = ?", (memory_id,)).fetchone()
+        doc: int | None = None
+        if found is not None:
+            doc = found[0]
             (body,) = db.execute("SELECT body FROM bodies WHERE doc = ?", (doc,)).fetchone()
             for term in document_terms(Memory.wrap(json.loads(body))):
-                touched.setdefault(term, (set(), []))[0].add(doc)
+                terms.setdefault(term, (set(), []))[0].add(doc)
+            for term in found[1].split():
+                topics.setdefault(term, (set(), []))[0].add(doc)
             db.execute("DELETE FROM docs WHERE doc = ?", (doc,))
             db.execute("DELETE FROM bodies WHERE doc = ?", (doc,))
         memory = memories.get(memory_id)
@@ -406,21 +437,27 @@ def update(db: sqlite3.Connection, index: Index, changed: set[str], today: date)
         entry = _entry(doc, memory, index.meta, today)
         entries.append(entry)
         for term, tf in entry[2].items():
-            touched.setdefault(term, (set(), []))[1].append((doc, tf, entry[3]))
+            terms.setdefault(term, (set(), []))[1].append((doc, tf, entry[3]))
+        for term in entry[4]:
+            topics.setdefault(term, (set(), []))[1].append((doc,))
     _insert(db, entries)
-    for term, (out, added) in touched.items():
-        row = db.execute("SELECT docs, tfs, lengths FROM terms WHERE term = ?", (term,)).fetchone()
-        arrays = _arrays(row) if row else (array("I"), array("f"), array("f"))
-        _splice(arrays, out, sorted(added))
-        if arrays[0]:
-            db.execute("INSERT OR REPLACE INTO terms VALUES (?, ?, ?, ?)", (term, *(part.tobytes() for part in arrays)))
-        elif row:
-            db.execute("DELETE FROM terms WHERE term = ?", (term,))
+    for table, changes in (("terms", terms), ("topics", topics)):
+        columns = "docs, tfs, lengths" if table == "terms" else "docs"
+        for term, (out, added) in changes.items():
+            row = db.execute(f"SELECT {columns} FROM {table} WHERE term = ?", (term,)).fetchone()
+            arrays = _arrays(row) if row else tuple(array(code) for code in _CODES[: len(columns.split(","))])
+            _splice(arrays, out, sorted(added))
+            if arrays[0]:
+                values = ",".join("?" * (len(arrays) + 1))
+                db.execute(f"INSERT OR REPLACE INTO {table} VALUES ({values})", (term, *(a.tobytes() for a in arrays)))
+            elif row:
+                db.execute(f"DELETE FROM {table} WHERE term = ?", (term,))
     _totals(db)
 
 
-def _splice(arrays: tuple[array, array, array], out: set[int], added: list[tuple[int, float, float]]) -> None:
-    """Take the documents `out` from a term's sorted arrays and put the postings `added` (sorted) in their places."""
+def _splice(arrays: tuple[array, ...], out: set[int], added: list[tuple]) -> None:
+    """Take the documents `out` from a term's sorted arrays (its documents first) and put the postings `added`
+    (sorted) in their places."""
     docs = arrays[0]
     for doc in sorted(out, reverse=True):
         at = bisect_left(docs, doc)
