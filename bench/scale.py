@@ -305,6 +305,12 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
         timed("dashboard", lambda r: script("dashboard", ws, "--output", str(out)))
         rows[-1]["note"] = f"page {out.stat().st_size / 1024:.0f} KiB"
 
+    load_core_out = subprocess.run(script("load_core", ws), capture_output=True, text=True).stdout
+    core_file = (ws / "HIPPOCAMPUS_CORE.md").read_text()
+    for row in rows:
+        row["count"] = count
+        row["index_mib"] = size_mib
+        row["floor_wall"], row["floor_peak"] = floor["wall"], floor["peak"]
     derived = sum(p.stat().st_size for p in (ws / "memory" / ".cache").iterdir())
     derived += sum(
         p.stat().st_size for d in ("user", "self", "relationship", "world") for p in (ws / "memory" / d).glob("*.md")
@@ -319,12 +325,6 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
             f"{derived / 2**20:.1f} MiB = {derived / stored:.2f} × the index",
         }
     )
-    load_core_out = subprocess.run(script("load_core", ws), capture_output=True, text=True).stdout
-    core_file = (ws / "HIPPOCAMPUS_CORE.md").read_text()
-    for row in rows:
-        row["count"] = count
-        row["index_mib"] = size_mib
-        row["floor_wall"], row["floor_peak"] = floor["wall"], floor["peak"]
     rows.append(
         {
             "count": count,

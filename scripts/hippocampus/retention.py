@@ -10,6 +10,7 @@ A memory whose `importance` no longer equals `last` was edited by hand (or comes
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -67,11 +68,11 @@ def order_key(base: float, since: date) -> float | None:
 
 
 def lowest_key(threshold: float, today: date) -> float:
-    """An `order_key` every memory whose importance is at least `threshold` today has: that of half the threshold,
-    which leaves room for rounding (the caller checks each memory's importance itself)."""
-    if threshold <= 0:
+    """The least `order_key` of a memory whose importance is `threshold` today, less a margin for rounding: every
+    memory at or above the threshold has a key at least this. Below the smallest normal float every memory counts."""
+    if threshold < sys.float_info.min:
         return -math.inf
-    return math.log(threshold) - math.log(2) - today.toordinal() * math.log(DECAY_RATE)
+    return math.log(threshold) - today.toordinal() * math.log(DECAY_RATE) - 1e-9
 
 
 def importance_on(memory: Memory, today: date, meta: Mapping) -> float:

@@ -19,6 +19,7 @@ import os
 import sqlite3
 from array import array
 from bisect import bisect_left
+from itertools import islice
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -33,7 +34,7 @@ from ..timeutil import parse_day
 from ..workspace import Workspace
 from . import files, indexfile
 
-SCHEMA = 11
+SCHEMA = 12
 # The cache holds the store's words as redacted under one set of rules: after new rules it is built again.
 VERSION = SCHEMA * 1000 + redaction.RULES
 BATCH = 500  # documents read in one statement
@@ -61,7 +62,7 @@ CREATE TABLE docs(
 CREATE TABLE bodies(doc INTEGER PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE terms(term TEXT PRIMARY KEY, docs BLOB NOT NULL, tfs BLOB NOT NULL, lengths BLOB NOT NULL);
 CREATE TABLE topics(term TEXT PRIMARY KEY, docs BLOB NOT NULL);
-CREATE INDEX docs_by_rank ON docs(pinned, rank_key);
+CREATE INDEX docs_core ON docs(hidden, pinned, explicit, rank_key);
 """
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 # What a body leaves out: its importance and decay anchor are the row's (a body stays as it is when the daily decay
@@ -198,9 +199,9 @@ class Cache:
         return out
 
     # --- published views ---
-    def _today(self, today: date, where: str = "1", params: tuple = ()) -> list[tuple]:
+    def _today(self, today: date) -> list[tuple]:
         """(today's importance, doc, id, domain, category, pinned, explicit, hidden, created, reinforced) of every
-        document under `where`."""
+        document."""
         out = []
         for (
             doc,
@@ -217,8 +218,7 @@ class Cache:
             reinforced,
         ) in self.db.execute(
             "SELECT doc, id, domain, category, pinned, explicit, hidden, base, since, importance, created, "
-            f"reinforced FROM docs WHERE {where}",
-            params,
+            "reinforced FROM docs"
         ):
             found = importance(bool(pinned), value, base, date.fromordinal(since), today)
             out.append((found, doc, memory_id, domain, category, pinned, explicit, hidden, created, reinforced))
@@ -232,27 +232,37 @@ class Cache:
 
     def core(self, today: date, threshold: float) -> tuple[int, Iterator[tuple[Memory, float]]]:
         """How many visible memories reach `threshold` today, and those memories: explicit "remember this" first,
-        then by today's importance, ties by id. Read off the index on (pinned, rank_key): only the memories near
-        the threshold or above are looked at."""
-        rows = [
-            row
-            for row in self._today(
-                today,
-                "hidden = 0 AND ((pinned = 0 AND rank_key >= ?) OR (pinned = 1 AND importance >= ?))",
-                (lowest_key(threshold, today), threshold),
-            )
-            if row[0] >= threshold
-        ]
-        rows.sort(key=lambda row: (not row[6], -row[0], row[2]))
+        then by today's importance, ties by id. Counted and walked in order on the index of (hidden, pinned,
+        explicit, rank_key): however large the store, only the memories read are looked at."""
+        bound = lowest_key(threshold, today)
+        fading = "hidden = 0 AND pinned = 0 AND explicit = ? AND rank_key >= ?"
+        steady = "hidden = 0 AND pinned = 1 AND explicit = ? AND importance >= ?"
+        total = sum(
+            self.db.execute(f"SELECT COUNT(*) FROM docs WHERE {where}", (flag, value)).fetchone()[0]
+            for where, value in ((fading, bound), (steady, threshold))
+            for flag in (0, 1)
+        )
+
+        def rows(where: str, flag: int, value: float, order: str) -> Iterator[tuple[float, str, int]]:
+            for doc, memory_id, pinned, base, since, kept in self.db.execute(
+                f"SELECT doc, id, pinned, base, since, importance FROM docs WHERE {where} ORDER BY {order} DESC, id",
+                (flag, value),
+            ):
+                yield importance(bool(pinned), kept, base, date.fromordinal(since), today), memory_id, doc
 
         def walk() -> Iterator[tuple[Memory, float]]:
-            for start in range(0, len(rows), 50):  # the caller stops at its budget: read as far as it gets
-                part = rows[start : start + 50]
-                bodies = self.fetch([row[1] for row in part], today)
-                for row in part:
-                    yield bodies[row[1]], row[0]
+            for flag in (1, 0):
+                ordered = heapq.merge(
+                    rows(fading, flag, bound, "rank_key"),
+                    rows(steady, flag, threshold, "importance"),
+                    key=lambda row: (-row[0], row[1]),
+                )
+                while part := list(islice(ordered, 50)):  # the caller stops at its budget: read as far as it gets
+                    bodies = self.fetch([doc for _, _, doc in part], today)
+                    for value, _, doc in part:
+                        yield bodies[doc], value
 
-        return len(rows), walk()
+        return total, walk()
 
     def shelves(self, today: date, shelf_of: ShelfOf, limit: int) -> dict[tuple[str, str], Shelf]:
         """{(domain, shelf): Shelf}: each shelf's `limit` most important visible memories, most important first,
