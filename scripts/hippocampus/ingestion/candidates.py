@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
@@ -68,6 +69,7 @@ class Candidates:
         self.sessions = sessions
         self._weights: dict[str, float] = {}
         self._entries: dict[int, tuple[str, set[str]]] = {}  # stored doc -> (id, topic terms), as read
+        self._stored: dict[str, array] = {}  # term -> its stored documents, as read (a run changes none of them)
         for memory in memories:
             self.by_id[memory.id] = memory
             if stored is None:
@@ -138,7 +140,10 @@ class Candidates:
     def _stored_docs(self, term: str) -> list[int]:
         if self.stored is None:
             return []
-        return [doc for doc in self.stored.topic_docs(term) if doc not in self._stale_docs]
+        found = self._stored.get(term)
+        if found is None:
+            found = self._stored[term] = self.stored.topic_docs(term)
+        return [doc for doc in found if doc not in self._stale_docs] if self._stale_docs else list(found)
 
     def weight(self, term: str) -> float:
         value = self._weights.get(term)

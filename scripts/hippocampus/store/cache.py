@@ -607,13 +607,21 @@ def _record(db: sqlite3.Connection, loaded: indexfile.Loaded) -> None:
     _set_meta(db, index=loaded.identity or "", checksum=loaded.checksum or "")
 
 
+# A write that changed more than this share of the store builds the cache afresh: redoing rows one memory at a time
+# costs more than building them all (a first run over a long history makes every memory at once).
+REBUILT_ABOVE = 0.25
+
+
 def commit_write(cache: Cache, index: Index, changed: set[str], loaded: indexfile.Loaded, today: date) -> None:
     """After a write saved `loaded`: redo the changed memories' rows and record the file the cache now describes,
     in one transaction (readers see the cache before it or after it, never half of it)."""
     db = cache.db
     db.execute("BEGIN IMMEDIATE")
     try:
-        update(db, index, changed, today)
+        if len(changed) > REBUILT_ABOVE * max(cache.count, len(index.memories)):
+            build(db, index, today)
+        else:
+            update(db, index, changed, today)
         _record(db, loaded)
         db.execute("COMMIT")
     except BaseException:
