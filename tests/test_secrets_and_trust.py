@@ -106,6 +106,37 @@ MORE = [
     ("Remember the PIN for my phone is 592817", "592817"),
     (f"Remember my seed phrase: {SEED}", SEED),
 ]
+# The same kinds typed in other forms: another separator, an invisible character or a lookalike letter in the word
+# that names the secret, full-width digits, credentials in commands and config files.
+CAPITALISED = "\n".join(word.capitalize() for word in SEED.split())
+FORMS = [
+    ("Remember the NAS login\nPassword:\nKoala-Tree-81", "Koala-Tree-81"),
+    ("Remember my pass\u200bword:\u00a0Walrus-Bay-26", "Walrus-Bay-26"),
+    ("Remember: my p\u0430ssword is Otter-Creek-39", "Otter-Creek-39"),
+    ("Remember my card ４５３２ ０１５１ １２８３ ０３６６ for the hotel", "４５３２ ０１５１ １２８３ ０３６６"),
+    ("Remember my card 5555\u00a05555\u00a05555\u00a04444 for the shop", "5555\u00a05555\u00a05555\u00a04444"),
+    ("Remember my card 3782.822463.10005 for travel", "3782.822463.10005"),
+    ("Remember the cache redis://:Gull-Reef-57@cache.internal:6379", "Gull-Reef-57"),
+    ("Remember the db postgres://app:Ib1s@Marsh@db.example.com/app", "Ib1s@Marsh"),
+    ("Remember: curl -u dana:Heron-Pond-44 https://nas.local", "Heron-Pond-44"),
+    ("Remember: mysqldump --db-password Crane-Fen-62 shop", "Crane-Fen-62"),
+    ('Remember the web.config: <add key="Password" value="Stork-Dune-73"/>', "Stork-Dune-73"),
+    ("Remember the app.ini:\n[mail]\nuser = dana\npassword =\nPuffin-Cliff-18", "Puffin-Cliff-18"),
+    ("Remember the Dockerfile:\nFROM python:3.12\nENV DB_PASSWORD Egret-Isle-95", "Egret-Isle-95"),
+    ("Remember the password for gmail = Tern-Spit-11", "Tern-Spit-11"),
+    (f"Remember my seed phrase:\n{CAPITALISED}", CAPITALISED.split("\n")[5]),
+    (
+        "Remember my recovery phrase:\n"
+        + "\n".join(
+            f"{n}. {w}"
+            for n, w in enumerate(
+                "witch collapse practice feed shame open despair creek road again ice least".split(), 1
+            )
+        ),
+        "despair",
+    ),
+]
+MORE += FORMS
 SAID += [said for said, _ in MORE]
 SECRETS += [secret for _, secret in MORE] + KEY_BODY + ["4111111111111111"]
 
@@ -177,6 +208,7 @@ def test_no_secret_said_in_a_conversation_reaches_any_file_the_skill_writes(work
         ("decay", "--now", "2026-03-04T04:43Z"),
         ("sync_core", "--threshold", "0"),
         ("load_core", "--threshold", "0"),
+        ("log_event", "note", f"said=my password is {SECRETS[10]}", f"card={SECRETS[-1]}", "-v"),
         ("dashboard",),
         ("recall", "bank database ssh", "--json", "--now", "2026-03-04T12:00Z"),
     ]
