@@ -981,3 +981,8 @@ def test_each_kind_of_secret_in_each_form_is_gone_and_the_words_around_it_stay(c
 def test_an_everyday_code_in_any_form_is_kept(label, code, space):
     text = f"Remember: {label}{space}{code}"
     assert redact(text) == text
+
+
+def test_a_value_holding_an_earlier_mark_is_redacted_whole_and_leaves_no_bracket_behind():
+    """`aPW=000` is a credential on its own (`PW=…`) and the password said: the second mark takes the first whole."""
+    assert redact("my password is aPW=000. Thanks") == "my password is [REDACTED:password]. Thanks"

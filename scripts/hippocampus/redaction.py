@@ -86,6 +86,8 @@ def _value(match: re.Match) -> tuple[str, tuple[int, int]] | None:
             start, end = match.span(name)
             if not name.startswith("vq"):  # a quoted value is taken as it is
                 stripped = text.rstrip(".,;:)]}>»")
+                if stripped.count("[") > stripped.count("]"):  # the value holds a mark: its bracket stays
+                    stripped = text[: len(stripped) + 1]
                 end -= len(text) - len(stripped)
                 text = stripped
             if not text or text.startswith("[REDACTED"):
@@ -794,22 +796,26 @@ def _trie(words: list[str]) -> str:
 
 
 @lru_cache(maxsize=1)
-def _gates() -> tuple[re.Pattern | None, dict[str, int], int]:
-    """(one regex finding every gate string in a folded text, what each string it finds lets run (a bit mask over
-    PATTERNS: the patterns of every gate string it starts with), the patterns that always run). Built on first use:
-    recall and load_core import this module and most of their runs redact nothing."""
+def _gates() -> tuple[re.Pattern, dict[str, int], tuple[tuple[re.Pattern, int], ...], int]:
+    """(one regex finding every gate string of two characters or more in a folded text; what each string it finds
+    lets run (a bit mask over PATTERNS: the patterns of every gate string it starts with); the gates of single
+    characters (a space, a digit: in most texts, so looked for one by one) with their patterns; the patterns without
+    a gate). Built on first use: recall and load_core import this module and most of their runs redact nothing."""
     masks: dict[str, int] = {}
+    letters: list[tuple[re.Pattern, int]] = []
     always = 0
     for number, pattern in enumerate(PATTERNS):
         strings = gate(pattern)
-        # A gate of single characters (a space, a digit) is in almost every text: its pattern simply runs.
-        if not strings or min(map(len, strings)) < 2:
+        if not strings:
             always |= 1 << number
-            continue
-        for string in strings:
-            masks[string.casefold()] = masks.get(string.casefold(), 0) | 1 << number
+        elif min(map(len, strings)) < 2:
+            chars = sorted({c for s in strings for c in s[:1].casefold()})
+            letters.append((re.compile("|".join(map(re.escape, chars))), 1 << number))
+        else:
+            for string in strings:
+                masks[string.casefold()] = masks.get(string.casefold(), 0) | 1 << number
     found = {word: _or(bits for start, bits in masks.items() if word.startswith(start)) for word in masks}
-    return (re.compile(_trie(sorted(masks))) if masks else None), found, always
+    return re.compile(_trie(sorted(masks)) or "(?!)"), found, tuple(letters), always
 
 
 def _or(masks) -> int:
@@ -832,10 +838,11 @@ def _mask(read: str) -> int:
     case-folds as that letter does, in a text as read (tests check every code point), and folding is letter by
     letter: so a text a pattern matches holds one of its gate strings, folded. Every place a gate string starts is
     visited, and the longest one there lets run the patterns of all those it starts with."""
-    trie, found, mask = _gates()
-    if trie is None:
-        return mask
+    trie, found, letters, mask = _gates()
     folded = read.casefold()
+    for chars, bit in letters:
+        if chars.search(folded):
+            mask |= bit
     hit = trie.search(folded)
     while hit is not None:
         mask |= found[hit.group()]
