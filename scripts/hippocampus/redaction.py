@@ -763,8 +763,11 @@ def _regex_parser():
 def gate(pattern: Pattern) -> frozenset[str] | None:
     """The strings each match of the pattern holds one of (read from the pattern: its literal text that no match can
     do without); None when none can be known."""
+    regex = pattern.regex
+    # The source of a pattern not compiled yet is read as it is: reading a gate compiles nothing.
+    source, flags = regex._source if isinstance(regex, _Lazy) else (regex.pattern, regex.flags)
     try:
-        _, needed = _needs(_regex_parser().parse(pattern.regex.pattern, pattern.regex.flags))
+        _, needed = _needs(_regex_parser().parse(source, flags))
     except Exception:  # a form of regex this reading does not know: the pattern always runs
         return None
     if not needed:
