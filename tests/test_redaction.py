@@ -530,40 +530,77 @@ def test_a_generated_secret_in_an_ordinary_sentence_is_gone_and_the_words_around
     assert out == f"{before} {phrase.format(f'[REDACTED:{kind}]')}. {after}"
 
 
-def _runs_by_definition(text: str) -> int:
-    """The pre-check as defined: every place of the text, the longest trigger word starting there."""
-    lowered = text.lower() + " "
-    mask = 0
-    for start in range(len(lowered)):
-        found = redaction._TRIGGER.match(lowered, start)
-        if found:
-            mask |= redaction._MASKS[found.group()]
-    for shape, bits in redaction._SHAPES:
-        if shape.search(text):
-            mask |= bits
-    return mask
-
-
-@given(
-    st.lists(
-        st.sampled_from(sorted(redaction._MASKS) + ["a", "x", " ", "\n", "-", "P", "K", "İ", "4111 1111 1111 1111"]),
-        max_size=10,
-    ).map("".join)
-)
-@settings(max_examples=300, deadline=None)
-def test_the_pre_check_finds_every_trigger_word_however_they_overlap(text):
-    assert redaction._runs(text) == _runs_by_definition(text)
-
-
 def _every_pattern(text: str) -> str:
-    """Redaction by definition: every pattern tried, in order, whatever words the text holds."""
+    """Redaction by definition: every pattern tried, in order, whatever the text holds."""
+    return redaction._apply(text, every=True)
+
+
+@pytest.mark.parametrize(
+    "source, strings",
+    [
+        (r"sk-ant-[A-Za-z0-9_\-]{20,}", {"sk-ant-"}),
+        (r"(?:AKIA|ASIA)[0-9A-Z]{16}", {"AKIA", "ASIA"}),
+        (r"\bpass(?:word|wd)s?\b[ \t]*:", {"password", "passwd"}),
+        (r"(?<![\w])x?token[ \t]*=", {"token"}),
+        (r"(?i:ab)(?:c|d)e", {"abce", "abde"}),
+        (r"\w+@\w+", {"@"}),
+        (r"[2-6]\d{3}", {"2", "3", "4", "5", "6"}),
+        (r"\w+", None),
+        (r"(?P<q>['\"])\w+(?P=q)", {"'", '"'}),
+        (r"a*|b", None),
+        (r"(?=secret)\w+", None),  # what an assertion looks at is not taken
+    ],
+)
+def test_a_gate_is_read_from_its_pattern(source, strings):
+    assert redaction.gate(redaction.Pattern("x", re.compile(source))) == (frozenset(strings) if strings else None)
+
+
+def _readable_characters() -> str:
+    """Every character the text as read can hold: what the reading makes of each code point."""
+    out = set()
+    for code in range(0x110000):
+        if not 0xD800 <= code < 0xE000:
+            char = chr(code)
+            out.update(char if char.isascii() else redaction._char_view(char))
+    return "".join(sorted(out))
+
+
+def test_a_letter_a_case_insensitive_pattern_takes_for_a_gate_letter_folds_as_that_letter_does():
+    """What makes the gates sound: gate strings are looked for in the text as read, case-folded; so every character
+    of a read text that Python's case-insensitive matching takes for a character of a gate must fold as that
+    character does. Checked for every code point (the dotless and dotted i are why the reading maps them to i)."""
+    letters = {c for p in redaction.PATTERNS for s in redaction.gate(p) or () for c in s}
+    readable = _readable_characters()
+    wrong = []
+    for letter in sorted(letters):
+        wrong += [
+            (letter, c) for c in re.findall("(?i)" + re.escape(letter), readable) if c.casefold() != letter.casefold()
+        ]
+    assert len(letters) > 40 and wrong == []
+    assert "ı" not in readable and "İ" not in readable and "ſ" not in readable and "\u212a" not in readable
+
+
+def _matches(text: str):
+    read = redaction.view(text)
     for pattern in redaction.PATTERNS:
-        text = pattern.regex.sub(lambda m, p=pattern: redaction._replace(m, p), text)
-    return text
+        for match in pattern.regex.finditer(read):
+            yield pattern, match
 
 
-# Words that start the patterns for a credential said in words, with case variants and the letters case-insensitive
-# matching takes for others (the Kelvin sign for k, a long s, a dotless i), around values.
+EXAMPLES = [t for _, t, _ in SECRETS + SAID] + ORDINARY + [BEGIN + "\n" + "\n".join(BODY) + "\n" + END]
+
+
+@pytest.mark.parametrize("text", EXAMPLES)
+def test_every_match_of_a_pattern_holds_a_string_of_its_gate(text):
+    for pattern, match in _matches(text):
+        strings = redaction.gate(pattern)
+        assert strings is None or any(s.casefold() in match.group().casefold() for s in strings), pattern.name
+    assert redact(text) == _every_pattern(text)
+
+
+# Words that start the patterns for a credential said in words, with case variants, the letters case-insensitive
+# matching takes for others (the Kelvin sign for k, a long s, a dotless i), lookalike letters, invisible characters
+# and other spaces, around values.
 _SAID_PIECES = [
     "cle",
     "CLE",
@@ -606,12 +643,24 @@ _SAID_PIECES = [
     "\n",
     ".",
     ",",
+    "p\u0430ss",
+    "\u0440assword",
+    "\u200b",
+    "\u00ad",
+    "\u00a0",
+    "\u2028",
+    "ｐａｓｓ",
+    "４１１１",
+    "--",
+    "://",
+    ":@",
+    "@",
 ]
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.sampled_from(_SAID_PIECES), max_size=14).map("".join))
-def test_the_trigger_words_never_keep_a_pattern_from_a_text_it_would_redact(text):
+def test_the_gates_never_keep_a_pattern_from_a_text_it_would_redact(text):
     assert redact(text) == _every_pattern(text)
 
 
@@ -695,3 +744,245 @@ def test_letters_that_match_as_ascii_ones_without_regard_to_case_do_not_hide_a_s
     k and an i: the quick test of which patterns to run must take them so too."""
     assert redact(text) == _every_pattern(text)
     assert "[REDACTED:" in redact(text)
+
+
+# --- however it is typed: separators, invisible characters, lookalike letters, full-width and styled forms --------
+
+SEED_12 = "tiger ocean vivid harbor glass uncle nephew rally puzzle sudden orbit dune".split()
+
+# (kind, text, the secret): found in the text as read, replaced in the text as written.
+FORMS = [
+    ("credential", "Password:\nhunter22x\nUser: dana", "hunter22x"),
+    ("credential", "password:\u00a0hunter22x", "hunter22x"),
+    ("credential", "Password:\u2028hunter22x", "hunter22x"),
+    ("credential", "pass\u200bword: hunter22x", "hunter22x"),
+    ("credential", "pass\u00adword: hunter22x", "hunter22x"),
+    ("credential", "p\u0430ssword: hunter22x", "hunter22x"),  # a Cyrillic a
+    ("credential", "ｐａｓｓｗｏｒｄ: hunter22x", "hunter22x"),
+    ("credential", "𝐩𝐚𝐬𝐬𝐰𝐨𝐫𝐝: hunter22x", "hunter22x"),
+    ("password", "my password is\u00a0hunter22x, keep it", "hunter22x"),
+    ("password", "my password is\nhunter22x", "hunter22x"),
+    ("password", "my wifi pass\u200dword is hunter22x", "hunter22x"),
+    ("password", "mein Pаsswort ist Sonnenblume7", "Sonnenblume7"),
+    ("pin", "my bank card PIN is\n4821", "4821"),
+    ("pin", "my bank card Р\u0406N is 4821", "4821"),  # Cyrillic Er and I
+    ("pin", "my bank card PIN is ４８２１", "４８２１"),
+    ("card-number", "card 4111\u00a01111\u00a01111\u00a01111 for the hotel", "4111\u00a01111\u00a01111\u00a01111"),
+    ("card-number", "card 4111\u202f1111\u202f1111\u202f1111", "4111\u202f1111\u202f1111\u202f1111"),
+    ("card-number", "card 4111\u20091111\u20091111\u20091111", "4111\u20091111\u20091111\u20091111"),
+    ("card-number", "card 4111.1111.1111.1111, exp 12/27", "4111.1111.1111.1111"),
+    ("card-number", "card ４１１１ １１１１ １１１１ １１１１", "４１１１ １１１１ １１１１ １１１１"),
+    ("card-number", "card ４１１１１１１１１１１１１１１１", "４１１１１１１１１１１１１１１１"),
+    ("card-number", "card 4111\u200b1111\u200b1111\u200b1111", "4111\u200b1111\u200b1111\u200b1111"),
+    ("url-password", "cache at redis://:s3cretPass@cache.internal:6379/0", "s3cretPass"),
+    ("url-password", "db at postgres://app:p@ss#w0rd@db.example.com/app ok", "p@ss#w0rd"),
+    ("credential", "mysql --db-password hunter22x mydb", "hunter22x"),
+    ("credential", "deploy --admin-pass 'hunter 22x' now", "hunter 22x"),
+    ("credential", "curl -u dana:hunter22x https://nas.local", "hunter22x"),
+    ("credential", "curl -s --user 'dana:hunter22x' https://nas.local", "hunter22x"),
+    ("credential", "mysql -u root -phunter22x mydb", "hunter22x"),
+    ("password", "password for gmail = hunter22x", "hunter22x"),
+    ("credential", '<add key="Password" value="hunter22x"/>', "hunter22x"),
+    ("credential", "<add name='ApiKey' value='a1b2c3d4e5f6g7h8'/>", "a1b2c3d4e5f6g7h8"),
+    ("credential", "<password>hunter22x</password>", "hunter22x"),
+    ("credential", "[smtp]\nhost = mail.example.com\npassword = hunter22x\n", "hunter22x"),
+    ("credential", "DB_PASSWORD:\n  hunter22x", "hunter22x"),
+    ("credential", '"password":\n  "hunter22x"', "hunter22x"),
+    ("credential", "ENV DB_PASSWORD hunter22x", "hunter22x"),
+    ("credential", "requirepass hunter22x\nport 6379", "hunter22x"),
+    ("credential", 'network={\n  ssid="home"\n  psk="blue-falcon-77"\n}', "blue-falcon-77"),
+    ("credential", "machine api.example.com login dana password hunter22x", "hunter22x"),
+    (
+        "seed-phrase",
+        "seed phrase:\n" + "\n".join(w.capitalize() for w in SEED_12),
+        "\n".join(w.capitalize() for w in SEED_12),
+    ),
+    (
+        "seed-phrase",
+        "recovery phrase:\n" + "\n".join(f"{n}. {w.capitalize()}" for n, w in enumerate(SEED_12, 1)),
+        "\n".join(f"{n}. {w.capitalize()}" for n, w in enumerate(SEED_12, 1))[3:],
+    ),
+    ("seed-phrase", "Seed Phrase: " + " ".join(w.upper() for w in SEED_12), " ".join(w.upper() for w in SEED_12)),
+    (
+        "seed-phrase",
+        "seed words " + " ".join(f"{n}.{w}" for n, w in enumerate(SEED_12, 1)),
+        " ".join(f"{n}.{w}" for n, w in enumerate(SEED_12, 1))[2:],
+    ),
+]
+
+
+@pytest.mark.parametrize("kind,text,secret", FORMS)
+def test_a_secret_is_found_however_its_characters_were_typed(kind, text, secret):
+    assert text.count(secret) == 1
+    assert redact(text) == text.replace(secret, f"[REDACTED:{kind}]")
+    assert redact(redact(text)) == redact(text)
+
+
+# Kept on purpose (the README's list), in the same forms.
+KEPT = [
+    "The gym locker PIN is 4417",
+    "the gym locker P\u0406N is\u00a04417",
+    "Bike lock combination: 3-1-4-1, door code 4711#",
+    "ｔｈｅ ｇａｔｅ ｃｏｄｅ ｉｓ １２９０",
+    "The PIN for the garage door:\n2580",
+    "Call me on +49\u00a0170\u00a01234567 or 030 1234 5678",
+    "Python 3.11.7 on 192.168.1.10:8080, build 2026.03.01.1842",
+    "Order 4000.1234.5678.9010 and 4111.1111.1111.1112 (not Luhn-valid)",
+    "docker run -u 1000:1000 app && docker run --user www-data:www-data app",
+    "git push -u origin main; sort -u names.txt; mysql -u root -p mydb",
+    "redis://cache.internal:6379/0 and http://host:8080/path@foo",
+    '<add key="PasswordLength" value="12"/> and <title>My page</title>',
+    "pg_dump --password-file /run/secrets/db --no-password --verbose",
+    "password_min_length = 12\nENV NODE_ENV production\ntimeout 30",
+    "Password Manager\nToken expired\nPassword:\nI forgot it again",
+    "wifi password:\nin the drawer",
+    "Мой пароль в ящике. Привет, как дела? Всё хорошо.",
+    "Πληροφορίες: καλημέρα, naïve café ﬁle",
+    "Shopping list:\n"
+    + "\n".join(
+        f"{n}. {w}"
+        for n, w in enumerate("Apples Bread Butter Cheese Eggs Flour Grapes Honey Icing Jam Kale Lemons".split(), 1)
+    ),
+]
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_what_the_readme_keeps_on_purpose_is_kept_in_every_form(text):
+    assert redact(text) == text
+    assert found(text) == []
+
+
+# --- each kind in each form, generated -----------------------------------------------------------------------------
+
+_INVISIBLES = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"]
+_SPACES = ["\u00a0", "\u202f", "\u2007", "\u2009", "\u3000"]
+_CYRILLIC = str.maketrans("aeopcxyiAEOPCXHKMTBI", "аеорсхуіАЕОРСХНКМТВІ")
+
+
+def _fullwidth(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else "\u3000" if c == " " else c for c in text)
+
+
+def _bold(text: str) -> str:
+    out = []
+    for c in text:
+        if "a" <= c <= "z":
+            out.append(chr(0x1D41A + ord(c) - ord("a")))
+        elif "A" <= c <= "Z":
+            out.append(chr(0x1D400 + ord(c) - ord("A")))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+@st.composite
+def _label_form(draw, label: str) -> str:
+    """The words that name a secret, written one way: as they are, with an invisible character inside a word, with
+    lookalike letters of another script, full-width, or in styled letters."""
+    form = draw(st.sampled_from(["plain", "invisible", "lookalike", "fullwidth", "bold"]))
+    if form == "invisible":
+        at = draw(st.integers(1, len(label) - 1))
+        return label[:at] + draw(st.sampled_from(_INVISIBLES)) + label[at:]
+    if form == "lookalike":
+        positions = [i for i, c in enumerate(label) if c in "aeopcxyiAEOPCXHKMTBI"]
+        chosen = draw(st.sets(st.sampled_from(positions), min_size=1)) if positions else set()
+        return "".join(c.translate(_CYRILLIC) if i in chosen else c for i, c in enumerate(label))
+    return {"plain": label, "fullwidth": _fullwidth(label), "bold": _bold(label)}[form]
+
+
+@st.composite
+def _gap(draw, colon: bool) -> str:
+    """What stands between a name and its value: a space of any kind, or (after a colon) a line break."""
+    spaces = [" ", *_SPACES]
+    breaks = ["\n", "\u2028", "\n  "] if colon else ["\n"]
+    return draw(st.sampled_from(spaces + breaks))
+
+
+def _digits(draw, text: str) -> str:
+    return _fullwidth(text) if draw(st.booleans()) else text
+
+
+@st.composite
+def _secret_in_a_form(draw) -> tuple[str, str]:
+    """(a text, the secret as written in it): each kind of secret, each way of writing it."""
+    kind = draw(st.sampled_from(["said", "colon", "code", "pin", "card", "seed", "token", "url", "flag"]))
+    if kind == "said":
+        label = draw(
+            _label_form(draw(st.sampled_from(["my password is", "the wifi password is", "mein Passwort ist"])))
+        )
+        secret = draw(_password())
+        return f"{label}{draw(_gap(False))}{secret}", secret
+    if kind == "colon":
+        name = draw(st.sampled_from(["Password", "WiFi password", "Passwort", "PIN"]))
+        secret = draw(_password()) if name != "PIN" else draw(st.text("0123456789", min_size=4, max_size=6))
+        return f"{draw(_label_form(name))}:{draw(_gap(True))}{secret}", secret
+    if kind == "code":
+        secret = draw(_password())
+        return f"{draw(st.sampled_from(['DB_PASSWORD', 'smtp_pass', 'api_secret']))}={secret}", secret
+    if kind == "pin":
+        label = draw(_label_form("my bank card PIN"))
+        secret = _digits(draw, draw(st.text("0123456789", min_size=4, max_size=6)))
+        return f"{label} is{draw(_gap(False))}{secret}", secret
+    if kind == "card":
+        digits = draw(_card_numbers().map(lambda n: n.replace(" ", "")))
+        separator = draw(st.sampled_from(["", " ", "-", ".", *_SPACES, "\u200b"]))
+        secret = _digits(draw, separator.join(digits[i : i + 4] for i in range(0, 16, 4)))
+        return f"pay with {secret} please", secret
+    if kind == "seed":
+        words = draw(st.lists(st.sampled_from(SEED_WORDS), min_size=12, max_size=12))
+        layout = draw(st.sampled_from(["spaces", "lines", "capitalised lines", "numbered", "numbered inline"]))
+        if layout == "spaces":
+            secret = " ".join(words)
+        elif layout == "lines":
+            secret = "\n".join(words)
+        elif layout == "capitalised lines":
+            secret = "\n".join(w.capitalize() for w in words)
+        elif layout == "numbered":
+            secret = "\n".join(f"{n}. {w.capitalize()}" for n, w in enumerate(words, 1))[3:]
+            return f"{draw(_label_form('recovery phrase'))}:\n1. {secret}", secret
+        else:
+            secret = " ".join(f"{n}) {w}" for n, w in enumerate(words, 1))[3:]
+            return f"{draw(_label_form('seed phrase'))}: 1) {secret}", secret
+        return f"my {draw(_label_form('seed phrase'))}:{draw(_gap(True))}{secret}", secret
+    if kind == "token":
+        secret = "ghp_" + draw(_body(ALNUM, 36))
+        return f"CI token{draw(_gap(False))}{secret}{draw(_gap(False))}expires", secret
+    if kind == "url":
+        user = draw(st.sampled_from(["", "app", "dana"]))
+        secret = draw(_password().filter(lambda p: "@" in p or "#" not in p))
+        return f"db at postgres://{user}:{secret}@db.example.com:5432/app", secret
+    command = draw(st.sampled_from(["mysql --db-password ", "curl -u dana:", "tool --api-token "]))
+    secret = draw(_password() if "token" not in command else _body(ALNUM, 8).map(lambda b: f"t0k{b}3n"))
+    return f"{command}{secret}", secret
+
+
+@settings(max_examples=600, deadline=None)
+@given(_secret_in_a_form(), st.sampled_from(BEFORE), st.sampled_from(AFTER))
+def test_each_kind_of_secret_in_each_form_is_gone_and_the_words_around_it_stay(case, before, after):
+    said, secret = case
+    text = f"{before} {said}\n{after}"
+    out = redact(text)
+    assert secret not in out
+    start = text.index(secret)
+    assert re.fullmatch(
+        re.escape(text[:start]) + r"\[REDACTED:[a-z-]+\]" + re.escape(text[start + len(secret) :]), out
+    ), out
+    assert out == _every_pattern(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["the gate code is", "the gym locker PIN is", "door code:", "the bike lock code is"]).flatmap(
+        _label_form
+    ),
+    st.text("0123456789", min_size=3, max_size=6),
+    st.sampled_from([" ", *_SPACES]),
+)
+def test_an_everyday_code_in_any_form_is_kept(label, code, space):
+    text = f"Remember: {label}{space}{code}"
+    assert redact(text) == text
+
+
+def test_a_value_holding_an_earlier_mark_is_redacted_whole_and_leaves_no_bracket_behind():
+    """`aPW=000` is a credential on its own (`PW=…`) and the password said: the second mark takes the first whole."""
+    assert redact("my password is aPW=000. Thanks") == "my password is [REDACTED:password]. Thanks"

@@ -7,7 +7,7 @@ import math
 import re
 from datetime import datetime
 
-from . import jsonl
+from . import jsonl, redaction
 from .store.files import append_line
 from .timeutil import iso
 from .workspace import Workspace
@@ -32,10 +32,12 @@ def coerce(value: str):
 
 
 def record(event: str, now: datetime, fields: dict, kind: str = "hippocampus") -> dict:
-    out = {"ts": iso(now), "type": _text(kind), "event": _text(event)}
+    """The event as it is written: every name and value redacted (sibling skills log what they like here)."""
+    out = {"ts": iso(now), "type": redaction.redact(_text(kind)), "event": redaction.redact(_text(event))}
     for key, value in fields.items():
         if key not in RESERVED:
-            out[_text(key)] = _text(value)
+            name, value = redaction.redact_field(_text(key), _text(value))
+            out[name] = value
     return out
 
 

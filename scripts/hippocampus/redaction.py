@@ -1,5 +1,5 @@
-"""Secrets out of text before anything is stored: provider tokens, private keys, credentials in code and in words,
-card numbers, PINs and wallet seed phrases. Pure.
+"""Secrets out of text before anything is stored: provider tokens, private keys, credentials in code, config and
+words, card numbers, PINs and wallet seed phrases. Pure.
 
 The line drawn: a credential that opens an account, money or a machine — a password, a token or key, a card number,
 a bank-card or phone PIN, a seed phrase — is a secret even when the user asks to remember it. An everyday code the
@@ -7,23 +7,28 @@ user asks the agent to keep (a gym locker, a gate, a bike lock, a door) is a mem
 order numbers, prices, versions, ISBNs and bare hex hashes (the README lists both sides).
 
 Each pattern is anchored on a shape only secrets have — a provider's prefix, a key block, a credential named in code
-(`DB_PASS=…`) or in words ("my password is …", "mein Passwort ist …"), a Luhn-valid number with a card issuer's
-prefix, a run of 12 or more lowercase words after "seed phrase" — and runs only on text that holds one of its trigger
-words, so most text costs one scan. A secret becomes `[REDACTED:<kind>]` and the rest of the text is kept. Redacting
-is idempotent. `Conversations` carries a private key whose body comes in the messages after its BEGIN line.
+(`DB_PASS=…`, `--db-password …`, `<add key="Password" value="…"/>`) or in words ("my password is …", "mein Passwort
+ist …"), a Luhn-valid number with a card issuer's prefix, a run of 12 or more words after "seed phrase". Patterns read
+the text as a reader sees it (`view`: compatibility forms, invisible characters, lookalike letters, other spaces and
+digits), and a secret becomes `[REDACTED:<kind>]` in the text as written; the rest of the text is kept. Redacting is
+idempotent. A pattern runs only on text holding its gate — strings read from the pattern itself that every match of it
+holds — so most text costs one scan. `Conversations` carries a private key whose body comes in the messages after
+its BEGIN line.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
-from functools import partial
+import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, cast
 
 MARK = "[REDACTED:{}]"
 # Raise it when a kind is added or widened: stored memories are then redacted again as they are read (see
 # `redact_memory`), and the search cache, which holds their words, is rebuilt.
-RULES = 3
+RULES = 4
 
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub")
 
@@ -62,11 +67,9 @@ _RIGHT = r"(?![A-Za-z0-9_\-])"
 class Pattern:
     name: str
     regex: re.Pattern
-    triggers: tuple[str, ...]  # lower-case words: the pattern runs only on text holding one of them (or its shape)
     # (start, end) of the secret in the match, or None to leave the match as it is; default: the first group that
     # took part, else the whole match.
     span: Callable[[re.Match], tuple[int, int] | None] | None = None
-    shape: re.Pattern | None = None  # for secrets no word announces: a cheap regex the text must match instead
 
 
 def _first_group(match: re.Match) -> tuple[int, int] | None:
@@ -83,6 +86,8 @@ def _value(match: re.Match) -> tuple[str, tuple[int, int]] | None:
             start, end = match.span(name)
             if not name.startswith("vq"):  # a quoted value is taken as it is
                 stripped = text.rstrip(".,;:)]}>»")
+                if stripped.count("[") > stripped.count("]"):  # the value holds a mark: its bracket stays
+                    stripped = text[: len(stripped) + 1]
                 end -= len(text) - len(stripped)
                 text = stripped
             if not text or text.startswith("[REDACTED"):
@@ -94,8 +99,8 @@ def _value(match: re.Match) -> tuple[str, tuple[int, int]] | None:
 # --- provider tokens: the prefixes and shapes secret scanners publish ------------------------------------------
 
 
-def _token(name: str, body: str, *triggers: str) -> Pattern:
-    return Pattern(name, _compile(_LEFT + f"(?:{body})" + _RIGHT), triggers)
+def _token(name: str, body: str) -> Pattern:
+    return Pattern(name, _compile(_LEFT + f"(?:{body})" + _RIGHT))
 
 
 _GITLAB = (
@@ -115,79 +120,52 @@ _GITLAB = (
     "glwt",
 )
 TOKENS: tuple[Pattern, ...] = (
-    _token("anthropic-key", r"sk-ant-[A-Za-z0-9_\-]{20,}", "sk-ant-"),
-    _token("openai-key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}", "sk-"),
-    _token("stripe-key", r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}", "k_live_", "k_test_"),
-    _token("stripe-webhook-secret", r"whsec_[A-Za-z0-9]{20,}", "whsec_"),
-    _token(
-        "github-token",
-        r"gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}",
-        "ghp_",
-        "gho_",
-        "ghu_",
-        "ghs_",
-        "ghr_",
-        "github_pat_",
-    ),
-    _token(
-        "gitlab-token",
-        "(?:" + "|".join(_GITLAB) + r")-[A-Za-z0-9_\-]{20,}|GR1348941[A-Za-z0-9_\-]{20,}",
-        *(p + "-" for p in _GITLAB),
-        "gr1348941",
-    ),
-    _token("slack-token", r"(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{10,}", "xox", "xapp-"),
-    _token(
-        "slack-webhook",
-        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}",
-        "hooks.slack.com",
-    ),
-    _token(
-        "discord-webhook",
-        r"https://(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}",
-        "/api/webhooks/",
-    ),
-    _token("telegram-bot-token", r"\d{5,16}:A[A-Za-z0-9_\-]{34}", ":a"),
-    _token("huggingface-token", r"(?:hf_|api_org_)[A-Za-z]{34}", "hf_", "api_org_"),
-    _token("npm-token", r"npm_[A-Za-z0-9]{36}", "npm_"),
-    _token("pypi-token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}", "pypi-ageichlwas5vcmc"),
-    _token("sendgrid-key", r"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}", "sg."),
-    Pattern("twilio-key", _compile(_LEFT + r"SK[0-9a-fA-F]{32}" + _RIGHT), (), shape=_compile(r"SK[0-9a-fA-F]{32}")),
-    _token("mailgun-key", r"key-[0-9a-zA-Z]{32}", "key-"),
-    _token("digitalocean-token", r"do[opr]_v1_[a-f0-9]{64}", "_v1_"),
-    _token("shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", "shpat_", "shpca_", "shppa_", "shpss_"),
-    _token("age-secret-key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}", "age-secret-key-1"),
-    _token("aws-access-key", r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}", "akia", "asia", "abia", "acca"),
-    _token("google-api-key", r"AIza[0-9A-Za-z_\-]{35}", "aiza"),
-    _token("google-oauth-secret", r"GOCSPX-[A-Za-z0-9_\-]{28}|ya29\.[A-Za-z0-9_\-]{20,}", "gocspx-", "ya29."),
-    _token("azure-client-secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}", "q~"),
-    _token("groq-key", r"gsk_[A-Za-z0-9]{52}", "gsk_"),
-    _token("xai-key", r"xai-[A-Za-z0-9]{80}", "xai-"),
-    _token("replicate-token", r"r8_[A-Za-z0-9]{37}", "r8_"),
-    _token("perplexity-key", r"pplx-[A-Za-z0-9]{48}", "pplx-"),
-    _token("notion-token", r"secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{46}", "secret_", "ntn_"),
-    _token("linear-key", r"lin_api_[A-Za-z0-9]{40}", "lin_api_"),
-    _token("supabase-token", r"sbp_[a-f0-9]{40}", "sbp_"),
-    _token("databricks-token", r"dapi[a-f0-9]{32}(?:-\d)?", "dapi"),
-    _token("vault-token", r"hv[sb]\.[A-Za-z0-9_\-]{24,}", "hvs.", "hvb."),
-    _token("tailscale-key", r"tskey-[a-z]+-[A-Za-z0-9_\-]{10,}", "tskey-"),
-    _token("grafana-token", r"glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[a-fA-F0-9]{8}", "glc_", "glsa_"),
-    _token("newrelic-key", r"NRAK-[A-Z0-9]{27}", "nrak-"),
-    _token("sentry-token", r"sntry[us]_[A-Za-z0-9+/=_\-]{40,}", "sntrys_", "sntryu_"),
-    _token("postman-key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", "pmak-"),
-    _token("doppler-token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}", "dp."),
-    _token("atlassian-token", r"ATATT3[A-Za-z0-9_\-=]{50,}", "atatt3"),
-    _token("square-token", r"sq0atp-[A-Za-z0-9_\-]{22}|sq0csp-[A-Za-z0-9_\-]{43}", "sq0atp-", "sq0csp-"),
-    _token("mapbox-key", r"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}", "sk.eyj"),
-    _token("onepassword-token", r"ops_eyJ[A-Za-z0-9+/=_\-]{50,}", "ops_eyj"),
-    _token("flyio-token", r"fo1_[A-Za-z0-9_\-]{43}", "fo1_"),
-    _token("netlify-token", r"nfp_[A-Za-z0-9]{36}", "nfp_"),
-    _token("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", "eyj"),
-    Pattern(
-        "discord-token",
-        _compile(_LEFT + r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}" + _RIGHT),
-        (),
-        shape=_compile(r"\.[\w\-]{6}\.[\w\-]{27}"),
-    ),
+    _token("anthropic-key", r"sk-ant-[A-Za-z0-9_\-]{20,}"),
+    _token("openai-key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
+    _token("stripe-key", r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    _token("stripe-webhook-secret", r"whsec_[A-Za-z0-9]{20,}"),
+    _token("github-token", r"gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}"),
+    _token("gitlab-token", "(?:" + "|".join(_GITLAB) + r")-[A-Za-z0-9_\-]{20,}|GR1348941[A-Za-z0-9_\-]{20,}"),
+    _token("slack-token", r"(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{10,}"),
+    _token("slack-webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}"),
+    _token("discord-webhook", r"https://(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}"),
+    _token("telegram-bot-token", r"\d{5,16}:A[A-Za-z0-9_\-]{34}"),
+    _token("huggingface-token", r"(?:hf_|api_org_)[A-Za-z]{34}"),
+    _token("npm-token", r"npm_[A-Za-z0-9]{36}"),
+    _token("pypi-token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}"),
+    _token("sendgrid-key", r"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}"),
+    _token("twilio-key", r"SK[0-9a-fA-F]{32}"),
+    _token("mailgun-key", r"key-[0-9a-zA-Z]{32}"),
+    _token("digitalocean-token", r"do[opr]_v1_[a-f0-9]{64}"),
+    _token("shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
+    _token("age-secret-key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+    _token("aws-access-key", r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}"),
+    _token("google-api-key", r"AIza[0-9A-Za-z_\-]{35}"),
+    _token("google-oauth-secret", r"GOCSPX-[A-Za-z0-9_\-]{28}|ya29\.[A-Za-z0-9_\-]{20,}"),
+    _token("azure-client-secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}"),
+    _token("groq-key", r"gsk_[A-Za-z0-9]{52}"),
+    _token("xai-key", r"xai-[A-Za-z0-9]{80}"),
+    _token("replicate-token", r"r8_[A-Za-z0-9]{37}"),
+    _token("perplexity-key", r"pplx-[A-Za-z0-9]{48}"),
+    _token("notion-token", r"secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{46}"),
+    _token("linear-key", r"lin_api_[A-Za-z0-9]{40}"),
+    _token("supabase-token", r"sbp_[a-f0-9]{40}"),
+    _token("databricks-token", r"dapi[a-f0-9]{32}(?:-\d)?"),
+    _token("vault-token", r"hv[sb]\.[A-Za-z0-9_\-]{24,}"),
+    _token("tailscale-key", r"tskey-[a-z]+-[A-Za-z0-9_\-]{10,}"),
+    _token("grafana-token", r"glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[a-fA-F0-9]{8}"),
+    _token("newrelic-key", r"NRAK-[A-Z0-9]{27}"),
+    _token("sentry-token", r"sntry[us]_[A-Za-z0-9+/=_\-]{40,}"),
+    _token("postman-key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
+    _token("doppler-token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),
+    _token("atlassian-token", r"ATATT3[A-Za-z0-9_\-=]{50,}"),
+    _token("square-token", r"sq0atp-[A-Za-z0-9_\-]{22}|sq0csp-[A-Za-z0-9_\-]{43}"),
+    _token("mapbox-key", r"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}"),
+    _token("onepassword-token", r"ops_eyJ[A-Za-z0-9+/=_\-]{50,}"),
+    _token("flyio-token", r"fo1_[A-Za-z0-9_\-]{43}"),
+    _token("netlify-token", r"nfp_[A-Za-z0-9]{36}"),
+    _token("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
+    _token("discord-token", r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}"),
 )
 
 
@@ -203,16 +181,11 @@ _CHUNK = (
 )
 # Taken whole or not at all, and bounded (an 8192-bit key has about 100 lines): no pathological retries.
 _BODY = f"(?>(?:{_SEP}{_CHUNK}){{0,400}})"
-_KEY_TRIGGERS = ("-----begin", "-----end")
 KEYS: tuple[Pattern, ...] = (
     # Up to its END line, if it comes before another BEGIN line (each block is looked through once).
-    Pattern("private-key", _compile(f"{_BEGIN}(?:(?!-----BEGIN )[\\s\\S])*?{_END}"), _KEY_TRIGGERS),
-    Pattern("private-key", _compile(f"{_BEGIN}{_BODY}"), _KEY_TRIGGERS),
-    Pattern(
-        "private-key",
-        _compile(f"(?<![A-Za-z0-9+/])(?:[A-Za-z0-9+/]{{16,}}={{0,2}}{_BODY})?{_SEP}?{_END}"),
-        _KEY_TRIGGERS,
-    ),
+    Pattern("private-key", _compile(f"{_BEGIN}(?:(?!-----BEGIN )[\\s\\S])*?{_END}")),
+    Pattern("private-key", _compile(f"{_BEGIN}{_BODY}")),
+    Pattern("private-key", _compile(f"(?<![A-Za-z0-9+/])(?:[A-Za-z0-9+/]{{16,}}={{0,2}}{_BODY})?{_SEP}?{_END}")),
 )
 _OPENS = _compile(f"({_BEGIN})|{_END}")
 _CONTINUES = _compile(
@@ -225,6 +198,7 @@ _CONTINUES = _compile(
 # Words that say what a value is; a name is split into its words (db_pass, dbPassword, PGPASSWORD, x-api-key).
 _PASSWORD_WORDS = frozenset(
     "password passwd pass pwd pw passphrase passwort kennwort wachtwoord senha contrasena contraseña mdp motdepasse "
+    "requirepass masterauth rootpw psk "
     "heslo haslo hasło losenord lösenord salasana passord adgangskode sifre şifre пароль".split()
 )
 _PASSWORD_ENDINGS = ("password", "passwd", "passwort", "kennwort", "passphrase", "wachtwoord")
@@ -269,31 +243,14 @@ _OTHER_NAMES = (
 _NAME_STEMS = (
     "pass",
     "pw",
+    "psk",
+    "masterauth",
     "secret",
     "token",
     "key",
     "sig",
     "credential",
     "pin",
-    *_OTHER_NAMES,
-)
-_ENDS = ("=", ":", " =", " :", '"', "'", "_")
-_NAME_TRIGGERS = tuple(f"{stem}{end}" for stem in ("pass", "key", "pin", "sig", "signature") for end in _ENDS) + (
-    "_pass",
-    "-pass",
-    "_key",
-    "-key",
-    "_pin",
-    "password",
-    "passwd",
-    "passphrase",
-    "passcode",
-    "passwort",
-    "passord",
-    "pw",
-    "secret",
-    "token",
-    "credential",
     *_OTHER_NAMES,
 )
 
@@ -384,18 +341,38 @@ def _everyday(match: re.Match) -> bool:
 
 
 _QUOTED = r"\"(?P<vq1>[^\"\n]{1,200})\"|'(?P<vq2>[^'\n]{1,200})'"
+# A value alone on the line after its name ("Password:⏎hunter2"), or quoted there.
+_NEXT_LINE = r"[ \t]*\n[ \t]*(?=[^\s\"']+[ \t]*(?:\n|\Z)|[\"'“‘«`])"
 _NAME_VALUE = _compile(
     # Only a word followed by `:` or `=` is looked at more closely (a cheap test first).
     r"(?<![\w.\-])(?=[\w.\-]{1,90}[\"']?[ \t]*[:=])(?:--?)?(?:(?<=[?&])(?P<url>))?"
     r"(?P<name>(?i:[\w.\-]{0,40}?(?:" + "|".join(_NAME_STEMS) + r")[\w.\-]{0,40}?))"
-    r"[\"']?[ \t]*(?::|=(?!=))[ \t]*"
+    rf"[\"']?[ \t]*(?::|=(?!=))(?:{_NEXT_LINE}|[ \t]*)"
     # In a URL's query the value ends at `&` or `#`; elsewhere at a space, at ", ", or at `;` before the next
     # `name=` (a connection string), and a password may hold any of `&;,#`.
     rf"(?:{_QUOTED}|(?P<v>(?(url)[^\s\"'<>&#]+|(?:[^\s\"'<>,;]|,(?!\s|$)|;(?![\w.\-]+=))+)))"
 )
-_FLAG = _compile(
-    r"(?<![\w\-])--(?P<name>password|passwd|pass|token|api-key|apikey|secret|client-secret"
-    rf"|auth-token|access-token)[ \t]+(?:{_QUOTED}|(?P<v>[^\s\"']+))"
+# `--db-password X`: a command-line option named as a credential, its value after a space (not another option).
+_FLAG = _compile(rf"(?<![\w\-])--(?P<name>[A-Za-z][\w\-]{{0,40}})[ \t]+(?!-)(?:{_QUOTED}|(?P<v>[^\s\"']+))")
+# `<add key="Password" value="…"/>` (.NET and other XML settings) and `<password>…</password>`.
+_XML_SETTING = _compile(
+    r"(?i:\b(?:key|name)[ \t]*=[ \t]*)(?P<qa>[\"'])(?P<name>[^\"'\n<>]{1,60})(?P=qa)[ \t]+(?i:value)[ \t]*=[ \t]*"
+    r"(?P<qb>[\"'])(?P<vq1>[^\"'\n]{1,200})(?P=qb)"
+)
+_XML_ELEMENT = _compile(r"<(?P<name>[A-Za-z][\w.:\-]{0,60})>(?P<vq1>[^<>\n]{1,200})</(?P=name)>")
+# A line of a config file that is a name and a value only: `ENV DB_PASSWORD …`, `requirepass …`, `auth_pass …`.
+_DIRECTIVE = _compile(
+    r"^[ \t]*(?P<export>(?i:env|export|set|setenv|arg)[ \t]+)?(?P<name>[A-Za-z_][\w.\-]{1,60})[ \t]+"
+    r"(?P<v>[^\s\"'=:]{3,200})[ \t]*$",
+    re.MULTILINE,
+)
+# A user and a password given to a command: `curl -u dana:…`, `wget --user …`, `http -a dana:…`, `mysql -p…`,
+# and a .netrc entry.
+_COMMAND_USER = _compile(
+    r"\b(?:curl|wget|http|https|xh)\b[^\n]{0,200}?[ \t](?:-u|--user|-a|--auth)(?:[ \t]+|=)(?P<q>[\"']?)"
+    r"[^\s:\"']{1,100}:(?P<v>[^\s\"']{1,200})(?P=q)"
+    r"|\bmysql(?:dump|admin|import|show|check)?\b[^\n]{0,200}?[ \t]-p(?P<vp>[^\s\"'-][^\s\"']*)"
+    r"|(?i:\bmachine[ \t]+\S+[ \t]+login[ \t]+\S+[ \t]+password[ \t]+)(?P<vn>\S+)"
 )
 
 
@@ -407,6 +384,25 @@ def _named(match: re.Match) -> tuple[int, int] | None:
     if kind == "pin" and _everyday(match):
         return None
     return value[1]
+
+
+_DIRECTIVES = frozenset("requirepass masterauth rootpw psk".split())  # config keywords that are one word
+
+
+def _directive(match: re.Match) -> tuple[int, int] | None:
+    """A config line's value: named as in code (`DB_PASSWORD`, `smtp.pass`, `authToken`, after `ENV` or `export`)
+    or by a config keyword, and looking like a secret (a digit or a sign, or long). "Password Manager", "token
+    expired" and "password 4417" are headings and notes."""
+    name, value = match.group("name"), _value(match)
+    if value is None or not (re.search(r"[\d!@#$%^&*_+=~/.\-]", value[0]) or len(value[0]) >= 12):
+        return None
+    code = match.group("export") or re.search(r"[_.\-]|[a-z][A-Z]", name) or name.lower() in _DIRECTIVES
+    return _named(match) if code else None
+
+
+def _user_password(match: re.Match) -> tuple[int, int] | None:
+    value = _value(match)
+    return value[1] if value is not None and _loose(value[0]) and not value[0].isdigit() else None
 
 
 # --- credentials in words, in several languages -------------------------------------------------------------------
@@ -421,7 +417,8 @@ _VERB = (
 )
 _ADVERB = r"(?:[ \t]+(?:now|still|just|jetzt|noch|maintenant|toujours|ahora|todavía|ora|ancora|agora|ainda|nu|nog))?"
 _CONNECT = (
-    rf"(?:[ \t]*[:：—–][ \t]*|[ \t]+-[ \t]+|(?:[ \t]+{_VERB}|['’]s){_ADVERB}(?:[ \t]*:)?[ \t]+"
+    rf"(?:[ \t]*[:：—–=](?:{_NEXT_LINE}|[ \t]*)|[ \t]+-[ \t]+|(?:[ \t]+{_VERB}|['’]s){_ADVERB}(?:[ \t]*:)?"
+    rf"(?:{_NEXT_LINE}|[ \t]+)"
     r"|[ \t]+(?:set|changed|reset|updated) to[ \t]+|[ \t]*(?:は|是|는|은|이)[ \t]*)"
 )
 _SAID_VALUE = (
@@ -478,118 +475,20 @@ def _said_check(kind: str):
     return span
 
 
-# "cle w": "cle wifi" and "cle wpa" need no more ("uncle", "article" and "vehicle" start nothing).
-_PASSWORD_TRIGGERS = (
-    "password",
-    "passwd",
-    "passphrase",
-    "passwort",
-    "passord",
-    "pw",
-    "p/w",
-    "kennwort",
-    "wachtwoord",
-    "de passe",
-    "mdp",
-    "contrase",
-    "senha",
-    "palavra",
-    "parola d",
-    "lösenord",
-    "losenord",
-    "adgangskode",
-    "hasło",
-    "haslo",
-    "heslo",
-    "salasana",
-    "пароль",
-    "şifre",
-    "sifre",
-    "wifi",
-    "wi-fi",
-    "wlan",
-    "network key",
-    "clé",
-    "cle w",
-    "clave",
-    "パスワード",
-    "密码",
-    "密碼",
-    "비밀번호",
-)
-_PIN_TRIGGERS = (
-    "pin ",
-    "pin:",
-    "pin=",
-    "pin-",
-    "pin.",
-    "pin,",
-    "pin)",
-    "pin\n",
-    "pin\t",
-    "pin'",
-    'pin"',
-    "pin_",
-    "pins ",
-    "pincode",
-    "puk",
-    "cvv",
-    "cvc",
-    "geheimzahl",
-    "card code",
-    "card security code",
-    "card verification code",
-    "security code",
-    "bank code",
-    "bank-code",
-    "bankcode",
-    "atm code",
-    "debit code",
-    "ec code",
-    "ec-code",
-    "sim code",
-    "sim-code",
-    "handy code",
-    "handy-code",
-    "handycode",
-    "pass code",
-    "passcode",
-)
-_KEY_TRIGGERS_SAID = tuple(
-    f"{what}{sep}key"
-    for what in (
-        "api",
-        "access",
-        "secret",
-        "private",
-        "auth",
-        "app",
-        "bot",
-        "deploy",
-        "license",
-        "licence",
-        "master",
-        "encryption",
-        "signing",
-    )
-    for sep in (" ", "-", "")
-) + ("personal access", "token", "client secret", "client-secret")
-
-
-def _said_patterns(kind: str, label: str, nouns: str, triggers: tuple[str, ...]) -> tuple[Pattern, ...]:
+def _said_patterns(kind: str, label: str, nouns: str) -> tuple[Pattern, ...]:
     # A PIN needs no verb: "SIM PIN 1234", "Geheimzahl 4821".
     connect = rf"(?:{_CONNECT}|[ \t]+(?=\d))" if kind == "pin" else _CONNECT
-    return tuple(Pattern(label, regex, triggers, _said_check(kind)) for regex in _said(nouns, connect))
+    return tuple(Pattern(label, regex, _said_check(kind)) for regex in _said(nouns, connect))
 
 
 # --- the rest: URLs, headers, card numbers, seed phrases ----------------------------------------------------------
 
 
 def _url_password(match: re.Match) -> tuple[int, int] | None:
-    value = match.group(1)
+    value = match.group("v")
     if re.match(r"\d{1,5}(?:/|$)", value) or "://" in value or value.startswith("[REDACTED"):
         return None  # host:port/path, not user:password
-    return match.span(1)
+    return match.span("v")
 
 
 def _luhn(digits: str) -> bool:
@@ -618,8 +517,8 @@ def _issuer(digits: str) -> bool:
 
 def _card(match: re.Match) -> tuple[int, int] | None:
     number = match.group(1)
-    groups = re.split(r"[ \-]", number)
-    if len(groups) > 1 and (len(set(re.findall(r"[ \-]", number))) != 1 or len(groups[0]) != 4):
+    groups = re.split(r"[ \-.]", number)
+    if len(groups) > 1 and (len(set(re.findall(r"[ \-.]", number))) != 1 or len(groups[0]) != 4):
         return None  # written in groups (4-4-4-4, 4-6-5), with one kind of separator throughout
     # The longest run of whole groups that is a card number (a number may follow it: "… 1111 12/27").
     for count in range(len(groups), 0, -1):
@@ -639,16 +538,16 @@ _SEED_CONTEXT = (
     r"|de recuperaci[óo]n|di recupero|de recupera[çc][ãa]o|secreta|mnem[óo]nica)|palabras semilla"
     r"|wiederherstellungs\w*|herstel(?:zin|woorden)|seedphrase)"
 )
-_WORD = r"[a-zß-öø-ÿ]{3,8}"
+_WORD = r"(?i:[a-zß-öø-ÿ]{3,8})"  # in any case: a phone keyboard capitalises a word alone on its line
 # A seed is written one way throughout — the same spaces, commas or line breaks between its words, or a numbered
 # list — so a run of words stops where the way changes ("… reminder, and then …"), before the next sentence.
 _SEED = _compile(
-    rf"(?i:{_SEED_CONTEXT})[\s\S]{{0,60}}?(?<![a-zß-öø-ÿ])(?P<v>{_WORD}"
+    rf"(?i:{_SEED_CONTEXT})[\s\S]{{0,60}}?(?<![a-zß-öø-ÿA-ZÀ-ÖØ-Þ])(?P<v>{_WORD}"
     rf"(?:(?P<s>[ \t]*[,;][ \t]*\n?|\s+){_WORD}(?:(?P=s){_WORD}){{10,24}}"
-    rf"|(?P<a>\s+)\d{{1,2}}(?P<p>[.):]?)(?P<b>\s+){_WORD}(?:(?P=a)\d{{1,2}}(?P=p)(?P=b){_WORD}){{10,24}}))"
-    r"(?![a-zß-öø-ÿ])"
+    rf"|(?P<a>\s+)\d{{1,2}}(?P<p>[.):]?)(?P<b>\s*){_WORD}(?:(?P=a)\d{{1,2}}(?P=p)(?P=b){_WORD}){{10,24}}))"
+    r"(?![a-zß-öø-ÿA-ZÀ-ÖØ-Þ])"
 )
-_SEED_WORD = _compile(r"[a-zß-öø-ÿ]+")
+_SEED_WORD = _compile(r"(?i:[a-zß-öø-ÿ]+)")
 _SEED_LENGTHS = (25, 24, 21, 18, 15, 12)  # BIP-39's word counts, and Monero's 25
 
 
@@ -662,8 +561,12 @@ def _seed(match: re.Match) -> tuple[int, int]:
 OTHERS: tuple[Pattern, ...] = (
     Pattern(
         "url-password",
-        _compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:([^\s@]+)@(?=[\w\[])", re.IGNORECASE),
-        ("://",),
+        # The user may be empty (`redis://:…@host`) and the password may hold an `@`: it runs to the last `@` before
+        # the host.
+        _compile(
+            r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:(?P<v>[^\s@]+(?:@[^\s@/]*)*)@(?=[\w\[][^\s@/]*(?:[/:?#\s]|\Z))",
+            re.IGNORECASE,
+        ),
         _url_password,
     ),
     Pattern(
@@ -672,62 +575,212 @@ OTHERS: tuple[Pattern, ...] = (
             r"(?i:\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:basic|token|digest|apikey|sso-key)[ \t]+)"
             r"([A-Za-z0-9._~+/=:\-]{8,})"
         ),
-        ("authorization",),
     ),
-    Pattern("bearer-token", _compile(r"\b[Bb]earer\s+([A-Za-z0-9._~+/\-]{16,}=*)"), ("bearer",)),
-    Pattern(
-        "card-number",
-        _compile(r"(?<![\w+.,/\-])([2-6]\d{3}(?:[ \-]?\d){9,15})(?![\w/\-]|[.,]\d)"),
-        (),
-        _card,
-        shape=_compile(r"\d{4}[ \-]?\d{4}[ \-]?\d\d"),
-    ),
-    Pattern(
-        "seed-phrase",
-        _SEED,
-        # What each way of naming a seed (_SEED_CONTEXT) must hold: a word said often on its own ("backup",
-        # "recovery", "wallet") only with what follows it there.
-        (
-            "seed",
-            "mnemonic",
-            *(f"{word}{sep}{what}" for word in ("recovery", "backup") for sep in " -" for what in _SEED_NAMES),
-            "secret phrase",
-            "wallet words",
-            "wallet phrase",
-            "phrase de",
-            "phrase secr",
-            "phrase mn",
-            "frase ",
-            "palabras semilla",
-            "wiederherstellung",
-            "herstel",
-        ),
-        _seed,
-    ),
+    Pattern("bearer-token", _compile(r"\b[Bb]earer\s+([A-Za-z0-9._~+/\-]{16,}=*)")),
+    Pattern("card-number", _compile(r"(?<![\w+.,/\-])([2-6]\d{3}(?:[ \-.]?\d){9,15})(?![\w/\-]|[.,]\d)"), _card),
+    Pattern("seed-phrase", _SEED, _seed),
 )
 
 CREDENTIALS: tuple[Pattern, ...] = (
-    Pattern("credential", _NAME_VALUE, _NAME_TRIGGERS, _named),
-    Pattern(
-        "credential",
-        _FLAG,
-        ("--pass", "--token", "--api", "--secret", "--client-secret", "--auth", "--access-token"),
-        _named,
-    ),
-    *_said_patterns("password", "password", _PASSWORD_NOUNS, _PASSWORD_TRIGGERS),
-    *_said_patterns("pin", "pin", _PIN_NOUNS, _PIN_TRIGGERS),
-    *_said_patterns("key", "credential", _KEY_NOUNS, _KEY_TRIGGERS_SAID),
+    Pattern("credential", _NAME_VALUE, _named),
+    Pattern("credential", _FLAG, _named),
+    Pattern("credential", _XML_SETTING, _named),
+    Pattern("credential", _XML_ELEMENT, _named),
+    Pattern("credential", _COMMAND_USER, _user_password),
+    *_said_patterns("password", "password", _PASSWORD_NOUNS),
+    *_said_patterns("pin", "pin", _PIN_NOUNS),
+    *_said_patterns("key", "credential", _KEY_NOUNS),
+    Pattern("credential", _DIRECTIVE, _directive),
 )
 
 PATTERNS: tuple[Pattern, ...] = KEYS + TOKENS + OTHERS + CREDENTIALS
 
 
-# --- the pre-check: which patterns can match at all, from the words the text holds ----------------------------------
+# --- the text the patterns read: what a reader sees, whatever code points spell it ----------------------------------
+
+# Characters that show nothing: zero-width spaces and joiners, the soft hyphen, direction marks, variation selectors.
+_INVISIBLE = frozenset(
+    [0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180E, 0x3164, 0xFFA0, *range(0xFE00, 0xFE10)]
+)
+_LINE_BREAKS = {"\u0085": "\n", "\u2028": "\n", "\u2029": "\n"}
+# The dotless and dotted i: a case-insensitive pattern takes them for an i, case folding does not.
+_AS_I = str.maketrans({"ı": "i", "İ": "I"})
+# Letters of other scripts that look like Latin ones: in a word that holds Latin letters and these only, they are
+# read as Latin.
+_LOOKALIKES = str.maketrans(
+    "аеорсухіјѕԁԛԝһӏАВЕКМНОРСТХУІЈЅԌαοιυνκρτχΑΒΕΖΗΙΚΜΝΟΡΤΥΧɑɡ",
+    "aeopcyxijsdqwhlABEKMHOPCTXYIJSGaoiuvkptxABEZHIKMNOPTYXag",
+)
+_LOOKALIKE_LETTERS = frozenset(chr(code) for code in _LOOKALIKES)
+_WORD_RUN = _compile(r"\w+")
+
+
+def _char_view(char: str) -> str:
+    """What one character reads as: NFKC (full-width and styled letters and digits, no-break and other spaces),
+    nothing for an invisible one, a line break for a line separator, an ASCII digit for any decimal digit."""
+    if char in _LINE_BREAKS:
+        return _LINE_BREAKS[char]
+    if ord(char) in _INVISIBLE or unicodedata.category(char) == "Cf":
+        return ""
+    if char.isdecimal():
+        return str(unicodedata.decimal(char))
+    if unicodedata.category(char) == "Zs":
+        return " "
+    return unicodedata.normalize("NFKC", char).translate(_AS_I)
+
+
+_char_view_cached = lru_cache(maxsize=4096)(_char_view)
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _read_char(char: re.Match) -> str:
+    return _char_view_cached(char.group())
+
+
+def _latin_word(word: re.Match) -> str:
+    """A word of Latin letters and lookalikes of them, in Latin letters; any other word as it is (a Russian word
+    stays Russian)."""
+    text = word.group()
+    letters = [c for c in text if c.isalpha()]
+    if any(c.isascii() for c in letters) and all(c.isascii() or c in _LOOKALIKE_LETTERS for c in letters):
+        return text.translate(_LOOKALIKES)
+    return text
+
+
+def view(text: str) -> str:
+    """The text as the patterns read it: Unicode compatibility forms (NFKC), invisible characters dropped, lookalike
+    letters in Latin words read as Latin, digits of any script as ASCII — a secret is found however its characters
+    were typed."""
+    if text.isascii():
+        return text
+    read = _NON_ASCII.sub(_read_char, text)
+    if not _LOOKALIKE_LETTERS.isdisjoint(read):
+        read = _WORD_RUN.sub(_latin_word, read)  # one letter for one
+    return read
+
+
+def _origins(text: str) -> list[int]:
+    """For each character of `view(text)`, where it comes from in `text` (one more entry: the end)."""
+    origin: list[int] = []
+    for position, char in enumerate(text):
+        origin.extend([position] * (1 if char.isascii() else len(_char_view_cached(char))))
+    return origin + [len(text)]
+
+
+# --- which patterns can match: each pattern's gate, read from the pattern itself ------------------------------------
+
+_MOST = 256  # strings an exact set holds at most (beyond it, a shorter part of the pattern gives the gate)
+Strings = frozenset[str] | None  # None: not known (any string)
+
+
+def _needs(items) -> tuple[Strings, Strings]:
+    """(every string a parsed regular expression matches, when there are few; strings one of which each of its
+    matches holds, when known). Anything not understood is "not known": a gate is never stricter than its pattern.
+
+    In a sequence, each item is needed: the best of the items' needs, and of the runs of items whose strings are
+    known (joined), is the sequence's."""
+    exact: Strings = frozenset([""])
+    run: frozenset[str] = frozenset([""])
+    best: Strings = None
+
+    def score(strings: frozenset[str]) -> tuple[int, int, int]:  # words, and longer ones, are rarer in text
+        return min(sum(c.isalnum() for c in s) for s in strings), min(map(len, strings)), sum(map(len, strings))
+
+    def consider(strings: Strings) -> None:
+        nonlocal best
+        if strings and "" not in strings and (best is None or score(strings) > score(best)):
+            best = strings
+
+    for op, argument in items:
+        whole, part = _item_needs(op, argument)
+        consider(part)
+        if whole is None:
+            consider(run)
+            run, exact = frozenset([""]), None
+            continue
+        if len(run) * len(whole) > _MOST:
+            consider(run)
+            run = frozenset([""])
+        run = _joined(run, whole)
+        exact = _joined(exact, whole) if exact is not None and len(exact) * len(whole) <= _MOST else None
+    consider(run)
+    return exact, best
+
+
+def _joined(first: frozenset[str], second: frozenset[str]) -> frozenset[str]:
+    return frozenset(a + b for a in first for b in second)
+
+
+def _item_needs(op, argument) -> tuple[Strings, Strings]:
+    """`_needs` of one item of a parsed regular expression."""
+    name = str(op)
+    if name == "LITERAL":
+        return frozenset([chr(argument)]), None
+    if name in ("AT", "ASSERT", "ASSERT_NOT"):  # zero width; what an assertion looks at is not needed here
+        return frozenset([""]), None
+    if name == "IN":
+        chars: set[str] = set()
+        for kind, value in argument:
+            if str(kind) == "LITERAL":
+                chars.add(chr(value))
+            elif str(kind) == "RANGE" and value[1] - value[0] < 16:
+                chars.update(chr(c) for c in range(value[0], value[1] + 1))
+            else:  # a negated set, a category (\d, \w), a wide range
+                return None, None
+        return frozenset(chars), None
+    if name == "SUBPATTERN":
+        return _needs(argument[-1])
+    if name == "ATOMIC_GROUP":
+        return _needs(argument)
+    if name == "BRANCH":
+        exact: set[str] | None = set()
+        needed: set[str] | None = set()
+        for branch in argument[1]:
+            whole, part = _needs(branch)
+            part = part or (whole if whole and "" not in whole else None)
+            exact = exact | whole if exact is not None and whole is not None else None
+            needed = needed | part if needed is not None and part is not None else None
+        return (frozenset(exact) if exact is not None and len(exact) <= _MOST else None), (
+            frozenset(needed) if needed else None
+        )
+    if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        low, high, inner = argument
+        whole, part = _needs(inner)
+        if low == 0:
+            return (whole | {""} if whole is not None and high == 1 else None), None
+        return (whole if low == high == 1 else None), part or (whole if whole and "" not in whole else None)
+    return None, None  # any other item (a back reference, any character, …): not known
+
+
+def _regex_parser():
+    """Python's own parser of regular expressions (`re._parser`; `sre_parse` before 3.11)."""
+    try:
+        return importlib.import_module("re._parser")
+    except ImportError:
+        return importlib.import_module("sre_parse")
+
+
+def gate(pattern: Pattern) -> frozenset[str] | None:
+    """The strings each match of the pattern holds one of (read from the pattern: its literal text that no match can
+    do without); None when none can be known."""
+    regex = pattern.regex
+    # The source of a pattern not compiled yet is read as it is: reading a gate compiles nothing.
+    source, flags = regex._source if isinstance(regex, _Lazy) else (regex.pattern, regex.flags)
+    try:
+        _, needed = _needs(_regex_parser().parse(source, flags))
+    except Exception:  # a form of regex this reading does not know: the pattern always runs
+        return None
+    if not needed:
+        return None
+    # A part of a string is found wherever the string is: spaces at either end are left off (a text is mostly
+    # spaces), and a string holding another of the set is left out for that one.
+    needed = frozenset(s.strip() or s for s in needed)
+    return frozenset(s for s in needed if not any(o != s and o in s for o in needed))
 
 
 def _trie(words: list[str]) -> str:
-    """One regex for many words, sharing their beginnings ("p(?:in(?: |:)|ass…)"): a text is scanned once, and
-    a position whose letter starts no word is passed over at once."""
+    """One regex for many words, sharing their beginnings ("p(?:in(?: |:)|ass…)"): a text is scanned once, a
+    position whose character starts no word is passed over at once, and the longest word at a place is found."""
     root: dict = {}
     for word in words:
         node = root
@@ -745,84 +798,112 @@ def _trie(words: list[str]) -> str:
     return build(root)
 
 
-def _triggers(patterns: tuple[Pattern, ...]) -> tuple[re.Pattern, dict[str, int], tuple]:
-    """The regex that finds trigger words, what each found word starts (a bit mask over PATTERNS), and the shapes
-    with their masks. The scan looks at every place, words overlapping ("--password" holds "--pass" and
-    "password"), and takes the longest word at each, so a found word also starts the patterns of those inside it."""
+@lru_cache(maxsize=1)
+def _gates() -> tuple[re.Pattern, dict[str, int], tuple[tuple[re.Pattern, int], ...], int]:
+    """(one regex finding every gate string of two characters or more in a folded text; what each string it finds
+    lets run (a bit mask over PATTERNS: the patterns of every gate string it starts with); the gates of single
+    characters (a space, a digit: in most texts, so looked for one by one) with their patterns; the patterns without
+    a gate). Built on first use: recall and load_core import this module and most of their runs redact nothing."""
     masks: dict[str, int] = {}
-    for number, pattern in enumerate(patterns):
-        for word in pattern.triggers:
-            masks[word] = masks.get(word, 0) | 1 << number
-    found = dict(masks)
-    for word in masks:
-        for inner, bits in masks.items():
-            if inner in word:
-                found[word] |= bits
-    shapes = tuple((p.shape, 1 << n) for n, p in enumerate(patterns) if p.shape is not None)
-    return _compile(_trie(sorted(masks))), found, shapes
+    letters: list[tuple[re.Pattern, int]] = []
+    always = 0
+    for number, pattern in enumerate(PATTERNS):
+        strings = gate(pattern)
+        if not strings:
+            always |= 1 << number
+        elif min(map(len, strings)) < 2:
+            chars = sorted({c for s in strings for c in s[:1].casefold()})
+            letters.append((re.compile("|".join(map(re.escape, chars))), 1 << number))
+        else:
+            for string in strings:
+                masks[string.casefold()] = masks.get(string.casefold(), 0) | 1 << number
+    found = {word: _or(bits for start, bits in masks.items() if word.startswith(start)) for word in masks}
+    return re.compile(_trie(sorted(masks)) or "(?!)"), found, tuple(letters), always
 
 
-_TRIGGER, _MASKS, _SHAPES = _triggers(PATTERNS)
-
-
-# Letters a case-insensitive pattern takes for an ASCII one that `lower` leaves apart: the long s, the dotless i, and
-# the dot that lowering the dotted capital İ puts after its i. (The Kelvin sign lowers to a k.)
-_AS_ASCII = str.maketrans({"ſ": "s", "ı": "i", "\u0307": None})
+def _or(masks) -> int:
+    total = 0
+    for mask in masks:
+        total |= mask
+    return total
 
 
 def _runs(text: str) -> int:
-    """The patterns (a bit mask over PATTERNS) whose trigger words or shapes the text holds; 0 for most text."""
-    mask = 0
-    lowered = text.lower() + " "  # the space: a word at the very end is followed, too
-    texts = [lowered]
-    if not text.isascii():
-        folded = lowered.translate(_AS_ASCII)
-        if folded != lowered:
-            texts.append(folded)  # and the text as it was: some trigger words are written with those letters
-    for lowered in texts:
-        # Found one by one, each search starting a character after the last word found began (words overlap); a
-        # regex that starts with the word's first letter lets the engine pass over the other characters quickly.
-        found = _TRIGGER.search(lowered)
-        while found is not None:
-            mask |= _MASKS[found.group()]
-            found = _TRIGGER.search(lowered, found.start() + 1)
-    for shape, bits in _SHAPES:
-        if shape.search(text):
-            mask |= bits
+    """The patterns (a bit mask over PATTERNS) that may match the text as read (`view`): see `_mask`."""
+    return _mask(view(text))
+
+
+def _mask(read: str) -> int:
+    """The patterns (a bit mask over PATTERNS) that may match a text as read: those whose gate string is in it, and
+    those that always run.
+
+    Gate strings are looked for in the text case-folded. A letter a case-insensitive pattern takes for a gate's letter
+    case-folds as that letter does, in a text as read (tests check every code point), and folding is letter by
+    letter: so a text a pattern matches holds one of its gate strings, folded. Every place a gate string starts is
+    visited, and the longest one there lets run the patterns of all those it starts with."""
+    trie, found, letters, mask = _gates()
+    folded = read.casefold()
+    for chars, bit in letters:
+        if chars.search(folded):
+            mask |= bit
+    hit = trie.search(folded)
+    while hit is not None:
+        mask |= found[hit.group()]
+        hit = trie.search(folded, hit.start() + 1)
     return mask
 
 
-def _apply(text: str, kinds: list[str] | None = None, removed: dict[str, str] | None = None) -> str:
-    """The text redacted; the kinds found are added to `kinds`, each secret taken out to `removed` (with its kind)."""
-    mask = _runs(text)
-    number = 0
-    while mask:
-        if mask & 1:
-            pattern = PATTERNS[number]
-            redacted = pattern.regex.sub(partial(_replace, pattern=pattern, removed=removed), text)
-            if redacted != text:
-                text = redacted
-                if kinds is not None and pattern.name not in kinds:
-                    kinds.append(pattern.name)
-        mask >>= 1
-        number += 1
+def _apply(
+    text: str, kinds: list[str] | None = None, removed: dict[str, str] | None = None, every: bool = False
+) -> str:
+    """The text redacted; the kinds found are added to `kinds`, each secret taken out to `removed` (with its kind).
+    Each pattern runs on the text as read (`view`), in order; what it finds is replaced in the text as written.
+    `every`: run every pattern, gates or not (what the gates must give too)."""
+    read = view(text)
+    mask = (1 << len(PATTERNS)) - 1 if every else _mask(read)
+    number = -1
+    while mask >> (number + 1):
+        rest = mask >> (number + 1)
+        number += (rest & -rest).bit_length()  # the next pattern let run
+        pattern = PATTERNS[number]
+        if pattern.regex.search(read) is None:  # most often: one call, no match
+            continue
+        spans = [span for match in pattern.regex.finditer(read) if (span := (pattern.span or _first_group)(match))]
+        if not spans:
+            continue
+        origin = None if read is text else _origins(text)
+        for start, end in reversed(spans):
+            if origin is not None:
+                start, end = origin[start], origin[end - 1] + 1
+            if removed is not None:
+                removed[text[start:end]] = pattern.name
+            text = text[:start] + MARK.format(pattern.name) + text[end:]
+        if kinds is not None and pattern.name not in kinds:
+            kinds.append(pattern.name)
+        read = view(text)
+        mask |= _mask(read)  # a mark put in the text is read by the patterns after it, as it would be without gates
     return text
-
-
-def _replace(match: re.Match, pattern: Pattern, removed: dict[str, str] | None = None) -> str:
-    span = (pattern.span or _first_group)(match)
-    if span is None:
-        return match.group(0)
-    if removed is not None:
-        removed[match.string[span[0] : span[1]]] = pattern.name
-    offset = match.start()
-    whole = match.group(0)
-    return whole[: span[0] - offset] + MARK.format(pattern.name) + whole[span[1] - offset :]
 
 
 def redact(text: str) -> str:
     """The text with every secret replaced by `[REDACTED:<kind>]`."""
     return _apply(text)
+
+
+def redact_field(name: str, value):
+    """A named value of a record (a field of an event) redacted: the name on its own, the value as said after its
+    name (`password=…` is a password's). A number that holds a secret (a card's digits) becomes its redacted text;
+    any other value than text or a number is kept as it is."""
+    name = redact(name)
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return name, value
+    said = f"{name}={value}"
+    out = redact(said)
+    if out == said:
+        return name, value
+    if out.startswith(f"{name}="):
+        return name, out[len(name) + 1 :]
+    return name, MARK.format(found(said)[0])  # a secret running across the name and its value: the value goes
 
 
 def found(text: str) -> list[str]:

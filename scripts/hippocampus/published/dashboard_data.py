@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from .. import retention
+from .. import redaction, retention
 from ..model import tier, ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS
 from ..store.cache import Cache, Census, Scored
 from ..timeutil import iso, parse_day, parse_instant
@@ -256,15 +256,20 @@ def _previous_month(day: date) -> date:
 
 
 def _event_summary(event: dict) -> str:
+    """An event's first fields, redacted before they are cut to length (a cut secret is no longer recognised)."""
     parts = []
     for key, value in event.items():
         if key in ("ts", "type", "event"):
             continue
         if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            parts.append(f"{key} {value}")
+            parts.append("{} {}".format(*redaction.redact_field(str(key), value)))
         if len(parts) == 6:
             break
     return _text(", ".join(parts), 160) or ""
+
+
+def _event_text(value, limit: int) -> str | None:
+    return _text(redaction.redact(value) if isinstance(value, str) else value, limit)
 
 
 def activity(events: list[dict], skipped: int, today: date, days: int = ACTIVITY_DAYS) -> dict:
@@ -275,8 +280,8 @@ def activity(events: list[dict], skipped: int, today: date, days: int = ACTIVITY
     last: dict[str, str] = {}
     recent = []
     for event in events:
-        kind = _text(event.get("type"), 40) or "unknown"
-        name = _text(event.get("event"), 40) or "event"
+        kind = _event_text(event.get("type"), 40) or "unknown"
+        name = _event_text(event.get("event"), 40) or "event"
         instant = parse_instant(event.get("ts"))
         kinds[kind] += 1
         if kind == "hippocampus" and instant:
