@@ -67,9 +67,9 @@ class Candidates:
         self.held: set[tuple[str, str]] = set()  # (session, message) of every message the memories hold
         self.latest: dict[str, tuple[tuple, Memory]] = {}  # session -> (when, memory) of its latest message
         self.sessions = sessions
-        self._weights: dict[str, float] = {}
         self._entries: dict[int, tuple[str, set[str]]] = {}  # stored doc -> (id, topic terms), as read
         self._stored: dict[str, array] = {}  # term -> its stored documents, as read (a run changes none of them)
+        self._stored_df: dict[str, int] = {}  # term -> how many of them are not stale
         for memory in memories:
             self.by_id[memory.id] = memory
             if stored is None:
@@ -88,7 +88,6 @@ class Candidates:
         self.topics[memory.id] = topic
         for term in topic:
             self.postings[term].add(memory.id)
-        self._weights.clear()
 
     def _forget_stored(self, memory_id: str) -> None:
         """The cache's copy of a memory is out of date: its postings there are passed over from now on."""
@@ -96,7 +95,7 @@ class Candidates:
         found = self.stored.db.execute("SELECT doc FROM docs WHERE id = ?", (memory_id,)).fetchone()
         if found:
             self._stale_docs.add(found[0])
-            self._weights.clear()
+            self._stored_df.clear()
 
     def _sources(self, memory: Memory) -> None:
         for source in memory.every_source():
@@ -146,11 +145,11 @@ class Candidates:
         return [doc for doc in found if doc not in self._stale_docs] if self._stale_docs else list(found)
 
     def weight(self, term: str) -> float:
-        value = self._weights.get(term)
-        if value is None:
-            df = len(self._stored_docs(term)) + len(self.postings.get(term, ()))
-            value = self._weights[term] = math.log(1 + (len(self.by_id) + 1) / (df + 1))
-        return value
+        """How rare a term is among the memories' topics: rare words say more about what a fact is about."""
+        stored = self._stored_df.get(term)
+        if stored is None:
+            stored = self._stored_df[term] = len(self._stored_docs(term))
+        return math.log(1 + (len(self.by_id) + 1) / (stored + len(self.postings.get(term, ())) + 1))
 
     def similarity(
         self, topic: set[str], other: set[str], weights: dict | None = None, topic_total: float | None = None
