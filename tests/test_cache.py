@@ -16,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 from conftest import SCRIPTS, memory, read_index, run_script, write_index
 from hippocampus import search, writing
 from hippocampus.model import Memory
-from hippocampus.store import cache, indexfile
+from hippocampus.store import cache, cache_writer, indexfile, reading
 from hippocampus.store.files import LOCK_WAIT_SECONDS
 from hippocampus.workspace import Workspace
 
@@ -85,7 +85,7 @@ def contents(view: cache.Cache) -> dict:
 
 
 def rebuilt(ws: Workspace, today) -> dict:
-    fresh = cache.in_memory(indexfile.load(ws).index, today)
+    fresh = cache_writer.in_memory(indexfile.load(ws).index, today)
     try:
         return contents(fresh)
     finally:
@@ -93,7 +93,7 @@ def rebuilt(ws: Workspace, today) -> dict:
 
 
 def on_disk(ws: Workspace, today) -> dict:
-    view = cache.for_reading(ws, today)
+    view = reading.for_reading(ws, today)
     try:
         return contents(view)
     finally:
@@ -101,7 +101,7 @@ def on_disk(ws: Workspace, today) -> dict:
 
 
 def hits(ws, query, now=NOW, **kw):
-    view = cache.for_reading(ws, now.date())
+    view = reading.for_reading(ws, now.date())
     try:
         return [(h.memory.id, h.score) for h in search.rank(view, query, now, **kw)]
     finally:
@@ -164,7 +164,7 @@ def test_the_average_length_is_the_sum_of_the_lengths_over_the_count_after_many_
             for target in store.index.memories[round_ % 7 :: 9]:
                 target.content += f" {WORDS[round_ % len(WORDS)]} in May {2020 + round_ % 5}"
                 store.changed(target.id)
-    view = cache.for_reading(ws, NOW.date())
+    view = reading.for_reading(ws, NOW.date())
     lengths = [length for (length,) in view.db.execute("SELECT length FROM docs")]
     assert view.count == len(lengths) == 50
     assert math.isclose(view.average_length, math.fsum(lengths) / 50, rel_tol=1e-12)
@@ -263,7 +263,7 @@ def test_a_change_of_permissions_alone_does_not_rebuild_the_cache(workspace):
     db.execute("DELETE FROM docs WHERE id = 'mem_001'")  # a change only a rebuild would undo
     db.close()
     os.chmod(ws.index, 0o600)  # the change time moves, the contents do not
-    view = cache.for_reading(ws, NOW.date())
+    view = reading.for_reading(ws, NOW.date())
     assert view.db.execute("SELECT COUNT(*) FROM docs").fetchone()[0] == built - 1
     assert view.db.execute(marker).fetchone()[0]
     view.close()
@@ -360,7 +360,7 @@ def test_with_no_cache_yet_a_reader_reads_index_json_while_a_writer_holds_the_lo
 
 def test_a_reader_reads_one_snapshot_whatever_a_writer_commits_meanwhile(workspace):
     ws = varied_store(workspace, count=40)
-    reader = cache.for_reading(ws, NOW.date())
+    reader = reading.for_reading(ws, NOW.date())
     try:
         [(doc, _, _), *_] = reader.postings("coffee") or reader.postings("tea")
         (memory_id,) = reader.db.execute("SELECT id FROM docs WHERE doc = ?", (doc,)).fetchone()
@@ -371,7 +371,7 @@ def test_a_reader_reads_one_snapshot_whatever_a_writer_commits_meanwhile(workspa
         assert reader.facts([doc], NOW)[doc].id == memory_id
     finally:
         reader.close()
-    after = cache.for_reading(ws, NOW.date())
+    after = reading.for_reading(ws, NOW.date())
     try:
         assert after.fetch([doc], NOW.date()) == {}
     finally:

@@ -15,7 +15,7 @@ from conftest import ROOT, run_script, write_index
 from dashboard_fixtures import HOSTILE, known_memories, stored, write_workspace
 
 from hippocampus.published import publish
-from hippocampus.store import cache, indexfile
+from hippocampus.store import cache_writer, indexfile
 from hippocampus.workspace import Workspace
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
@@ -159,7 +159,7 @@ def test_the_page_is_replaced_atomically_and_keeps_its_permissions(tmp_path):
     (ws / "brain-dashboard.html").write_text("old", "utf-8")
     os.chmod(ws / "brain-dashboard.html", 0o600)
     result = publish.write_dashboard(
-        Workspace(ws), cache.in_memory(indexfile.load(Workspace(ws)).index, NOW.date()), NOW
+        Workspace(ws), cache_writer.in_memory(indexfile.load(Workspace(ws)).index, NOW.date()), NOW
     )
     assert result.total == 40 and result.listed == 40 and result.size == len(page(ws).encode("utf-8"))
     assert stat.S_IMODE(os.stat(ws / "brain-dashboard.html").st_mode) == 0o600

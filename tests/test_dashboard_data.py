@@ -10,13 +10,13 @@ from dashboard_fixtures import known_memories, stored
 
 from hippocampus.published import dashboard_data as dd
 from hippocampus.model import Index
-from hippocampus.store import cache
+from hippocampus.store import cache, cache_writer
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 
 
 def index_of(memories: list[dict], **meta) -> cache.Cache:
-    return cache.in_memory(
+    return cache_writer.in_memory(
         Index.from_dict({"version": 1, "decayLastRun": "2026-03-01", **meta, "memories": memories}, "test"),
         NOW.date(),
     )

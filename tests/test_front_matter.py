@@ -14,7 +14,7 @@ from conftest import memory, read_index, run_script, write_index
 from hippocampus import frontmatter
 from hippocampus.published import mirrors
 from hippocampus.model import Index, Memory
-from hippocampus.store import cache
+from hippocampus.store import cache, cache_writer
 from hippocampus.workspace import Workspace
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
@@ -34,7 +34,7 @@ def front_matter(text: str) -> tuple[dict, str]:
 
 
 def index_of(*memories: dict) -> cache.Cache:
-    return cache.in_memory(Index.from_dict({"version": 2, "memories": list(memories)}, "test"), NOW.date())
+    return cache_writer.in_memory(Index.from_dict({"version": 2, "memories": list(memories)}, "test"), NOW.date())
 
 
 def shelf_files(ws: Workspace) -> dict:

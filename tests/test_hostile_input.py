@@ -20,7 +20,7 @@ from reliability import memories_of
 from hippocampus.ingestion import transcripts
 from hippocampus.errors import HippocampusError
 from hippocampus.timeutil import parse_instant
-from hippocampus.store import indexfile
+from hippocampus.store import cache_writer, indexfile, reading
 
 EXAMPLES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -404,14 +404,14 @@ def test_a_hand_edited_index_loads_or_is_refused_in_words(tmp_path_factory, edit
     now = datetime(2026, 3, 1, tzinfo=timezone.utc)
     # Loaded: every memory is there, and the cache answers as a search over the loaded memories does.
     assert [m.id for m in index.memories] == [m["id"] for m in data["memories"]]
-    chosen = selection.select_core(cache.in_memory(index, now.date()), now)
+    chosen = selection.select_core(cache_writer.in_memory(index, now.date()), now)
     assert chosen.shown <= chosen.total
-    view = cache.for_reading(Workspace(ws), now.date())
+    view = reading.for_reading(Workspace(ws), now.date())
     assert cache.path_of(Workspace(ws)).exists()  # built on disk from the edited file
     from hippocampus import search
 
     cached = [(h.memory.id, h.score) for h in search.rank(view, "coffee oat", now)]
-    plain = [(h.memory.id, h.score) for h in search.rank(cache.in_memory(index, now.date()), "coffee oat", now)]
+    plain = [(h.memory.id, h.score) for h in search.rank(cache_writer.in_memory(index, now.date()), "coffee oat", now)]
     assert cached == plain
 
 
@@ -442,7 +442,6 @@ def test_a_query_of_any_text_ranks_without_error(query):
 
     from hippocampus import search
     from hippocampus.model import Index, Memory
-    from hippocampus.store import cache
 
     corpus = [
         Memory(id=f"mem_{n}", content=text)
@@ -451,7 +450,7 @@ def test_a_query_of_any_text_ranks_without_error(query):
         )
     ]
     now = datetime(2026, 3, 1, tzinfo=timezone.utc)
-    hits = search.rank(cache.in_memory(Index(memories=corpus), now.date()), query, now)
+    hits = search.rank(cache_writer.in_memory(Index(memories=corpus), now.date()), query, now)
     assert all(0 <= h.score <= 1.0001 for h in hits)
 
 

@@ -5,13 +5,13 @@ from datetime import datetime, timezone
 from hippocampus import search
 from hippocampus.model import Index, Memory
 from hippocampus.search import WEIGHTS
-from hippocampus.store import cache
+from hippocampus.store import cache_writer
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 
 
 def rank(memories, query, now, meta, **kw):
-    return search.rank(cache.in_memory(Index(memories=memories, meta=meta), now.date()), query, now, **kw)
+    return search.rank(cache_writer.in_memory(Index(memories=memories, meta=meta), now.date()), query, now, **kw)
 
 
 def mem(mid, content, importance=0.5, last="2026-03-01", **extra):

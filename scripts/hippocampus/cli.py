@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable
 
@@ -43,11 +42,11 @@ def parser(doc: str, command: str, cron: bool = False) -> argparse.ArgumentParse
     return p
 
 
-@dataclass
 class Context:
-    args: argparse.Namespace
-    ws: Workspace
-    now: datetime
+    """A command's parsed arguments, its workspace and its clock."""
+
+    def __init__(self, args: argparse.Namespace, ws: Workspace, now: datetime):
+        self.args, self.ws, self.now = args, ws, now
 
     @property
     def wait(self) -> bool:

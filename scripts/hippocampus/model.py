@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import MutableMapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import HippocampusError
@@ -323,17 +322,21 @@ def _valid_anchor(decay: Any) -> bool:
     )
 
 
-@dataclass
 class Index:
     """The whole store: memories plus the top-level bookkeeping keys (kept as they are, known or not). Its
     `highestId` is past every id its memories hold."""
 
-    memories: list[Memory]
-    meta: dict = field(default_factory=dict)
-    version: int = SCHEMA_VERSION
-
-    def __post_init__(self) -> None:
+    def __init__(self, memories: list[Memory], meta: dict | None = None, version: int = SCHEMA_VERSION):
+        self.memories = memories
+        self.meta = {} if meta is None else meta
+        self.version = version
         self.reserve(max((id_number(m.id) or 0 for m in self.memories), default=0))
+
+    def __repr__(self) -> str:
+        return f"Index({len(self.memories)} memories, {self.meta!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Index) and other.to_dict() == self.to_dict()
 
     def by_id(self) -> dict[str, Memory]:
         return {m.id: m for m in self.memories}

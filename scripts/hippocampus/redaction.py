@@ -21,9 +21,8 @@ from __future__ import annotations
 import importlib
 import re
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, cast
+from typing import Callable, NamedTuple, cast
 
 MARK = "[REDACTED:{}]"
 # Raise it when a kind is added or widened: stored memories are then redacted again as they are read (see
@@ -63,8 +62,7 @@ _LEFT = r"(?<![A-Za-z0-9_\-])"  # not glued to a longer word on its left ("desk-
 _RIGHT = r"(?![A-Za-z0-9_\-])"
 
 
-@dataclass(frozen=True)
-class Pattern:
+class Pattern(NamedTuple):
     name: str
     regex: re.Pattern
     # (start, end) of the secret in the match, or None to leave the match as it is; default: the first group that

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from .model import BACKGROUND_THRESHOLD, Index, Memory, UNTRUSTED_CEILING
@@ -143,14 +142,17 @@ def is_archive_candidate(memory: Memory) -> bool:
     return memory.importance < BACKGROUND_THRESHOLD and not (memory.archived or memory.superseded)
 
 
-@dataclass
 class DecayReport:
-    day: str
-    already_ran: bool = False
-    changed: int = 0
-    total: int = 0
-    archive_candidates: list[Memory] = field(default_factory=list)
-    moved: set[str] = field(default_factory=set)  # memories whose anchor moved (an importance edited by hand)
+    """What a day's decay did: memories looked at and changed, archive candidates, and the memories whose anchor is
+    not the one they stored."""
+
+    def __init__(self, day: str, total: int = 0):
+        self.day = day
+        self.total = total
+        self.already_ran = False
+        self.changed = 0
+        self.archive_candidates: list[Memory] = []
+        self.moved: set[str] = set()
 
 
 def decay_index(index: Index, now: datetime) -> DecayReport:

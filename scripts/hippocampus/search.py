@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import Any, NamedTuple
 from datetime import datetime
 
 from .model import Memory
@@ -28,15 +27,17 @@ WEAK_MATCH = 0.5
 BATCH = 256
 
 
-@dataclass
-class Hit:
+class Hit(NamedTuple):
+    """A memory found, with its score and the score's named parts, the query terms it holds, its sources in the
+    order they match (best first) and the attached turn that matches best (when it matches better than the memory)."""
+
     memory: Memory
     score: float
     parts: dict
     importance: float
-    matched: list[str] = field(default_factory=list)
-    sources: list[dict] = field(default_factory=list)  # every source of the memory, best match of the query first
-    turn: dict | None = None  # the attached turn that matches the query best, when it matches better than the memory
+    matched: list[str]
+    sources: list[dict]
+    turn: dict | None
 
 
 _ASKS_WHEN = re.compile(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .model import Memory
 from .text import may_contain, terms, without_label
@@ -41,8 +41,7 @@ DIGIT = re.compile(r"\d")
 SAID = re.compile(r"\s*\(said \d{4}-\d{2}-\d{2}\)\Z")  # the date note a summary ends with
 
 
-@dataclass
-class Piece:
+class Piece(NamedTuple):
     """One searchable piece of a memory: its own statement (with its own sources) or one attached turn."""
 
     text: str

@@ -6,7 +6,6 @@ This is the only module that reads the environment; everything else is handed pa
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -74,11 +73,22 @@ def resolve_now(flag: str | None = None, env=None) -> datetime:
     return instant
 
 
-@dataclass(frozen=True)
 class Workspace:
     """The paths of one workspace."""
 
-    root: Path
+    __slots__ = ("root",)
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Workspace) and other.root == self.root
+
+    def __hash__(self) -> int:
+        return hash(self.root)
+
+    def __repr__(self) -> str:
+        return f"Workspace({self.root!r})"
 
     @property
     def memory(self) -> Path:

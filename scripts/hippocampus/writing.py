@@ -24,7 +24,7 @@ from . import events
 from .model import CORE_THRESHOLD, Index, Memory
 from .published.refresh import refresh
 from .published.selection import CORE_FILE_BUDGET, CoreSelection
-from .store import cache, files, ids, indexfile, touches
+from .store import cache, cache_writer, files, ids, indexfile, touches
 from .workspace import Workspace
 
 
@@ -77,7 +77,7 @@ def open_store(ws: Workspace, now: datetime) -> Store:
     recorded, size = touches.read(ws)
     loaded = indexfile.load(ws)
     ids.reserve(ws, loaded.index)
-    found = cache.open_for_writing(ws, loaded, now.date())
+    found = cache_writer.open_for_writing(ws, loaded, now.date())
     store = Store(ws, now, loaded, found, touches_read=size)
     touched = touches.fold(loaded.index, recorded)
     if touched or loaded.redacted:
@@ -96,19 +96,19 @@ def finish(store: Store) -> None:
         indexfile.save(ws, loaded, now)
         ids.note(ws, store.index)
         if store.cache is not None:
-            cache.commit_write(store.cache, store.index, store._changed, loaded, now.date())
+            cache_writer.commit_write(store.cache, store.index, store._changed, loaded, now.date())
     touches.clear(ws, store.touches_read)
     for step in store.after_save:
         step()
     if store.event is not None:
         events.log_event(ws, store.event[0], now, store.event[1])
     view = store.cache
-    if store.dirty or store.publish or view is None or cache.published(view) != (loaded.identity or ""):
+    if store.dirty or store.publish or view is None or cache_writer.published(view) != (loaded.identity or ""):
         if view is None:
-            view = cache.in_memory(store.index, now.date())
+            view = cache_writer.in_memory(store.index, now.date())
         store.published_core = refresh(ws, view, now, *store.core_file)
         if store.cache is not None:
-            cache.mark_published(store.cache, loaded)
+            cache_writer.mark_published(store.cache, loaded)
     if store.cache is not None:
         store.cache.close()
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .. import cli
 from ..published import publish
-from ..store import cache
+from ..store import reading
 from ..published.dashboard_data import LIST_LIMIT
 from ..errors import UsageError
 
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     ctx.require_workspace()
     output = Path(ctx.args.output).expanduser().resolve() if ctx.args.output else None
     # From the search cache (built first if index.json changed): a large store is never parsed whole for the page.
-    view = cache.for_reading(ctx.ws, ctx.now.date())
+    view = reading.for_reading(ctx.ws, ctx.now.date())
     try:
         result = publish.write_dashboard(ctx.ws, view, ctx.now, path=output, limit=ctx.args.limit)
     finally:

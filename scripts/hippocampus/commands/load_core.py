@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from .. import cli
-from ..store import cache
+from ..store import reading
 from ..model import CORE_THRESHOLD
 from ..published.selection import select_core, LOAD_CORE_BUDGET
 
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     ctx = cli.context(p, argv)
     ctx.require_workspace()
-    view = cache.for_reading(ctx.ws, ctx.now.date())
+    view = reading.for_reading(ctx.ws, ctx.now.date())
     try:
         selection = select_core(view, ctx.now, ctx.args.threshold, ctx.args.budget)
     finally:

@@ -25,7 +25,7 @@ from .. import cli, search
 from ..errors import HippocampusError
 from ..model import DOMAINS, Index
 from ..published.selection import framed, framed_turn
-from ..store import cache, touches
+from ..store import reading, touches
 from ..text import estimate_tokens
 
 
@@ -78,9 +78,9 @@ def as_json(hit, archived: frozenset[str] | set[str] = frozenset()) -> dict:
 
 def with_archive(ws, hits: list, query: str, args, now) -> tuple[list, set[str]]:
     """The hits of the index and of the archive together, best first; and the ids that came from the archive."""
-    from ..store import archive
+    from ..store import archive, cache_writer  # only with --archive
 
-    shelf = cache.in_memory(Index(memories=archive.searchable(ws, {h.memory.id for h in hits})), now.date())
+    shelf = cache_writer.in_memory(Index(memories=archive.searchable(ws, {h.memory.id for h in hits})), now.date())
     try:
         found = search.rank(
             shelf, query, now, top=args.top, min_score=args.min_score, domain=args.domain, include_all=True
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--top must be at least 1")
     ctx.require_workspace()
     query = " ".join(ctx.args.query)
-    view = cache.for_reading(ctx.ws, ctx.now.date())
+    view = reading.for_reading(ctx.ws, ctx.now.date())
     try:
         hits = search.rank(
             view,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 from datetime import datetime
 
 from ..model import CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS, Memory
@@ -15,8 +15,7 @@ CORE_FILE_BUDGET = 4000
 LINE_LIMIT = 400  # characters of one memory shown in a core listing
 
 
-@dataclass
-class CoreItem:
+class CoreItem(NamedTuple):
     memory: Memory
     importance: float
     text: str
@@ -34,12 +33,12 @@ class CoreItem:
         }
 
 
-@dataclass
 class CoreSelection:
-    threshold: float
-    budget: int
-    total: int = 0
-    groups: dict[str, list[CoreItem]] = field(default_factory=dict)
+    """The core memories chosen for a listing, by domain, and how many there were in all."""
+
+    def __init__(self, threshold: float, budget: int, total: int = 0):
+        self.threshold, self.budget, self.total = threshold, budget, total
+        self.groups: dict[str, list[CoreItem]] = {}
 
     @property
     def shown(self) -> int:

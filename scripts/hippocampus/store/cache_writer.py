@@ -1,0 +1,275 @@
+"""Writing the search cache (see `cache`): building it whole from an index, redoing the rows of the memories a write
+changed, and recording which index.json it describes and which one the published files were made from. Only
+writers — and a reader that finds the cache stale while no run holds the workspace lock — come here."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from array import array
+from bisect import bisect_left
+from datetime import date
+
+from ..errors import HippocampusError
+from ..model import Index, Memory
+from ..retention import anchor, ceiling, order_key
+from ..terms import document_terms, topic_terms
+from ..timeutil import parse_day
+from ..workspace import Workspace
+from .cache import BATCH, CODES, VERSION, Broken, Cache, arrays_of, connect, describes, path_of
+from .indexfile import Loaded
+
+_TABLES = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE docs(
+    doc INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    domain TEXT NOT NULL,
+    category TEXT NOT NULL,
+    hidden INTEGER NOT NULL,      -- superseded or archived
+    explicit INTEGER NOT NULL,    -- an explicit "remember this"
+    pinned INTEGER NOT NULL,
+    base REAL NOT NULL,           -- the decay anchor: importance `base` on day `since`
+    since INTEGER NOT NULL,       -- (a day number)
+    rank_key REAL,                -- retention.order_key: orders fading memories by today's importance
+    importance REAL NOT NULL,     -- a pinned memory's, which does not fade (0 for the others)
+    seen INTEGER,                 -- the day last accessed (or created): recency
+    created INTEGER,
+    reinforced INTEGER NOT NULL,
+    length REAL NOT NULL,         -- of the weighted terms (ranking)
+    topic TEXT NOT NULL           -- the topic terms, space-separated (encoding's same-fact lookup)
+);
+CREATE TABLE bodies(doc INTEGER PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE terms(term TEXT PRIMARY KEY, docs BLOB NOT NULL, tfs BLOB NOT NULL, lengths BLOB NOT NULL);
+CREATE TABLE topics(term TEXT PRIMARY KEY, docs BLOB NOT NULL);
+CREATE INDEX docs_core ON docs(hidden, pinned, explicit, rank_key);
+"""
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+# What a body leaves out: its importance and decay anchor are the row's (a body stays as it is when the daily decay
+# writes new importances).
+_LEFT_OUT = ("importance", "decay")
+
+
+def _entry(doc: int, memory: Memory, meta: dict, today: date) -> tuple[tuple, str, dict[str, float], float, set[str]]:
+    """(the document's row, its body, its weighted terms, its length, its topic terms) for a memory."""
+    counts = document_terms(memory)
+    topic = topic_terms(memory.content)
+    length = float(sum(counts.values()))
+    pinned = min(memory.importance, ceiling(memory)) if memory.pinned else None
+    # A pinned memory does not fade: it has no anchor, only its importance.
+    base, since = (pinned, date.min) if pinned is not None else anchor(memory, meta, today)
+    seen = parse_day(memory.lastAccessed) or parse_day(memory.created)
+    created = parse_day(memory.created)
+    row = (
+        doc,
+        memory.id,
+        memory.domain,
+        memory.category,
+        int(memory.superseded or memory.archived),
+        int(memory.extra.get("kind") == "explicit"),
+        int(memory.pinned),
+        base,
+        since.toordinal(),
+        None if pinned is not None else order_key(base, since),
+        pinned or 0.0,
+        seen.toordinal() if seen else None,
+        created.toordinal() if created else None,
+        memory.timesReinforced,
+        length,
+        " ".join(sorted(topic)),
+    )
+    body = {k: v for k, v in memory.to_dict().items() if k not in _LEFT_OUT}
+    return row, _ENCODE(body), counts, length, topic
+
+
+def _insert(db: sqlite3.Connection, entries: list[tuple[tuple, str, dict, float, set[str]]]) -> None:
+    db.executemany(f"INSERT INTO docs VALUES ({','.join('?' * 16)})", [e[0] for e in entries])
+    db.executemany("INSERT INTO bodies VALUES (?, ?)", [(e[0][0], e[1]) for e in entries])
+
+
+def _set_meta(db: sqlite3.Connection, **values) -> None:
+    db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
+
+
+def _totals(db: sqlite3.Connection) -> None:
+    count, length = db.execute("SELECT COUNT(*), COALESCE(SUM(length), 0) FROM docs").fetchone()
+    _set_meta(db, count=count, length=repr(float(length)))
+
+
+def build(db: sqlite3.Connection, index: Index, today: date) -> None:
+    """Fill an empty database with every memory of the index (the caller commits)."""
+    for table in ("meta", "docs", "bodies", "terms", "topics"):
+        db.execute(f"DROP TABLE IF EXISTS {table}")
+    for statement in _TABLES.split(";"):
+        db.execute(statement)  # one by one: a script would end the caller's transaction
+    db.execute(f"PRAGMA user_version = {VERSION}")
+    postings: dict[str, tuple[array, array, array]] = {}
+    topics: dict[str, array] = {}
+    entries = []
+    for doc, memory in enumerate(index.memories, 1):
+        entry = _entry(doc, memory, index.meta, today)
+        for term, tf in entry[2].items():
+            found = postings.get(term)
+            if found is None:
+                found = postings[term] = (array("I"), array("f"), array("f"))
+            found[0].append(doc)
+            found[1].append(tf)
+            found[2].append(entry[3])
+        for term in entry[4]:
+            topics.setdefault(term, array("I")).append(doc)
+        entries.append(entry)
+        if len(entries) == BATCH:
+            _insert(db, entries)
+            entries = []
+    _insert(db, entries)
+    db.executemany(
+        "INSERT INTO terms VALUES (?, ?, ?, ?)",
+        ((term, d.tobytes(), t.tobytes(), n.tobytes()) for term, (d, t, n) in postings.items()),
+    )
+    db.executemany("INSERT INTO topics VALUES (?, ?)", ((term, d.tobytes()) for term, d in topics.items()))
+    _totals(db)
+
+
+def update(db: sqlite3.Connection, index: Index, changed: set[str], today: date) -> None:
+    """Redo the rows of the memories whose ids are in `changed` (added, changed or removed from the index); the
+    caller commits."""
+    memories = index.by_id()
+    # term -> (the documents to take out of its postings, the postings to put in)
+    terms: dict[str, tuple[set[int], list[tuple]]] = {}
+    topics: dict[str, tuple[set[int], list[tuple]]] = {}
+    next_doc = (db.execute("SELECT COALESCE(MAX(doc), 0) FROM docs").fetchone()[0]) + 1
+    entries = []
+    for memory_id in sorted(changed):
+        found = db.execute("SELECT doc, topic FROM docs WHERE id = ?", (memory_id,)).fetchone()
+        doc: int | None = None
+        if found is not None:
+            doc = found[0]
+            (body,) = db.execute("SELECT body FROM bodies WHERE doc = ?", (doc,)).fetchone()
+            for term in document_terms(Memory.wrap(json.loads(body))):
+                terms.setdefault(term, (set(), []))[0].add(doc)
+            for term in found[1].split():
+                topics.setdefault(term, (set(), []))[0].add(doc)
+            db.execute("DELETE FROM docs WHERE doc = ?", (doc,))
+            db.execute("DELETE FROM bodies WHERE doc = ?", (doc,))
+        memory = memories.get(memory_id)
+        if memory is None:
+            continue  # removed from the index
+        if doc is None:
+            doc, next_doc = next_doc, next_doc + 1
+        entry = _entry(doc, memory, index.meta, today)
+        entries.append(entry)
+        for term, tf in entry[2].items():
+            terms.setdefault(term, (set(), []))[1].append((doc, tf, entry[3]))
+        for term in entry[4]:
+            topics.setdefault(term, (set(), []))[1].append((doc,))
+    _insert(db, entries)
+    for table, changes in (("terms", terms), ("topics", topics)):
+        columns = "docs, tfs, lengths" if table == "terms" else "docs"
+        for term, (out, added) in changes.items():
+            row = db.execute(f"SELECT {columns} FROM {table} WHERE term = ?", (term,)).fetchone()
+            arrays = arrays_of(row) if row else tuple(array(code) for code in CODES[: len(columns.split(","))])
+            _splice(arrays, out, sorted(added))
+            if arrays[0]:
+                values = ",".join("?" * (len(arrays) + 1))
+                db.execute(f"INSERT OR REPLACE INTO {table} VALUES ({values})", (term, *(a.tobytes() for a in arrays)))
+            elif row:
+                db.execute(f"DELETE FROM {table} WHERE term = ?", (term,))
+    _totals(db)
+
+
+def _splice(arrays: tuple[array, ...], out: set[int], added: list[tuple]) -> None:
+    """Take the documents `out` from a term's sorted arrays (its documents first) and put the postings `added`
+    (sorted) in their places."""
+    docs = arrays[0]
+    for doc in sorted(out, reverse=True):
+        at = bisect_left(docs, doc)
+        if at < len(docs) and docs[at] == doc:
+            for part in arrays:
+                del part[at]
+    for posting in added:
+        at = bisect_left(docs, posting[0])
+        for part, value in zip(arrays, posting, strict=True):
+            part.insert(at, value)
+
+
+def in_memory(index: Index, today: date) -> Cache:
+    """A cache of these memories held in memory only (a read-only workspace, a first run under way, the archive)."""
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    db.execute("BEGIN")
+    build(db, index, today)
+    db.execute("COMMIT")
+    return Cache(db)
+
+
+def open_for_writing(ws: Workspace, loaded: Loaded, today: date) -> Cache | None:
+    """The cache of a writer that holds the workspace lock and has `loaded` the index: built again unless it
+    describes that very file. None when it cannot be written (the folder is read-only): the writer goes on
+    without it, and the next run builds it."""
+    try:
+        db = connect(ws, create=True)
+    except Broken:
+        _remove(ws)  # it is only ever derived
+        db = connect(ws, create=True)
+    if db is None:
+        return None
+    try:
+        current = db.execute("PRAGMA user_version").fetchone()[0] == VERSION and describes(
+            db, loaded.identity, lambda: loaded.checksum
+        )
+        if not current:
+            db.execute("BEGIN IMMEDIATE")
+            build(db, loaded.index, today)
+            _record(db, loaded)
+            db.execute("COMMIT")
+        return Cache(db)
+    except sqlite3.Error:
+        db.close()
+        return None
+
+
+def _record(db: sqlite3.Connection, loaded: Loaded) -> None:
+    _set_meta(db, index=loaded.identity or "", checksum=loaded.checksum or "")
+
+
+# A write that changed more than this share of the store builds the cache afresh: redoing rows one memory at a time
+# costs more than building them all (a first run over a long history makes every memory at once).
+REBUILT_ABOVE = 0.25
+
+
+def commit_write(cache: Cache, index: Index, changed: set[str], loaded: Loaded, today: date) -> None:
+    """After a write saved `loaded`: redo the changed memories' rows and record the file the cache now describes,
+    in one transaction (readers see the cache before it or after it, never half of it)."""
+    db = cache.db
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if len(changed) > REBUILT_ABOVE * max(cache.count, len(index.memories)):
+            build(db, index, today)
+        else:
+            update(db, index, changed, today)
+        _record(db, loaded)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    cache.read_meta()
+
+
+def published(cache: Cache) -> str | None:
+    """The index.json the published files (mirrors, core file, dashboard) were last written from."""
+    return cache.meta.get("published")
+
+
+def mark_published(cache: Cache, loaded: Loaded) -> None:
+    cache.db.execute("INSERT OR REPLACE INTO meta VALUES ('published', ?)", (loaded.identity or "",))
+    cache.meta["published"] = loaded.identity or ""
+
+
+def _remove(ws: Workspace) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.unlink(f"{path_of(ws)}{suffix}")
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise HippocampusError(f"cannot remove the broken search cache {path_of(ws)}: {exc.strerror}") from None
