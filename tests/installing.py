@@ -17,7 +17,7 @@ FAKE_OPENCLAW = r'''#!{python}
 job with --command-argv), `cron rm`, `cron status`; jobs are kept in a JSON file, shaped as the real CLI lists them.
 Like the real gateway it restarts itself when openclaw.json changes: the next command is refused
 ("admission closed"), then commands fail as unreachable for FAKE_OPENCLAW_RESTART_SECONDS (default 1). With
-FAKE_OPENCLAW_DOWN set, no gateway runs at all.
+FAKE_OPENCLAW_DOWN set, no gateway runs at all; with FAKE_OPENCLAW_NO_COMMANDS, `cron add` knows no command jobs.
 """
 import json, os, sys, time
 home = os.environ["FAKE_OPENCLAW_HOME"]
@@ -62,6 +62,9 @@ elif args[:2] == ["cron", "status"]:
     print(json.dumps({"enabled": True, "jobs": len(jobs)}))
 elif args[:2] == ["cron", "add"]:
     opts = {args[i]: args[i + 1] for i in range(2, len(args) - 1) if args[i].startswith("--")}
+    if "--command-argv" in opts and os.environ.get("FAKE_OPENCLAW_NO_COMMANDS"):  # as versions before command jobs
+        print("error: unknown option '--command-argv'", file=sys.stderr)
+        sys.exit(1)
     if "--command-argv" in opts:
         payload = {"kind": "command", "argv": json.loads(opts["--command-argv"])}
         if "--timeout-seconds" in opts:

@@ -247,6 +247,17 @@ def test_when_openclaw_cannot_list_its_jobs_nothing_is_added_and_install_says_wh
     )
 
 
+def test_an_openclaw_without_command_jobs_keeps_the_earlier_jobs_and_the_install_says_why(claw):
+    (claw.workspace / "AGENTS.md").write_text("# AGENTS.md\n")
+    earlier = {"id": "old-1", "name": "hippocampus-encoding", "schedule": {"kind": "cron", "expr": "17 */3 * * *"}}
+    claw.seed_openclaw_jobs([{**earlier, "payload": {"kind": "agentTurn", "message": "Run encode.py"}}])
+    done = claw.install("--now", NOW, FAKE_OPENCLAW_NO_COMMANDS="1")
+    assert done.returncode == 1 and "unknown option '--command-argv'" in done.stdout
+    assert "the earlier job of that name is left as it was" in done.stdout
+    assert [j["id"] for j in claw.openclaw_jobs() if j["name"] == "hippocampus-encoding"] == ["old-1"]
+    assert "every 3 hours" in (claw.workspace / "AGENTS.md").read_text(), "the earlier job still encodes"
+
+
 def test_a_disabled_job_of_ours_is_seen_so_reinstalling_keeps_one_and_uninstalling_removes_it(claw):
     ok(claw.install("--now", NOW))
     jobs = claw.openclaw_jobs()

@@ -216,9 +216,6 @@ class Action:
     name: str
     argv: tuple[str, ...] | None = None
 
-    def shell(self) -> str:
-        return quoted(self.argv) if self.argv else ""
-
 
 def add_argv(openclaw: str, job: Job, agent: str | None = None) -> tuple[str, ...]:
     """`openclaw cron add` for a job: a command job, or for a job that needs the agent an isolated agent turn."""
@@ -300,18 +297,19 @@ def is_current(found: dict, job: Job) -> bool:
 
 
 def plan_openclaw(existing: list[dict], wanted: list[Job], openclaw: str, agent: str | None = None) -> list[Action]:
-    """Keep a job that is already as wanted; otherwise remove every job of that name (an earlier install's agent
-    turn among them) and add ours, so that each name is there once."""
+    """Keep a job that is already as wanted; otherwise add ours, then remove every other job of that name (an earlier
+    install's agent turn among them), so that each name is there once. Adding first leaves the earlier job in place
+    when the new one cannot be added (an OpenClaw without command jobs, a gateway gone)."""
     actions = []
     for job in wanted:
         same_name = [j for j in existing if j.get("name") == job.name]
         if len(same_name) == 1 and is_current(same_name[0], job):
             actions.append(Action("keep", job.name))
             continue
+        actions.append(Action("add", job.name, add_argv(openclaw, job, agent)))
         for old in same_name:
             if old_id := job_id(old):
                 actions.append(Action("remove", job.name, remove_argv(openclaw, old_id)))
-        actions.append(Action("add", job.name, add_argv(openclaw, job, agent)))
     return actions
 
 

@@ -447,7 +447,11 @@ def _openclaw_cron(settings: Settings, report: Report, wanted: list[cronjobs.Job
                 for action in mine:
                     cronjobs.run_action(action)
         except HippocampusError as exc:
-            report.add("failed", label, str(exc))
+            earlier = any(a.kind == "remove" for a in mine)  # added first: a job of that name is still there
+            report.add(
+                "failed", label, str(exc) + ("; the earlier job of that name is left as it was" if earlier else "")
+            )
+            scheduled |= earlier and job.name == cronjobs.ENCODING
             continue
         replaced = any(a.kind == "remove" for a in mine)
         report.add(
