@@ -463,16 +463,22 @@ def _memories(claw) -> list[dict]:
     return json.loads((claw.workspace / "memory" / "index.json").read_text())["memories"]
 
 
-def test_encoding_keeps_the_short_remember_this_and_openclaw_memory_search_finds_it_once(claw, encoded):
+@pytest.fixture(scope="module")
+def tea_search(claw, encoded) -> list[dict]:
+    """OpenClaw's memory search for the tea, once the memories are encoded and indexed."""
+    claw.openclaw("memory", "index", "--agent", "main", timeout=240)
+    return claw.search("jasmine green tea")
+
+
+def test_encoding_keeps_the_short_remember_this_and_openclaw_memory_search_finds_it_once(claw, tea_search):
     assert any("jasmine" in m["content"] for m in _memories(claw))
     assert "jasmine" in (claw.workspace / "HIPPOCAMPUS_CORE.md").read_text()
-    claw.openclaw("memory", "index", "--agent", "main", timeout=240)
-    found = [r for r in claw.search("jasmine green tea") if "jasmine" in r["snippet"]]
+    found = [r for r in tea_search if "jasmine" in r["snippet"]]
     assert [r["path"] for r in found] == ["memory/user/preferences.md"], found
 
 
-def test_a_snippet_from_a_mirror_starts_with_the_memory(claw, encoded):
-    [hit] = [r for r in claw.search("jasmine green tea") if r["path"].startswith("memory/user/")]
+def test_a_snippet_from_a_mirror_starts_with_the_memory(claw, tea_search):
+    [hit] = [r for r in tea_search if r["path"].startswith("memory/user/")]
     assert hit["snippet"].startswith("- User's favourite tea is jasmine green tea"), hit["snippet"]
     assert "generator" not in hit["snippet"].split("<!--")[0]
 
@@ -548,7 +554,7 @@ def test_openclaw_promotes_its_own_daily_notes_into_memory_md_and_never_our_mirr
     (claw.workspace / "memory" / f"{day}.md").write_text(DAILY_NOTE + "\n")  # as OpenClaw's agent writes them
     claw.openclaw("memory", "index", "--agent", "main", timeout=240)
     paths = set()
-    for query in ("jasmine green tea bicycle shed", "favourite tea and the bakery", "tea bicycle Rua Augusta"):
+    for query in ("jasmine green tea bicycle shed", "favourite tea and the bakery on Rua Augusta"):
         paths |= {r["path"] for r in claw.search(query)}
     assert f"memory/{day}.md" in paths and "memory/user/preferences.md" in paths, paths
     low = ("--min-score", "0", "--min-recall-count", "1", "--min-unique-queries", "1")
