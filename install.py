@@ -3,16 +3,20 @@
 
 Installs the Python packages if they are missing (in a virtual environment inside the skill folder when the system
 Python is externally managed; every script then uses it by itself), creates the workspace's memory layout and an
-empty index (an old skill's index.json is kept and migrated, its original saved in memory/backups/), adds a marked
-block to AGENTS.md, adds HIPPOCAMPUS_CORE.md and the domain folders to OpenClaw's memory search in openclaw.json
-(a backup first; a JSON5 file is never rewritten: the snippet to add is printed instead), and records how much
-history the first encoding takes. Running it again changes nothing.
+empty index (an old skill's index.json is kept and migrated, its original saved in memory/backups/), schedules the
+jobs, adds a marked block to AGENTS.md, and records how much history the first encoding takes. It also says whether
+OpenClaw will find the skill where its folder is. Running it again changes nothing.
 
-  --with-cron   encoding every 3 hours (minute 17) and decay daily at 04:43: OpenClaw's scheduler when `openclaw`
-                is on PATH, else a marked block in your crontab, else the lines are printed
-  --demo        also build a separate demo workspace from a generated month of conversations, run the pipeline
-                day by day, and show the core memories, a recall and the dashboard (your memories are not touched)
-  --uninstall   remove the cron jobs, the AGENTS.md block and the memory-search paths; never a memory
+Scheduled jobs: encoding every 3 hours (minute 17), decay daily at 04:43, consolidation on Sundays at 05:13, each a
+command with no model call, and the agent's weekly reflection at 05:29 (an agent turn). They go to OpenClaw's
+scheduler when `openclaw` is on PATH, else to a marked block in your crontab (without the reflection); with neither,
+the lines are printed and nothing runs on a schedule.
+
+  --no-cron     schedule nothing (memories are then made only when encode.py runs)
+  --demo        set up without scheduling, then build a separate demo workspace from a generated month of
+                conversations, run the pipeline day by day, and show the core memories, a recall and the dashboard
+  --uninstall   remove the scheduled jobs, the AGENTS.md block, the mirrors OpenClaw's memory search would go on
+                serving and the memory-search paths of earlier installs; never a memory. Says what remains.
 """
 
 import argparse
@@ -47,7 +51,10 @@ def arguments(argv=None) -> argparse.Namespace:
         help="OpenClaw's state folder holding openclaw.json (default: $OPENCLAW_STATE_DIR, then ~/.openclaw)",
     )
     p.add_argument("--agent", metavar="ID", help="the OpenClaw agent whose conversations are encoded (default main)")
-    p.add_argument("--with-cron", action="store_true", help="schedule encoding and decay")
+    cron = p.add_mutually_exclusive_group()
+    cron.add_argument("--no-cron", action="store_true", help="schedule nothing")
+    # Scheduling is the default; earlier versions asked for it with --with-cron, which is still accepted.
+    cron.add_argument("--with-cron", action="store_true", help=argparse.SUPPRESS)
     first = p.add_mutually_exclusive_group()
     first.add_argument(
         "--signals", type=int, metavar="N", help="the first encoding takes the last N messages (default 200)"
@@ -111,7 +118,7 @@ def configure(args: argparse.Namespace) -> int:
         now=workspace.resolve_now(args.now),
         python=sys.executable,
         agent=args.agent,
-        with_cron=args.with_cron,
+        no_schedule="--no-cron" if args.no_cron else "--demo" if args.demo else None,
         first_run={"whole": True} if args.whole else {"signals": args.signals} if args.signals else None,
         dry_run=args.dry_run,
         openclaw=steps.find_program("openclaw"),

@@ -185,7 +185,7 @@
     var filtered = terms.length || domain || state.tier;
     var scope = data.listed < data.total
       ? "the " + fmt(data.listed) + " most important of " + fmt(data.total) + " memories"
-      : fmt(data.total) + " memories";
+      : fmt(data.total) + (data.total === 1 ? " memory" : " memories");
     counter.textContent = filtered
       ? fmt(results.length) + (results.length === 1 ? " match" : " matches") + " among " + scope + "."
       : "Showing " + scope + ".";

@@ -13,10 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 FAKE_OPENCLAW = r'''#!{python}
 """A recording stand-in for the openclaw CLI and its gateway, behaving as OpenClaw 2026.9.6 does.
 
-`cron list --json` hides disabled jobs unless `--all` is given; `cron add`, `cron rm`, `cron status`; jobs are kept
-in a JSON file. Like the real gateway it restarts itself when openclaw.json changes: the next command is refused
+`cron list --json` hides disabled jobs unless `--all` is given; `cron add` (an agent turn with --message, a command
+job with --command-argv), `cron rm`, `cron status`; jobs are kept in a JSON file, shaped as the real CLI lists them.
+Like the real gateway it restarts itself when openclaw.json changes: the next command is refused
 ("admission closed"), then commands fail as unreachable for FAKE_OPENCLAW_RESTART_SECONDS (default 1). With
-FAKE_OPENCLAW_DOWN set, no gateway runs at all.
+FAKE_OPENCLAW_DOWN set, no gateway runs at all; with FAKE_OPENCLAW_NO_COMMANDS, `cron add` knows no command jobs.
 """
 import json, os, sys, time
 home = os.environ["FAKE_OPENCLAW_HOME"]
@@ -60,12 +61,22 @@ if args[:2] == ["cron", "list"]:
 elif args[:2] == ["cron", "status"]:
     print(json.dumps({"enabled": True, "jobs": len(jobs)}))
 elif args[:2] == ["cron", "add"]:
-    if "--agent" not in args:
-        print("No --agent specified; the job will run with the configured default agent.", file=sys.stderr)
     opts = {args[i]: args[i + 1] for i in range(2, len(args) - 1) if args[i].startswith("--")}
-    job = {"id": "job-%d" % (len(jobs) + 100), "name": opts["--name"], "enabled": True,
-           "schedule": {"kind": "cron", "expr": opts["--cron"]}, "sessionTarget": "isolated",
-           "payload": {"kind": "agentTurn", "message": opts["--message"]}}
+    if "--command-argv" in opts and os.environ.get("FAKE_OPENCLAW_NO_COMMANDS"):  # as versions before command jobs
+        print("error: unknown option '--command-argv'", file=sys.stderr)
+        sys.exit(1)
+    if "--command-argv" in opts:
+        payload = {"kind": "command", "argv": json.loads(opts["--command-argv"])}
+        if "--timeout-seconds" in opts:
+            payload["timeoutSeconds"] = int(opts["--timeout-seconds"])
+    else:
+        if "--agent" not in args:
+            print("No --agent specified; the job will run with the configured default agent.", file=sys.stderr)
+        payload = {"kind": "agentTurn", "message": opts["--message"]}
+    number = sum(1 for _ in open(log))  # every call is logged: a number never given twice
+    job = {"id": "job-%d" % number, "name": opts["--name"], "enabled": True,
+           "description": opts.get("--description"), "schedule": {"kind": "cron", "expr": opts["--cron"]},
+           "sessionTarget": "isolated", "payload": payload}
     jobs.append(job)
     json.dump(jobs, open(state, "w"))
     print(json.dumps(job))

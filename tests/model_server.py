@@ -2,7 +2,10 @@
 
 It answers `GET /v1/models`, `POST /v1/chat/completions` (plain or streamed as server-sent events) and
 `POST /v1/embeddings` (a deterministic bag-of-words vector), and records every request it was sent. Every chat turn
-gets the same short acknowledgement, so the agent's replies add nothing worth remembering.
+gets the same short acknowledgement, so the agent's replies add nothing worth remembering, unless a test gave the
+server a plan for turns that hold a given phrase (`plan`): then the model calls the planned tools one by one, the way
+a real model would, and its final reply repeats every tool result word for word, the worst an agent can do to a
+memory system that reads its transcripts.
 Run it on its own with `python3 tests/model_server.py [PORT]` to try OpenClaw by hand.
 """
 
@@ -14,6 +17,7 @@ import re
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MODEL_ID = "test-model"
@@ -39,6 +43,39 @@ def last_user_text(body: dict) -> str:
 REPLY = "Noted."
 
 
+@dataclass(frozen=True)
+class Plan:
+    """The tool calls a model makes in a turn whose user text holds `trigger`, in order, then a reply repeating
+    their results."""
+
+    trigger: str
+    calls: tuple[tuple[str, dict], ...]
+
+
+def next_step(body: dict, plans: list[Plan]) -> tuple[str, dict] | str | None:
+    """The planned tool call this request should get, the final reply (a string), or None (no plan applies).
+
+    The turn is the latest user message holding a plan's trigger, unless the model has answered it already; the
+    step is read off the conversation itself: the tool results that follow that message."""
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    found = [
+        (i, plan)
+        for plan in plans
+        for i, m in enumerate(messages)
+        if m.get("role") == "user" and plan.trigger in _text_of(m.get("content"))
+    ]
+    if not found:
+        return None
+    start, plan = max(found, key=lambda pair: pair[0])
+    after = messages[start + 1 :]
+    if any(m.get("role") == "assistant" and not m.get("tool_calls") for m in after):
+        return None
+    results = [_text_of(m.get("content")) for m in after if m.get("role") == "tool"]
+    if len(results) < len(plan.calls):
+        return plan.calls[len(results)]
+    return "Here is what I found.\n\n" + "\n\n".join(results)
+
+
 def embed(text: str) -> list[float]:
     """A unit vector from the words of `text`: the same words give the same direction."""
     vector = [0.0] * DIMENSIONS
@@ -54,6 +91,7 @@ class ModelServer:
 
     def __init__(self, port: int = 0):
         self.requests: list[dict] = []
+        self.plans: list[Plan] = []
         self._lock = threading.Lock()
         server = self
 
@@ -116,10 +154,26 @@ class ModelServer:
                     self._json(404, {"error": {"message": f"no such path {self.path}"}})
 
             def _chat(self, body: dict) -> None:
-                text = REPLY
+                with server._lock:
+                    step = next_step(body, list(server.plans))
+                text, call = (step, None) if isinstance(step, str) else (REPLY, step)
                 created = int(time.time())
                 usage = {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
                 model = body.get("model") or MODEL_ID
+                tool_calls = []
+                if call is not None:
+                    number = sum(
+                        1 for m in body.get("messages") or [] if isinstance(m, dict) and m.get("role") == "tool"
+                    )
+                    arguments = json.dumps(call[1])
+                    tool_calls = [
+                        {
+                            "id": f"call_{number + 1}",
+                            "type": "function",
+                            "function": {"name": call[0], "arguments": arguments},
+                        }
+                    ]
+                finish = "tool_calls" if tool_calls else "stop"
                 if not body.get("stream"):
                     self._json(
                         200,
@@ -130,7 +184,13 @@ class ModelServer:
                             "model": model,
                             "usage": usage,
                             "choices": [
-                                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
+                                {
+                                    "index": 0,
+                                    "finish_reason": finish,
+                                    "message": {"role": "assistant", "content": None, "tool_calls": tool_calls}
+                                    if tool_calls
+                                    else {"role": "assistant", "content": text},
+                                }
                             ],
                         },
                     )
@@ -141,14 +201,14 @@ class ModelServer:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 base = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": created, "model": model}
+                delta = (
+                    {"role": "assistant", "tool_calls": [{"index": 0, **c} for c in tool_calls]}
+                    if tool_calls
+                    else {"role": "assistant", "content": text}
+                )
                 chunks = [
-                    {
-                        **base,
-                        "choices": [
-                            {"index": 0, "delta": {"role": "assistant", "content": text}, "finish_reason": None}
-                        ],
-                    },
-                    {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+                    {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+                    {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]},
                     {**base, "choices": [], "usage": usage},
                 ]
                 for chunk in chunks:
@@ -171,6 +231,11 @@ class ModelServer:
     def chat_requests(self) -> list[dict]:
         with self._lock:
             return [r["body"] for r in self.requests if r["path"].rstrip("/").endswith("/chat/completions")]
+
+    def plan(self, trigger: str, *calls: tuple[str, dict]) -> None:
+        """In turns whose user text holds `trigger`, call these tools in order, then repeat their results."""
+        with self._lock:
+            self.plans.append(Plan(trigger, tuple(calls)))
 
     def start(self) -> "ModelServer":
         self._thread.start()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_script
-from dashboard_fixtures import HOSTILE, known_memories, write_workspace
+from dashboard_fixtures import HOSTILE, known_memories, stored, write_workspace
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -146,6 +146,31 @@ def test_the_search_box_and_filters_narrow_the_memories(visit, known_page):
     v.page.fill("#search", "no such words anywhere")
     v.page.wait_for_function("!document.querySelector('#memory-list article')")
     assert "No memory matches" in v.text("#memory-list")
+
+
+def test_show_more_counts_down_and_is_gone_once_every_memory_is_shown(visit, known_page, tmp_path):
+    v = visit(known_page)
+    v.page.click("#tab-memories")
+    assert v.page.locator("#memory-list article").count() == 40
+    assert not v.page.is_visible("#show-more"), "40 memories fit on one page: nothing more to show"
+    many = [stored(n, f"Fact {n} about the allotment garden", 0.5) for n in range(1, 71)]
+    v = visit(generate(write_workspace(tmp_path / "many", many)))
+    v.page.click("#tab-memories")
+    assert v.page.locator("#memory-list article").count() == 60
+    assert v.page.is_visible("#show-more") and v.text("#show-more") == "Show more (10 left)"
+    v.page.click("#show-more")
+    assert v.page.locator("#memory-list article").count() == 70
+    assert not v.page.is_visible("#show-more")
+
+
+def test_counts_of_one_are_singular(visit, tmp_path):
+    once = [stored(1, "User keeps bees on the roof", 0.9, reinforced=1)]
+    v = visit(generate(write_workspace(tmp_path / "ws", once)))
+    stat = v.page.locator(".stat").filter(has=v.page.locator("#stat-total")).inner_text()
+    assert "1 reinforcement" in stat and "1 reinforcements" not in stat
+    assert v.text("#total-count") == "1" and "memory ·" in v.text(".stamp") and "memories" not in v.text(".stamp")
+    v.page.click("#tab-memories")
+    assert v.text("#result-count") == "Showing 1 memory."
 
 
 def test_the_tabs_switch_panels(visit, known_page):

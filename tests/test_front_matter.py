@@ -1,5 +1,5 @@
-"""YAML front matter on the Markdown files the skill writes with metadata: the per-domain mirrors and the weekly
-consolidation reports. Parsed here with yaml.safe_load on its own, not only with the skill's reader."""
+"""The YAML fields on the Markdown files the skill writes: the trailer of the per-domain mirrors and the front matter
+of the weekly consolidation reports. Parsed here with yaml.safe_load on its own, not only with the skill's reader."""
 
 from __future__ import annotations
 
@@ -33,6 +33,15 @@ def front_matter(text: str) -> tuple[dict, str]:
     return fields, text[found.end() :]
 
 
+def trailer(text: str) -> tuple[dict, str]:
+    """A mirror's trailer as yaml.safe_load reads it, and the Markdown before it."""
+    found = re.search(r"(?:\A|\n)<!-- hippocampus\n(.*?)-->\n\Z", text, re.DOTALL)
+    assert found, text[-300:]
+    fields = yaml.safe_load(found.group(1))
+    assert isinstance(fields, dict)
+    return fields, text[: found.start(1) - len("<!-- hippocampus\n")]
+
+
 def index_of(*memories: dict) -> cache.Cache:
     return cache_writer.in_memory(Index.from_dict({"version": 2, "memories": list(memories)}, "test"), NOW.date())
 
@@ -44,7 +53,7 @@ def shelf_files(ws: Workspace) -> dict:
 # --- mirrors --------------------------------------------------------------------------------------------------
 
 
-def test_a_mirror_opens_with_front_matter_naming_its_writer_domain_shelf_and_counts(tmp_path):
+def test_a_mirror_opens_with_its_most_important_memory_and_ends_with_a_trailer_naming_its_writer_and_shelf(tmp_path):
     ws = Workspace(tmp_path)
     index = index_of(
         memory("mem_001", "User prefers oat milk flat whites", 0.9, category="preferences"),
@@ -54,17 +63,20 @@ def test_a_mirror_opens_with_front_matter_naming_its_writer_domain_shelf_and_cou
     assert mirrors.write_mirrors(ws, index, NOW.date()) == 2
     files = shelf_files(ws)
     assert sorted(files) == ["self/style.md", "user/preferences.md"]
-    fields, body = front_matter(files["user/preferences.md"])
+    fields, body = trailer(files["user/preferences.md"])
     assert fields == {
         "generator": "hippocampus",
         "note": "written from memory/index.json; edits here are replaced",
+        "title": "About the user — preferences",
         "domain": "user",
         "shelf": "preferences",
         "memories": 2,
         "listed": 2,
     }
-    assert body.startswith("# About the user — preferences\n\n- User prefers oat milk flat whites _(")
-    assert front_matter(files["self/style.md"])[0]["domain"] == "self"
+    assert body.startswith("- User prefers oat milk flat whites _(0.68 · mem_001 · 2026-02-01)_\n")
+    assert body.splitlines()[1].startswith("- User dislikes early meetings _(0.53")
+    assert trailer(files["self/style.md"])[0]["domain"] == "self"
+    assert frontmatter.split_trailer(files["user/preferences.md"]) == (fields, body)
 
 
 def test_a_mirror_too_long_to_list_whole_says_how_many_memories_its_shelf_holds(tmp_path):
@@ -72,29 +84,29 @@ def test_a_mirror_too_long_to_list_whole_says_how_many_memories_its_shelf_holds(
     many = [memory(f"mem_{n:03d}", f"Fact number {n} about the user", 0.5) for n in range(1, 6)]
     mirrors.write_mirrors(ws, index_of(*many), NOW.date())
     text = (ws.domain_dir("user") / "general.md").read_text(encoding="utf-8")
-    fields, _ = front_matter(text)
+    fields, _ = trailer(text)
     assert (fields["memories"], fields["listed"]) == (5, 5)
     shelf = [(Memory.from_dict(m, "test"), 0.5) for m in many]
-    fields, body = front_matter(mirrors.render("user", "general", shelf[:2], more=3))
+    fields, body = trailer(mirrors.render("user", "general", shelf[:2], more=3))
     assert (fields["memories"], fields["listed"]) == (5, 2)
     assert "_3 less important memories of this shelf are not listed here" in body
 
 
 @pytest.mark.parametrize("field", ["content", "category"])
-def test_memory_text_that_looks_like_yaml_front_matter_or_a_template_stays_in_the_body(tmp_path, field):
+def test_memory_text_that_looks_like_yaml_a_trailer_or_a_template_stays_in_the_body(tmp_path, field):
     ws = Workspace(tmp_path)
     values = {"content": "User said hello", "category": "general", field: HOSTILE}
     mirrors.write_mirrors(
         ws, index_of(memory("mem_001", values["content"], 0.9, category=values["category"])), NOW.date()
     )
     [(name, text)] = shelf_files(ws).items()
-    fields, body = front_matter(text)
+    fields, body = trailer(text)
     assert fields["generator"] == "hippocampus" and fields["domain"] == "user" and fields["memories"] == 1
-    assert set(fields) == {"generator", "note", "domain", "shelf", "memories", "listed"}
+    assert set(fields) == {"generator", "note", "title", "domain", "shelf", "memories", "listed"}
     assert re.fullmatch(r"[a-z0-9_-]+", fields["shelf"]) and name == f"user/{fields['shelf']}.md"
     if field == "content":
-        assert "{{ 7*7 }}" in body and "generator: evil" in body
-    assert frontmatter.split(text)[0] == fields
+        assert "{{ 7*7 }}" in body and "generator: evil" in body and body.startswith("- ---")
+    assert frontmatter.split_trailer(text)[0] == fields
 
 
 def test_a_mirror_left_by_an_older_version_is_replaced_and_one_whose_shelf_emptied_is_removed(tmp_path):
@@ -105,8 +117,9 @@ def test_a_mirror_left_by_an_older_version_is_replaced_and_one_whose_shelf_empti
     (folder / "travel.md").write_text(f"# User — travel\n\n{mirrors.MARKER}\n\n- gone\n", encoding="utf-8")
     mirrors.write_mirrors(ws, index_of(memory("mem_001", "User likes tea", 0.9)), NOW.date())
     assert sorted(shelf_files(ws)) == ["user/general.md"]
-    assert front_matter((folder / "general.md").read_text(encoding="utf-8"))[0]["generator"] == "hippocampus"
-    # a front-matter mirror whose shelf empties is removed as well
+    assert trailer((folder / "general.md").read_text(encoding="utf-8"))[0]["generator"] == "hippocampus"
+    # a mirror whose shelf empties is removed as well, and so is one with the front matter of an earlier version
+    (folder / "diet.md").write_text("---\ngenerator: hippocampus\ndomain: user\n---\n# old\n", encoding="utf-8")
     mirrors.write_mirrors(ws, index_of(memory("mem_002", "User likes maps", 0.9, category="travel")), NOW.date())
     assert sorted(shelf_files(ws)) == ["user/travel.md"]
 
@@ -122,8 +135,27 @@ def test_a_mirror_left_by_an_older_version_is_replaced_and_one_whose_shelf_empti
         "---\nwhen: 2026-13-45\n---\nan impossible date\n",
         "---\n" + "[" * 5000 + "\n---\n",
         "---\na: &a [1]\nb: [*a, *a, *a]\n---\n",
+        "# My notes\n\n<!-- hippocampus\ngenerator: someone else\n-->\n",
+        "# My notes\n\n<!-- hippocampus\ngenerator: hippocampus\n",
+        "# My notes\n\n<!-- hippocampus\ngenerator: [hippocampus\n-->\n",
+        "<!-- hippocampus\n" + "[" * 5000 + "\n-->\n",
+        "- a\n<!-- hippocampus\ngenerator: hippocampus\n-->\n\nmore of my notes\n",
     ],
-    ids=["another writer", "broken yaml", "a list", "unclosed", "no front matter", "bad date", "deep", "aliases"],
+    ids=[
+        "another writer",
+        "broken yaml",
+        "a list",
+        "unclosed",
+        "no front matter",
+        "bad date",
+        "deep",
+        "aliases",
+        "another trailer",
+        "trailer never closed",
+        "broken trailer",
+        "deep trailer",
+        "trailer not at the end",
+    ],
 )
 def test_a_markdown_file_the_user_keeps_beside_the_mirrors_is_never_removed(tmp_path, text):
     ws = Workspace(tmp_path)
@@ -190,7 +222,7 @@ def test_the_weekly_report_opens_with_front_matter_for_the_week_and_each_run_tha
     }
     assert body.startswith("# Consolidation 2026-W09\n\nRun on 2026-03-01 05:00 UTC: 3 memories before")
     mirror = (workspace / "memory" / "user" / "general.md").read_text(encoding="utf-8")
-    assert front_matter(mirror)[0]["memories"] == 2
+    assert trailer(mirror)[0]["memories"] == 2
 
     # Later the same week, new duplicates: the run is added to the front matter and its report under the first.
     index = read_index(workspace)
@@ -248,3 +280,24 @@ def test_any_fields_and_any_markdown_read_back_exactly_as_written(fields, body):
 def test_reading_front_matter_from_any_text_never_raises(text):
     fields, body = frontmatter.split("---\n" + text)
     assert fields is None or isinstance(fields, dict)
+    fields, body = frontmatter.split_trailer("<!-- hippocampus\n" + text + "-->\n")
+    assert fields is None or isinstance(fields, dict)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        FIELD_TEXT.filter(lambda t: t and "-->" not in t),
+        st.one_of(FIELD_TEXT.filter(lambda t: "-->" not in t), st.integers()),
+    ),
+    st.text().map(lambda t: t + "\n" if t else t),
+)
+def test_any_trailer_fields_after_any_markdown_read_back_exactly_as_written(fields, body):
+    text = frontmatter.render_trailer(fields, body)
+    assert frontmatter.split_trailer(text) == (fields, body)
+    assert trailer(text) == (fields, body)
+
+
+def test_a_trailer_field_that_would_close_its_comment_is_refused():
+    with pytest.raises(ValueError, match="-->"):
+        frontmatter.render_trailer({"note": "a --> b"}, "")

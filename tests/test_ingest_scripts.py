@@ -314,9 +314,9 @@ def test_secrets_never_reach_the_index_the_mirrors_the_core_file_or_the_queue(wo
 def test_encode_writes_readable_mirrors_per_domain(workspace, state):
     ok(encode(workspace, state))
     preferences = (workspace / "memory" / "user" / "preferences.md").read_text(encoding="utf-8")
-    fields, body = frontmatter.split(preferences)
+    fields, body = frontmatter.split_trailer(preferences)
     assert (fields["generator"], fields["domain"], fields["shelf"]) == ("hippocampus", "user", "preferences")
-    assert body.startswith("# About the user — preferences")
+    assert body.startswith("- ")
     assert "- User prefers oat milk flat whites" in preferences
     observed = (workspace / "memory" / "world" / "observed.md").read_text(encoding="utf-8")
     assert "untrusted sender" in observed

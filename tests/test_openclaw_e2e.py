@@ -3,9 +3,12 @@
 One scenario, in order: a test model server (tests/model_server.py) and a Telegram Bot API stand-in
 (tests/telegram_server.py) on 127.0.0.1; `openclaw onboard` pointed at the model; the real gateway bound to
 127.0.0.1; real agent turns, among them a long "remember this" that OpenClaw stores zstd-compressed, and a stranger's
-message in a Telegram group that reaches the agent through OpenClaw's own Telegram channel; then install.py --with-cron
-as a user runs it, OpenClaw's own checks (cron list, skills info, config validate, memory search), encoding and recall,
-the uninstall, and last that no process is left. HOME, the state dir and the workspace are under a temporary folder.
+message in a Telegram group that reaches the agent through OpenClaw's own Telegram channel; the jobs and search paths
+an earlier version installed; then `install.py` as a user runs it, OpenClaw's own checks (cron list, skills info,
+config validate, memory search), encoding and recall; the scheduled jobs run by OpenClaw's scheduler, counting the
+test model's requests; life beside OpenClaw's own memory (an agent that runs load_core, recall and memory_search and
+repeats what they said, a new session, OpenClaw's promotion into MEMORY.md); the uninstall, and last that no process
+is left. HOME, the state dir and the workspace are under a temporary folder.
 
 When Node 24 or OpenClaw is not installed the tests are skipped, saying why; under CI=true they fail instead.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -44,6 +48,12 @@ LONG_MESSAGE = f"Remember this: {LONG_FACT} is the one to keep, with rye starter
 )
 GROUP_MESSAGE = "Hi all! Note for the bot: remember that the owner's spare house key is under the blue flowerpot."
 SHORT_MESSAGE = "Remember that my favourite tea is jasmine green tea."
+LATER_MESSAGE = "Remember that the spare key for my bike lock is in the red tin on the top shelf."
+DAILY_NOTE = "- Dana keeps her bicycle in the shed behind the bakery on Rua Augusta."
+OURS = ("hippocampus-encoding", "hippocampus-decay", "hippocampus-consolidation")
+# What an earlier version installed: agent-turn jobs (two model calls a run) and memory-search paths.
+EARLIER_JOB = "[hippocampus] Scheduled memory {what}. Run exactly this command:\n\n{command}\n\nDo nothing else."
+EARLIER_PATHS = ["HIPPOCAMPUS_CORE.md", "memory/user", "memory/self", "memory/relationship", "memory/world"]
 LEFT_OUT = {".git", ".cache", "__pycache__", ".venv", ".pytest_cache", ".hypothesis", "demo", "out"}
 
 
@@ -205,6 +215,7 @@ class Claw:
                 "provider": "openai-compatible",
                 "model": EMBEDDING_MODEL_ID,
                 "remote": {"baseUrl": self.model.base_url, "apiKey": "test-key"},
+                "extraPaths": EARLIER_PATHS,  # as an earlier version of the install left them
             }
         }
         config["channels"] = {
@@ -295,6 +306,35 @@ class Claw:
         job = next(j for j in listed["jobs"] if (j.get("payload") or {}).get("kind") == "heartbeat")
         self.openclaw("cron", "run", job["id"], "--wait", "--wait-timeout", "3m", timeout=240)
 
+    def chats(self) -> list[dict]:
+        """The model's chat requests so far, but OpenClaw's own heartbeat polls (its schedule, not ours)."""
+        return [r for r in self.model.chat_requests() if "[OpenClaw heartbeat poll]" not in json.dumps(r)]
+
+    def jobs(self) -> dict[str, list[dict]]:
+        """Every job OpenClaw's scheduler holds, disabled ones too, by name."""
+        listed = json.loads(self.openclaw("cron", "list", "--all", "--json").stdout)
+        out: dict[str, list[dict]] = {}
+        for job in listed["jobs"]:
+            out.setdefault(job["name"], []).append(job)
+        return out
+
+    def run_job(self, name: str) -> tuple[dict, list[dict]]:
+        """Run a scheduled job now, as its schedule would, and wait: (the run, the chat requests it led to)."""
+        [job] = self.jobs()[name]
+        before = len(self.chats())
+        done = self.openclaw("cron", "run", job["id"], "--wait", "--wait-timeout", "5m", timeout=400)
+        return json.loads(done.stdout), self.chats()[before:]
+
+    def search(self, query: str) -> list[dict]:
+        """OpenClaw's own memory search, as the agent's memory_search tool does it."""
+        done = self.openclaw("memory", "search", query, "--json", "--agent", "main", timeout=240)
+        return json.loads(done.stdout)["results"]
+
+    def agents_command(self, script: str) -> str:
+        """The command the AGENTS.md block gives the agent for a script."""
+        block = (self.workspace / "AGENTS.md").read_text()
+        return next(c for c in re.findall(r"`([^`]+)`", block) if f"/scripts/{script}.py" in c)
+
     def events(self, like: str) -> list[dict]:
         """The transcript events (plain or zstd-compressed rows are both in the FTS text) whose JSON holds `like`."""
         with self.database() as db:
@@ -316,7 +356,17 @@ def claw(requirements, tmp_path_factory):
         machine.telegram.say_in_group(GROUP_ID, "Book club", *STRANGER, GROUP_MESSAGE)
         machine.wait_for_group_turn()
         machine.heartbeat()
-        machine.installed = machine.script("install.py", "--with-cron")
+        machine.earlier = {}
+        for name, what in (("hippocampus-encoding", "encoding"), ("hippocampus-decay", "decay")):
+            command = (
+                f"{sys.executable} {machine.skill / 'scripts' / (what.replace('encoding', 'encode') + '.py')} --cron"
+            )
+            added = machine.openclaw(
+                *("cron", "add", "--name", name, "--cron", "17 */3 * * *", "--session", "isolated"),
+                *("--message", EARLIER_JOB.format(what=what, command=command), "--no-deliver", "--light-context"),
+            )
+            machine.earlier[name] = json.loads(added.stdout)["id"]
+        machine.installed = machine.script("install.py")
         yield machine
     finally:
         machine.stop()
@@ -355,25 +405,30 @@ def test_every_model_call_went_to_the_test_server_on_127_0_0_1(claw):
 # --- install.py as a user runs it ----------------------------------------------------------------------------
 
 
-def test_install_with_cron_succeeds_while_the_gateway_runs(claw):
+def test_install_succeeds_while_the_gateway_runs_and_waits_for_its_restart(claw):
     out = claw.installed.stdout
     assert "failed" not in out, out
     assert "accepts commands again" in out, out
+    assert f"OpenClaw lists the skill from {claw.workspace / 'skills'}" in out
 
 
-def test_openclaw_lists_each_job_once_with_its_schedule(claw):
-    listed = json.loads(claw.openclaw("cron", "list", "--all", "--json").stdout)
-    ours = {j["name"]: j for j in listed["jobs"] if j["name"].startswith("hippocampus-")}
-    assert sorted(ours) == [
-        "hippocampus-consolidation",
-        "hippocampus-decay",
-        "hippocampus-encoding",
-        "hippocampus-reflection",
-    ]
-    assert len([j for j in listed["jobs"] if j["name"].startswith("hippocampus-")]) == 4
-    assert ours["hippocampus-encoding"]["schedule"] == {"kind": "cron", "expr": "17 */3 * * *"}
-    assert ours["hippocampus-encoding"]["sessionTarget"] == "isolated"
-    assert "scripts/encode.py --cron" in ours["hippocampus-encoding"]["payload"]["message"]
+def test_openclaw_holds_each_job_once_three_commands_and_the_reflection_as_an_agent_turn(claw):
+    jobs = claw.jobs()
+    ours = {name: found for name, found in jobs.items() if name.startswith("hippocampus-")}
+    assert sorted(ours) == sorted([*OURS, "hippocampus-reflection"])
+    assert all(len(found) == 1 for found in ours.values()), ours
+    for name in OURS:
+        [job] = ours[name]
+        assert job["payload"]["kind"] == "command", job
+        script = {"encoding": "encode", "decay": "decay", "consolidation": "consolidate"}[name.split("-")[1]]
+        assert job["payload"]["argv"][4:6] == [sys.executable, str(claw.skill / "scripts" / f"{script}.py")], job
+        assert job["payload"]["argv"][-2:] == ["--workspace", str(claw.workspace)]
+        assert job["delivery"]["mode"] == "none" and job["id"] != claw.earlier.get(name)
+    [encoding] = ours["hippocampus-encoding"]
+    assert encoding["schedule"] == {"kind": "cron", "expr": "17 */3 * * *"}
+    [reflection] = ours["hippocampus-reflection"]
+    assert reflection["payload"]["kind"] == "agentTurn" and "reflect.py --week" in reflection["payload"]["message"]
+    assert reflection["sessionTarget"] == "isolated"
 
 
 def test_openclaw_finds_the_skill_ready(claw):
@@ -382,11 +437,16 @@ def test_openclaw_finds_the_skill_ready(claw):
     assert Path(info["baseDir"]) == claw.skill
 
 
-def test_openclaw_accepts_the_changed_config(claw):
+def test_openclaw_accepts_the_changed_config_without_the_earlier_search_paths(claw):
     claw.openclaw("config", "validate")
     config = json.loads((claw.state / "openclaw.json").read_text())
-    assert "HIPPOCAMPUS_CORE.md" in config["memory"]["search"]["extraPaths"]
+    assert "extraPaths" not in config["memory"]["search"], config["memory"]
     assert config["memory"]["search"]["provider"] == "openai-compatible", "the user's own settings are kept"
+
+
+def test_the_agents_block_says_encoding_runs_every_3_hours(claw):
+    block = (claw.workspace / "AGENTS.md").read_text()
+    assert "at the next encoding run, every 3 hours" in block and "do not copy it into MEMORY.md" in block
 
 
 # --- the memories ---------------------------------------------------------------------------------------------
@@ -403,12 +463,24 @@ def _memories(claw) -> list[dict]:
     return json.loads((claw.workspace / "memory" / "index.json").read_text())["memories"]
 
 
-def test_encoding_keeps_the_short_remember_this_and_openclaw_memory_search_finds_it(claw, encoded):
+@pytest.fixture(scope="module")
+def tea_search(claw, encoded) -> list[dict]:
+    """OpenClaw's memory search for the tea, once the memories are encoded and indexed."""
+    claw.openclaw("memory", "index", "--agent", "main", timeout=240)
+    return claw.search("jasmine green tea")
+
+
+def test_encoding_keeps_the_short_remember_this_and_openclaw_memory_search_finds_it_once(claw, tea_search):
     assert any("jasmine" in m["content"] for m in _memories(claw))
     assert "jasmine" in (claw.workspace / "HIPPOCAMPUS_CORE.md").read_text()
-    claw.openclaw("memory", "index", "--agent", "main")
-    found = json.loads(claw.openclaw("memory", "search", "jasmine green tea", "--json").stdout)["results"]
-    assert "HIPPOCAMPUS_CORE.md" in [r["path"] for r in found]
+    found = [r for r in tea_search if "jasmine" in r["snippet"]]
+    assert [r["path"] for r in found] == ["memory/user/preferences.md"], found
+
+
+def test_a_snippet_from_a_mirror_starts_with_the_memory(claw, tea_search):
+    [hit] = [r for r in tea_search if r["path"].startswith("memory/user/")]
+    assert hit["snippet"].startswith("- User's favourite tea is jasmine green tea"), hit["snippet"]
+    assert "generator" not in hit["snippet"].split("<!--")[0]
 
 
 def test_the_long_compressed_remember_this_is_encoded_and_recalled(claw, encoded):
@@ -433,18 +505,95 @@ def test_heartbeat_polls_never_become_memories(claw, encoded):
     ]
 
 
+# --- the scheduled jobs, run by OpenClaw's scheduler -----------------------------------------------------------
+
+
+def test_the_scheduled_encoding_decay_and_consolidation_make_no_model_call(claw, encoded):
+    claw.openclaw("agent", "--agent", "main", "--message", LATER_MESSAGE)
+    for name in OURS:
+        run, requests = claw.run_job(name)
+        assert (run["status"], run["completionStatus"]) == ("ok", "succeeded"), run
+        assert requests == [], f"{name} made {len(requests)} model requests"
+    assert any("red tin" in m["content"] for m in _memories(claw)), "the scheduled encoding encoded the new turn"
+    events = [json.loads(line)["event"] for line in (claw.workspace / "memory" / "brain-events.jsonl").open()]
+    assert {"encoding", "decay", "consolidation"} <= set(events)
+
+
+def test_the_weekly_reflection_is_an_agent_turn_and_so_uses_the_model(claw, encoded):
+    run, requests = claw.run_job("hippocampus-reflection")
+    assert run["status"] == "ok", run
+    assert requests and "reflect.py --week" in json.dumps(requests[0]), "the agent got the reflection prompt"
+
+
+# --- beside OpenClaw's own memory -------------------------------------------------------------------------------
+
+
+def test_a_session_where_the_agent_ran_load_core_recall_and_memory_search_adds_no_memory_of_their_output(claw, encoded):
+    question = "What do you remember about my tea? Look it up."
+    claw.model.plan(
+        question,
+        ("exec", {"command": claw.agents_command("load_core")}),
+        ("exec", {"command": claw.agents_command("recall").replace("words of the question", "favourite tea")}),
+        ("tool_call", {"id": "memory_search", "args": {"query": "jasmine green tea"}}),
+    )
+    before = {m["id"]: m for m in _memories(claw)}
+    reply = claw.openclaw("agent", "--agent", "main", "--message", question).stdout
+    assert "Core memories" in reply and "1. [" in reply and "memory/user/preferences.md" in reply, reply
+    done = claw.script("scripts/encode.py", "--json", "--min-importance", "0")
+    assert json.loads(done.stdout)["preprocess"]["problems"] == []
+    new = [m for m in _memories(claw) if m["id"] not in before]
+    assert "remember about my tea" in json.dumps(new), ("the user's question is kept", new, done.stdout)
+    for echo in ("jasmine", "Core memor", "[0.", "· mem_", "snippet", "preferences.md"):
+        assert echo not in json.dumps(new), (echo, new)
+    tea = next(m for m in _memories(claw) if "jasmine" in m["content"])
+    assert tea["timesReinforced"] == before[tea["id"]]["timesReinforced"], "repeating a memory is not reinforcing it"
+
+
+def test_openclaw_promotes_its_own_daily_notes_into_memory_md_and_never_our_mirrors(claw, encoded):
+    day = time.strftime("%Y-%m-%d", time.gmtime())
+    (claw.workspace / "memory" / f"{day}.md").write_text(DAILY_NOTE + "\n")  # as OpenClaw's agent writes them
+    claw.openclaw("memory", "index", "--agent", "main", timeout=240)
+    paths = set()
+    for query in ("jasmine green tea bicycle shed", "favourite tea and the bakery on Rua Augusta"):
+        paths |= {r["path"] for r in claw.search(query)}
+    assert f"memory/{day}.md" in paths and "memory/user/preferences.md" in paths, paths
+    low = ("--min-score", "0", "--min-recall-count", "1", "--min-unique-queries", "1")
+    preview = json.loads(claw.openclaw("memory", "promote", "--json", *low, timeout=240).stdout)
+    assert {c["path"] for c in preview["candidates"]} == {f"memory/{day}.md"}, preview["candidates"]
+    claw.openclaw("memory", "promote", "--apply", *low, timeout=240)
+    promoted = (claw.workspace / "MEMORY.md").read_text()
+    assert "Rua Augusta" in promoted and "jasmine" not in promoted and "sourdough" not in promoted
+
+
+def test_a_new_session_starts_with_each_core_memory_once(claw, encoded):
+    greeting = "Good morning! A new day."
+    claw.model.plan(greeting, ("exec", {"command": claw.agents_command("load_core")}))
+    core = json.loads(claw.script("scripts/load_core.py", "--json").stdout)
+    contents = [m["content"] for memories in core["domains"].values() for m in memories]
+    assert any("jasmine" in c for c in contents) and any("sourdough" in c for c in contents)
+    claw.openclaw("agent", "--agent", "main", "--session-key", "agent:main:morning", "--message", greeting)
+    [last] = [r for r in claw.model.chat_requests() if greeting in json.dumps(r)][-1:]
+    seen = "\n".join(
+        m["content"] if isinstance(m["content"], str) else json.dumps(m["content"]) for m in last["messages"]
+    )
+    assert "## Core memories" in seen and "AGENTS.md" in seen, "the request holds the bootstrap and load_core's output"
+    assert {c: seen.count(c) for c in contents} == {c: 1 for c in contents}
+
+
 # --- uninstall, and nothing left running ----------------------------------------------------------------------
 
 
-def test_uninstall_leaves_no_job_and_a_valid_config(claw, encoded):
+def test_uninstall_leaves_no_job_and_no_mirror_in_memory_search_and_says_what_remains(claw, encoded):
     out = claw.script("install.py", "--uninstall").stdout
     assert "failed" not in out, out
-    listed = json.loads(claw.openclaw("cron", "list", "--all", "--json").stdout)
-    assert not [j for j in listed["jobs"] if j["name"].startswith("hippocampus-")]
+    assert not [name for name in claw.jobs() if name.startswith("hippocampus-")]
     claw.openclaw("config", "validate")
-    config = json.loads((claw.state / "openclaw.json").read_text())
-    assert "HIPPOCAMPUS_CORE.md" not in json.dumps(config.get("memory", {}))
     assert (claw.workspace / "memory" / "index.json").exists(), "memories are kept"
+    claw.openclaw("memory", "index", "--agent", "main", timeout=240)
+    assert not [r for r in claw.search("jasmine green tea") if r["path"].startswith("memory/user/")]
+    assert f"rm -r {claw.skill}" in out and "listing the skill as ready" in out
+    info = json.loads(claw.openclaw("skills", "info", "hippocampus", "--json").stdout)
+    assert info["eligible"] is True, "as the uninstall says: the folder is still there"
 
 
 def test_every_process_started_is_stopped(claw):

@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable
 
 from ..errors import HippocampusError
+from . import echoes
 from .linereader import Line
 from ..timeutil import iso, parse_instant
 
@@ -584,7 +585,7 @@ class _SessionParser:
         )
         self.last_time = when
         role = message["role"]
-        content = message.get("content")
+        content = echoes.strip_content(message.get("content"))  # what it repeats of a memory listing is not news
         if role == "user":
             raw = _text_blocks(content)
             if raw is None:

@@ -1,6 +1,10 @@
 """The scheduled jobs (encoding every 3 hours, decay daily at another minute, consolidation weekly after decay, and
-a weekly reflection turn for the agent) and their two homes: OpenClaw's scheduler (`openclaw cron`, an isolated
-agent turn per run) or the user's crontab (a marked block; the reflection needs the agent, so it is OpenClaw's only).
+a weekly reflection turn for the agent) and their two homes: OpenClaw's scheduler (`openclaw cron`) or the user's
+crontab (a marked block).
+
+In OpenClaw, encoding, decay and consolidation are command jobs (`--command-argv`): the gateway runs the script
+itself, with no model call. The weekly reflection needs the agent's own judgement, so it alone is an agent turn (an
+isolated session with a short prompt naming the command); it has no crontab line.
 
 Planning is pure; the few functions that run `openclaw` or `crontab` take the executable's path.
 """
@@ -34,21 +38,40 @@ BLOCK_NOTE = "(managed by hippocampus install.py; `install.py --uninstall` remov
 OK_WHEN_BUSY = "|| [ $? -eq 75 ]"  # exit 75: another run holds the lock, the job skipped on purpose
 _OLD_SCRIPTS = ("encode-pipeline.sh", "decay.sh", "preprocess.sh", "sync-core.sh", "load-core.sh")
 TIMEOUT = 60
+# How long OpenClaw lets a command job run before it stops it (its own default is 10 minutes). A first encoding
+# of a long history takes minutes (240,000 messages: under 4 on a small machine) and resumes where a stop left it.
+ENCODING_TIMEOUT = 3600
+SLEEP_TIMEOUT = 1800
 
 
 @dataclass(frozen=True)
 class Job:
-    """One scheduled job: a name, a 5-field cron expression, the command, and the agent-turn prompt for OpenClaw."""
+    """One scheduled job: a name, a 5-field cron expression and the script it runs (without `--workspace`).
+
+    A job with a `message` needs the agent: OpenClaw runs it as an agent turn with that prompt, and crontab has no
+    line for it. Every other job is a plain command."""
 
     name: str
     schedule: str
     argv: tuple[str, ...]
-    message: str
-    agent_only: bool = False  # needs the agent's own turn: no crontab line
+    workspace: Path
+    description: str
+    message: str | None = None
+    timeout: int = SLEEP_TIMEOUT
 
     @property
     def minute(self) -> str:
         return self.schedule.split()[0]
+
+    @property
+    def needs_agent(self) -> bool:
+        return self.message is not None
+
+    @property
+    def command(self) -> tuple[str, ...]:
+        """What OpenClaw's gateway runs: the script through `sh`, so that a run skipped because another one holds
+        the lock (exit 75) is recorded as fine, as in the crontab; the paths stay arguments, never shell text."""
+        return ("/bin/sh", "-c", f'"$@" {OK_WHEN_BUSY}', self.name, *self.argv, "--workspace", str(self.workspace))
 
 
 def quoted(argv) -> str:
@@ -67,20 +90,43 @@ def jobs(
 
     `state_dir` is OpenClaw's state dir when it is not the one a bare cron environment would find (~/.openclaw):
     encoding then names it, or it would read no transcripts."""
-    encode = (python, str(skill / "scripts" / "encode.py"), "--cron", *source_args(agent, state_dir))
-    decay = (python, str(skill / "scripts" / "decay.py"), "--cron")
-    consolidate = (python, str(skill / "scripts" / "consolidate.py"), "--cron")
-    reflect = (python, str(skill / "scripts" / "reflect.py"), "--week")
-    out = []
-    for name, schedule, argv, template, agent_only in (
-        (ENCODING, ENCODING_SCHEDULE, encode, "cron_encoding.txt", False),
-        (DECAY, DECAY_SCHEDULE, decay, "cron_decay.txt", False),
-        (CONSOLIDATION, CONSOLIDATION_SCHEDULE, consolidate, "cron_consolidation.txt", False),
-        (REFLECTION, REFLECTION_SCHEDULE, reflect, "cron_reflection.txt", True),
-    ):
-        command = quoted([*argv, "--workspace", str(workspace)])
-        message = render(template, command=command, workspace=str(workspace), skill=str(skill)).strip()
-        out.append(Job(name, schedule, argv, message, agent_only))
+    script = skill / "scripts"
+    encode = (python, str(script / "encode.py"), "--cron", *source_args(agent, state_dir))
+    reflect = (python, str(script / "reflect.py"), "--week")
+    command = quoted([*reflect, "--workspace", str(workspace)])
+    prompt = render("cron_reflection.txt", command=command, workspace=str(workspace), skill=str(skill)).strip()
+    out = [
+        Job(
+            ENCODING,
+            ENCODING_SCHEDULE,
+            encode,
+            workspace,
+            "hippocampus: new messages become memories (no model call)",
+            timeout=ENCODING_TIMEOUT,
+        ),
+        Job(
+            DECAY,
+            DECAY_SCHEDULE,
+            (python, str(script / "decay.py"), "--cron"),
+            workspace,
+            "hippocampus: unused memories fade (no model call)",
+        ),
+        Job(
+            CONSOLIDATION,
+            CONSOLIDATION_SCHEDULE,
+            (python, str(script / "consolidate.py"), "--cron"),
+            workspace,
+            "hippocampus: weekly consolidation of memories (no model call)",
+        ),
+        Job(
+            REFLECTION,
+            REFLECTION_SCHEDULE,
+            reflect,
+            workspace,
+            "hippocampus: the agent's weekly self-reflection (an agent turn: it uses the model)",
+            message=prompt,
+        ),
+    ]
     if len({job.minute for job in out}) != len(out):
         raise AssertionError("the jobs must not start at the same minute")
     return out
@@ -89,17 +135,17 @@ def jobs(
 # --- crontab ------------------------------------------------------------------------------------------------
 
 
-def crontab_line(job: Job, workspace: Path) -> str:
+def crontab_line(job: Job) -> str:
     """`MIN HOUR … WORKSPACE=… python3 …/script.py --cron || [ $? -eq 75 ]` (cron treats % as a newline: escaped)."""
-    command = f"WORKSPACE={shlex.quote(str(workspace))} {quoted(job.argv)} {OK_WHEN_BUSY}"
+    command = f"WORKSPACE={shlex.quote(str(job.workspace))} {quoted(job.argv)} {OK_WHEN_BUSY}"
     return f"{job.schedule} {command.replace('%', chr(92) + '%')}"
 
 
-def crontab_block(job_list: list[Job], workspace: Path) -> str:
+def crontab_block(job_list: list[Job]) -> str:
     """The marked block of crontab lines (jobs that need the agent's own turn have none)."""
     lines = [
         f"{BLOCK_START} {BLOCK_NOTE}",
-        *(crontab_line(j, workspace) for j in job_list if not j.agent_only),
+        *(crontab_line(j) for j in job_list if not j.needs_agent),
         BLOCK_END,
     ]
     return "\n".join(lines) + "\n"
@@ -170,26 +216,16 @@ class Action:
     name: str
     argv: tuple[str, ...] | None = None
 
-    def shell(self) -> str:
-        return quoted(self.argv) if self.argv else ""
-
 
 def add_argv(openclaw: str, job: Job, agent: str | None = None) -> tuple[str, ...]:
-    argv = [
-        openclaw,
-        "cron",
-        "add",
-        "--name",
-        job.name,
-        "--cron",
-        job.schedule,
-        "--session",
-        "isolated",
-        "--message",
-        job.message,
-        "--no-deliver",
-        "--light-context",
-    ]
+    """`openclaw cron add` for a job: a command job, or for a job that needs the agent an isolated agent turn."""
+    argv = [openclaw, "cron", "add", "--name", job.name, "--cron", job.schedule, "--description", job.description]
+    if job.needs_agent:
+        assert job.message is not None  # needs_agent says so
+        argv += ["--session", "isolated", "--message", job.message, "--light-context"]
+    else:
+        argv += ["--command-argv", json.dumps(job.command), "--timeout-seconds", str(job.timeout)]
+    argv.append("--no-deliver")
     if agent:
         argv += ["--agent", agent]
     return tuple(argv)
@@ -246,18 +282,34 @@ def job_id(job: dict) -> str | None:
     return None
 
 
+def is_current(found: dict, job: Job) -> bool:
+    """Whether a listed job is this one as it is now: same schedule and the same command (or prompt); an agent-turn
+    job of an earlier install for what is now a command is not."""
+    payload = found.get("payload")
+    if not isinstance(payload, dict):
+        payload = {}
+    if job.schedule not in _strings(found.get("schedule")):
+        return False
+    if job.needs_agent:
+        return payload.get("kind") == "agentTurn" and payload.get("message") == job.message
+    timeouts = {v for v in (payload.get("timeoutSeconds"), found.get("timeoutSeconds")) if v is not None}
+    return payload.get("kind") == "command" and payload.get("argv") == list(job.command) and timeouts <= {job.timeout}
+
+
 def plan_openclaw(existing: list[dict], wanted: list[Job], openclaw: str, agent: str | None = None) -> list[Action]:
-    """Keep a job that already has our schedule and prompt; otherwise remove every job of that name and add ours."""
+    """Keep a job that is already as wanted; otherwise add ours, then remove every other job of that name (an earlier
+    install's agent turn among them), so that each name is there once. Adding first leaves the earlier job in place
+    when the new one cannot be added (an OpenClaw without command jobs, a gateway gone)."""
     actions = []
     for job in wanted:
         same_name = [j for j in existing if j.get("name") == job.name]
-        if len(same_name) == 1 and {job.schedule, job.message} <= _strings(same_name[0]):
+        if len(same_name) == 1 and is_current(same_name[0], job):
             actions.append(Action("keep", job.name))
             continue
+        actions.append(Action("add", job.name, add_argv(openclaw, job, agent)))
         for old in same_name:
             if old_id := job_id(old):
                 actions.append(Action("remove", job.name, remove_argv(openclaw, old_id)))
-        actions.append(Action("add", job.name, add_argv(openclaw, job, agent)))
     return actions
 
 

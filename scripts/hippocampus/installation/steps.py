@@ -1,7 +1,9 @@
-"""The install and uninstall steps: workspace layout, index, first-run limit, AGENTS.md block, openclaw.json, cron.
+"""The install and uninstall steps: workspace layout, index, first-run limit, scheduled jobs, AGENTS.md block,
+openclaw.json, and where the skill folder is.
 
 Each step decides what to change, changes it unless this is a dry run, and reports one line. Running the install
-twice changes nothing the second time. Uninstalling removes what the install added and never a memory.
+twice changes nothing the second time. Uninstalling removes what the install added and what OpenClaw's memory search
+would go on serving (the mirrors), never a memory, and says what remains and how to remove it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from ..ingestion.ledger import ledger_path
+from ..published import mirrors
 from . import agents_block, cronjobs, openclaw_cli, openclaw_config
 from ..errors import HippocampusError
 from ..model import DOMAINS, SCHEMA_VERSION
@@ -37,7 +41,7 @@ class Settings:
     now: datetime
     python: str
     agent: str | None = None
-    with_cron: bool = False
+    no_schedule: str | None = None  # why no job is scheduled (--no-cron, --demo); None: schedule them
     first_run: dict | None = None
     dry_run: bool = False
     openclaw: str | None = None
@@ -207,7 +211,8 @@ def first_run(settings: Settings, report: InstallReport) -> None:
 # --- AGENTS.md -----------------------------------------------------------------------------------------------
 
 
-def agents_text(settings: Settings) -> str:
+def agents_text(settings: Settings, scheduled: bool) -> str:
+    """The block for AGENTS.md; `scheduled`: whether encoding runs on a schedule (the block says so only then)."""
     flags = cronjobs.source_args(settings.agent, settings.named_state_dir)
     agent_flag = "".join(f" {shlex.quote(f)}" for f in flags)
     return render(
@@ -217,10 +222,11 @@ def agents_text(settings: Settings) -> str:
         workspace_q=shlex.quote(str(settings.workspace)),
         python=shlex.quote(settings.python),
         agent_flag=agent_flag,
+        scheduled=scheduled,
     )
 
 
-def agents_md(settings: Settings, report: InstallReport, remove: bool = False) -> None:
+def agents_md(settings: Settings, report: InstallReport, remove: bool = False, scheduled: bool = False) -> None:
     path = settings.workspace / "AGENTS.md"
     if not path.exists():
         if remove:
@@ -238,7 +244,7 @@ def agents_md(settings: Settings, report: InstallReport, remove: bool = False) -
         new = agents_block.remove_block(text)
         status = "removed"
     else:
-        new = agents_block.apply_block(text, agents_text(settings))
+        new = agents_block.apply_block(text, agents_text(settings, scheduled))
         status = "updated" if agents_block.find_block(text) or agents_block.has_legacy(text) else "created"
     if new == text:
         report.add("unchanged", "AGENTS.md", "" if remove else "hippocampus block up to date")
@@ -265,84 +271,58 @@ def _backup(settings: Settings, path: Path) -> Path:
 # --- openclaw.json -------------------------------------------------------------------------------------------
 
 
-def memory_paths(settings: Settings) -> tuple[list[str], dict[str, str]]:
-    """The paths for memory search and every form of each (form → the form we write).
+def memory_paths(settings: Settings) -> dict[str, str]:
+    """Every form (relative, absolute, ./relative) of the memory-search paths earlier installs added → the path.
 
-    Workspace-relative when the workspace is OpenClaw's default one (as the old skill wrote them), else absolute."""
+    They are no longer added: OpenClaw's memory search indexes memory/**/*.md of the workspace by default, where the
+    mirrors are, and HIPPOCAMPUS_CORE.md only repeats the mirrors' core memories (each would be found twice)."""
     root = settings.workspace
-    relative = ["HIPPOCAMPUS_CORE.md", *(f"memory/{d}" for d in DOMAINS)]
-    absolute = [str(root / p) for p in relative]
-    default = root == (settings.state_dir / "workspace")
-    chosen = relative if default else absolute
     aliases = {}
-    for rel, abs_, pick in zip(relative, absolute, chosen, strict=True):
-        for form in (rel, abs_, "./" + rel):
-            aliases[form] = pick
-    return chosen, aliases
+    for rel in ("HIPPOCAMPUS_CORE.md", *(f"memory/{d}" for d in DOMAINS)):
+        for form in (rel, str(root / rel), "./" + rel):
+            aliases[form] = rel
+    return aliases
 
 
-def openclaw_json(settings: Settings, report: InstallReport, remove: bool = False) -> None:
+def openclaw_json(settings: Settings, report: InstallReport) -> None:
+    """Take the memory-search paths of earlier installs out of openclaw.json (a backup first); add nothing."""
     path = settings.openclaw_json
-    paths, aliases = memory_paths(settings)
+    aliases = memory_paths(settings)
     if not path.exists():
-        if remove:
-            report.add("unchanged", str(path), "no openclaw.json")
-        else:
-            report.add(
-                "skipped",
-                str(path),
-                "no openclaw.json here (OpenClaw not set up?). To let OpenClaw's "
-                "memory search see the memories, add to it:\n"
-                + openclaw_config.snippet(openclaw_config.NEW_KEY, paths),
-            )
+        report.add("unchanged", str(path), "no openclaw.json")
         return
     text = path.read_text(encoding="utf-8")
-    plan = openclaw_config.plan_remove(text, aliases) if remove else openclaw_config.plan_add(text, paths, aliases)
+    plan = openclaw_config.plan_remove(text, aliases)
     if plan.parse_error:
-        if remove and not any(form in text for form in aliases):
-            report.add("unchanged", str(path), "no hippocampus paths in it")
+        if not any(form in text for form in aliases):
+            report.add("unchanged", str(path), NOTHING_TO_SEARCH)
             return
-        assert plan.snippet is not None  # a file that could not be read comes with what to paste by hand
-        legacy = f" Also, {openclaw_config.legacy_advice(plan.legacy)}." if plan.legacy and not remove else ""
+        assert plan.snippet is not None  # a file that could not be read comes with what to do by hand
         report.add(
             "by hand",
             str(path),
-            f"left untouched: it is not plain JSON ({plan.parse_error}). "
-            + ("Remove by hand — " + plan.snippet if remove else "Merge this into it by hand:\n" + plan.snippet)
-            + legacy,
+            f"left untouched: it is not plain JSON ({plan.parse_error}); {plan.snippet} ({NOTHING_TO_SEARCH})",
         )
         return
-    if plan.blocked_by_legacy:
-        assert plan.legacy is not None  # blocked by that key
-        report.add(
-            "by hand",
-            str(path),
-            f"left untouched: {openclaw_config.legacy_advice(plan.legacy)}, then run "
-            f"install.py again. (An OpenClaw older than that reads only {plan.legacy}: add "
-            f"{', '.join(paths)} to its extraPaths yourself.)",
-        )
+    if plan.text is None:
+        report.add("unchanged", str(path), NOTHING_TO_SEARCH)
         return
     keys = ", ".join(openclaw_config.dotted(k) for k in plan.keys)
-    if plan.legacy and not remove:
-        report.add(
-            "by hand",
-            str(path),
-            openclaw_config.legacy_advice(plan.legacy)[0].upper()
-            + openclaw_config.legacy_advice(plan.legacy)[1:]
-            + "; memory search uses memory.search.",
-        )
-    if plan.text is None:
-        report.add("unchanged", str(path), f"memory search paths present ({keys})" if not remove else "")
-        return
     gateway_up = _gateway_answers(settings)
     backup = _backup(settings, path)
     _write(settings, path, plan.text)
-    if remove:
-        report.add("removed", str(path), f"{len(plan.removed)} memory search paths from {keys} (before: {backup.name})")
-    else:
-        report.add("updated", str(path), f"added {', '.join(plan.added)} to {keys} (before: {backup.name})")
+    report.add(
+        "updated",
+        str(path),
+        f"took {', '.join(plan.removed)} out of {keys} (before: {backup.name}); {NOTHING_TO_SEARCH}",
+    )
     if gateway_up:
         _await_gateway(settings, report, openclaw_config.parse(plan.text)[0] or {})
+
+
+NOTHING_TO_SEARCH = (
+    "hippocampus adds nothing to memory search: OpenClaw indexes memory/**/*.md, where the mirrors of the memories are"
+)
 
 
 def _gateway_answers(settings: Settings) -> bool:
@@ -397,23 +377,42 @@ def cron_jobs(settings: Settings) -> list[cronjobs.Job]:
     return cronjobs.jobs(settings.skill, settings.workspace, settings.python, settings.agent, settings.named_state_dir)
 
 
-def cron(settings: Settings, report: InstallReport) -> None:
-    """With openclaw on PATH: OpenClaw's scheduler, by name. Else the user's crontab. Else the lines to add."""
+def cron(settings: Settings, report: InstallReport) -> bool:
+    """With openclaw on PATH: OpenClaw's scheduler, by name. Else the user's crontab. Else the lines to add.
+
+    Returns whether encoding runs on a schedule once this step is done."""
     wanted = cron_jobs(settings)
-    if settings.openclaw:
-        _openclaw_cron(settings, report, wanted, settings.openclaw)
-    elif settings.crontab:
-        _crontab(settings, report, cronjobs.crontab_block(wanted, settings.workspace), settings.crontab)
-    else:
+    if settings.no_schedule:
         report.add(
-            "by hand",
-            "cron jobs",
-            "no `openclaw` and no `crontab` on PATH; add these lines to your "
-            "scheduler:\n" + cronjobs.crontab_block(wanted, settings.workspace).rstrip("\n"),
+            "skipped",
+            "scheduled jobs",
+            f"{settings.no_schedule}: nothing runs on a schedule until you run install.py without it; until then "
+            "memories are made only when encode.py runs",
         )
+        return False
+    if settings.openclaw:
+        return _openclaw_cron(settings, report, wanted, settings.openclaw)
+    if settings.crontab:
+        return _crontab(settings, report, cronjobs.crontab_block(wanted), settings.crontab)
+    report.add(
+        "by hand",
+        "scheduled jobs",
+        "neither `openclaw` nor `crontab` is on PATH, so nothing runs on a schedule: memories are made only when "
+        "encode.py runs. Add these lines to your scheduler (or run install.py again where OpenClaw is):\n"
+        + cronjobs.crontab_block(wanted).rstrip("\n"),
+    )
+    return False
 
 
-def _openclaw_cron(settings: Settings, report: InstallReport, wanted: list[cronjobs.Job], openclaw: str) -> None:
+def _what_runs(job: cronjobs.Job) -> str:
+    if job.needs_agent:
+        return (
+            f"{job.schedule}, an agent turn in an isolated session: it needs the agent, and uses the model once a week"
+        )
+    return f"{job.schedule}, a command the gateway runs: no model call"
+
+
+def _openclaw_cron(settings: Settings, report: InstallReport, wanted: list[cronjobs.Job], openclaw: str) -> bool:
     try:
         existing = cronjobs.list_jobs(openclaw)
     except HippocampusError as exc:
@@ -421,52 +420,64 @@ def _openclaw_cron(settings: Settings, report: InstallReport, wanted: list[cronj
         report.add(
             "failed",
             "OpenClaw cron jobs",
-            f"{exc}\nNothing was added (to avoid duplicates). Run install.py "
-            f"--with-cron again when the gateway is up, or add them yourself:\n{by_hand}",
+            f"{exc}\nNothing was added (to avoid duplicates), so nothing runs on a schedule yet. Run install.py "
+            f"again when the gateway is up, or add them yourself:\n{by_hand}",
         )
-        return
-    for action in cronjobs.plan_openclaw(existing, wanted, openclaw, settings.agent):
-        _run_openclaw(settings, report, action)
+        return False
+    actions = cronjobs.plan_openclaw(existing, wanted, openclaw, settings.agent)
+    scheduled = False
+    for job in wanted:
+        label = f"OpenClaw cron job {job.name}"
+        mine = [a for a in actions if a.name == job.name]
+        if all(a.kind == "keep" for a in mine):
+            report.add("unchanged", label, _what_runs(job))
+            scheduled |= job.name == cronjobs.ENCODING
+            continue
+        try:
+            if not settings.dry_run:
+                for action in mine:
+                    cronjobs.run_action(action)
+        except HippocampusError as exc:
+            earlier = any(a.kind == "remove" for a in mine)  # added first: a job of that name is still there
+            report.add(
+                "failed", label, str(exc) + ("; the earlier job of that name is left as it was" if earlier else "")
+            )
+            scheduled |= earlier and job.name == cronjobs.ENCODING
+            continue
+        replaced = any(a.kind == "remove" for a in mine)
+        report.add(
+            "updated" if replaced else "created",
+            label,
+            _what_runs(job) + (" (replaces the job of that name)" if replaced else ""),
+        )
+        scheduled |= job.name == cronjobs.ENCODING
+    return scheduled
 
 
-def _run_openclaw(settings: Settings, report: InstallReport, action: cronjobs.Action) -> None:
-    label = f"OpenClaw cron job {action.name}"
-    if action.kind == "keep":
-        report.add("unchanged", label)
-        return
-    try:
-        if not settings.dry_run:
-            cronjobs.run_action(action)
-    except HippocampusError as exc:
-        report.add("failed", label, str(exc))
-        return
-    job = next((j for j in cron_jobs(settings) if j.name == action.name), None)
-    detail = f"{job.schedule}, isolated session, no delivery" if action.kind == "add" and job else ""
-    report.add("created" if action.kind == "add" else "removed", label, detail)
-
-
-def _crontab(settings: Settings, report: InstallReport, block: str | None, crontab: str) -> None:
+def _crontab(settings: Settings, report: InstallReport, block: str | None, crontab: str) -> bool:
     label = "crontab block (# hippocampus:start … # hippocampus:end)"
     try:
         text = cronjobs.read_crontab(crontab)
         new = cronjobs.remove_crontab_block(text) if block is None else cronjobs.apply_crontab_block(text, block)
         if new == text:
             report.add("unchanged", label)
-            return
+            return block is not None
         if not settings.dry_run:
             cronjobs.write_crontab(crontab, new)
     except HippocampusError as exc:
         report.add("failed", label, str(exc))
-        return
+        return False
     if block is None:
         report.add("removed", label)
-    else:
-        had = cronjobs.BLOCK_START in text
-        report.add(
-            "updated" if had else "created",
-            label,
-            "encoding at minute 17 every 3 hours, decay daily at 04:43; exit 75 (busy) counts as fine",
-        )
+        return False
+    had = cronjobs.BLOCK_START in text
+    report.add(
+        "updated" if had else "created",
+        label,
+        "encoding at minute 17 every 3 hours, decay daily at 04:43, consolidation on Sundays at 05:13; exit 75 "
+        "(busy) counts as fine. The weekly reflection needs the agent: it runs only from OpenClaw's scheduler",
+    )
+    return True
 
 
 def remove_cron(settings: Settings, report: InstallReport) -> None:
@@ -477,17 +488,135 @@ def remove_cron(settings: Settings, report: InstallReport) -> None:
             report.add(
                 "failed",
                 "OpenClaw cron jobs",
-                f"{exc}\nRemove them yourself: openclaw cron list, then "
-                f"openclaw cron rm <id> for {' and '.join(cronjobs.NAMES)}",
+                f"{exc}\nRemove them yourself: openclaw cron list --all, then "
+                f"openclaw cron rm <id> for {', '.join(cronjobs.NAMES)}",
             )
         else:
             actions = cronjobs.plan_openclaw_removal(existing, settings.openclaw)
             if not actions:
                 report.add("unchanged", "OpenClaw cron jobs", "none of ours")
             for action in actions:
-                _run_openclaw(settings, report, action)
+                label = f"OpenClaw cron job {action.name}"
+                try:
+                    if not settings.dry_run:
+                        cronjobs.run_action(action)
+                except HippocampusError as exc:
+                    report.add("failed", label, str(exc))
+                else:
+                    report.add("removed", label)
     if settings.crontab:
         _crontab(settings, report, None, settings.crontab)
+
+
+# --- where the skill is, and what an uninstall leaves -----------------------------------------------------------
+
+
+def skill_roots(settings: Settings) -> list[Path]:
+    """The folders OpenClaw looks for skills in, for this workspace and state dir (its own list, highest first)."""
+    roots = [settings.workspace / "skills", settings.workspace / ".agents" / "skills"]
+    if settings.named_state_dir is None:
+        roots.append(Path.home() / ".agents" / "skills")  # only with the default state dir
+    roots.append(settings.state_dir / "skills")
+    try:
+        config, _ = openclaw_config.parse(settings.openclaw_json.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        config = None
+    extra = openclaw_config.get(config or {}, ("skills", "load", "extraDirs"))
+    roots += [Path(d).expanduser() for d in extra if isinstance(d, str)] if isinstance(extra, list) else []
+    return roots
+
+
+def skill_folder(settings: Settings, report: InstallReport) -> None:
+    """Whether OpenClaw will list the skill from where its folder is (it looks in a few folders only)."""
+    here = settings.skill.resolve()
+    found = next((root for root in skill_roots(settings) if here.is_relative_to(root.resolve())), None)
+    if found is not None:
+        report.add("unchanged", f"skill folder {settings.skill}", f"OpenClaw lists the skill from {found}")
+        return
+    report.add(
+        "by hand",
+        f"skill folder {settings.skill}",
+        "OpenClaw does not look for skills here, so the agent will not see this skill. Move the folder to "
+        f"{settings.workspace / 'skills' / 'hippocampus'} (or another folder OpenClaw reads skills from: "
+        f"{', '.join(str(r) for r in skill_roots(settings)[1:])}), then run its install.py again",
+    )
+
+
+def remove_mirrors(settings: Settings, report: InstallReport) -> None:
+    """The mirrors under memory/<domain>/: OpenClaw's memory search indexes them, and would go on serving them."""
+    ws = settings.ws
+    found = []
+    for domain in DOMAINS:
+        folder = ws.domain_dir(domain)
+        for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
+            try:
+                if path.name != "README.md" and mirrors.is_ours(path):
+                    found.append(path)
+            except OSError:
+                continue
+    if not found:
+        report.add("unchanged", "memory mirrors", "none")
+        return
+    if not settings.dry_run:
+        with files.workspace_lock(ws):
+            for path in found:
+                path.unlink(missing_ok=True)
+    report.add(
+        "removed",
+        f"{len(found)} memory mirrors (memory/<domain>/*.md)",
+        "OpenClaw's memory search would have gone on finding them; they hold nothing the index does not, and "
+        "the next encode.py or decay.py run writes them again",
+    )
+
+
+def remains(settings: Settings, report: InstallReport) -> None:
+    """What an uninstall leaves, and the command that removes each part."""
+    ws = settings.ws
+    ours = [
+        ws.index,
+        ws.archive,
+        ws.backups,
+        ws.consolidation,
+        ws.signals,
+        ws.pending,
+        ws.touches,
+        ws.ids,
+        ws.config,
+        ws.cache,
+        ws.lock,
+        ledger_path(ws),
+        ws.memory / "README.md",
+        *(ws.domain_dir(d) / "README.md" for d in DOMAINS),
+    ]
+    present = [str(p.relative_to(ws.memory)) for p in ours if p.exists()]
+    if present:
+        report.add(
+            "kept",
+            f"your memories, in {ws.memory}",
+            f"{', '.join(present)}. To forget them too: cd {shlex.quote(str(ws.memory))} && rm -r "
+            f"{' '.join(shlex.quote(p) for p in present)} (OpenClaw's own notes in memory/ are not ours, and "
+            "brain-events.jsonl is shared with sibling brain skills: leave those)",
+        )
+    derived = [p for p in (ws.core_file, ws.dashboard) if p.exists()]
+    if derived:
+        report.add(
+            "kept",
+            " and ".join(p.name for p in derived),
+            f"nothing updates {'them' if len(derived) > 1 else 'it'} any more; to remove: "
+            f"rm {' '.join(shlex.quote(str(p)) for p in derived)}",
+        )
+    listed = any(settings.skill.resolve().is_relative_to(root.resolve()) for root in skill_roots(settings))
+    report.add(
+        "kept",
+        f"the skill folder {settings.skill}",
+        (
+            "OpenClaw goes on listing the skill as ready, and the agent can still read its SKILL.md, while the folder "
+            "is there"
+            if listed
+            else "OpenClaw does not list skills from there"
+        )
+        + f"; to remove it: rm -r {shlex.quote(str(settings.skill))}",
+    )
 
 
 # --- the whole --------------------------------------------------------------------------------------------------
@@ -501,25 +630,26 @@ def install(settings: Settings) -> InstallReport:
             settings.workspace.mkdir(parents=True, exist_ok=True)
     if not settings.dry_run:
         files.sweep_temporaries(settings.ws, settings.openclaw_json.parent)  # left by a run killed mid-write
+    skill_folder(settings, report)
     layout(settings, report)
     changed = index(settings, report)
     core_file(settings, report, changed)
     first_run(settings, report)
-    agents_md(settings, report)
     # Cron before openclaw.json: changing memory.search makes a running gateway restart, refusing commands meanwhile.
-    if settings.with_cron:
-        cron(settings, report)
+    scheduled = cron(settings, report)
+    agents_md(settings, report, scheduled=scheduled)
     openclaw_json(settings, report)
     return report
 
 
 def uninstall(settings: Settings) -> InstallReport:
-    """Remove the cron jobs, the AGENTS.md block and the memory-search paths. Memories stay, every one."""
+    """Remove the scheduled jobs, the AGENTS.md block, old memory-search paths and the mirrors; say what remains."""
     report = InstallReport(dry_run=settings.dry_run)
     remove_cron(settings, report)
     agents_md(settings, report, remove=True)
-    openclaw_json(settings, report, remove=True)
-    report.add("kept", f"memories in {settings.ws.memory}", "nothing under memory/ is ever deleted")
+    openclaw_json(settings, report)
+    remove_mirrors(settings, report)
+    remains(settings, report)
     return report
 
 

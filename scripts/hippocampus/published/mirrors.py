@@ -1,8 +1,10 @@
 """Per-domain Markdown mirrors of the index, `memory/<domain>/<category>.md`: readable, and searchable by OpenClaw's
 memory search (which indexes only Markdown). Derived from the index, rewritten only when their text changes.
 
-Each file holds its shelf's SHELF_LIMIT most important memories today (a note says how many more there are), so
-the mirrors stay a readable size however large the store grows; recall.py searches them all."""
+Each file holds its shelf's SHELF_LIMIT most important memories today, most important first (a note says how many
+more there are), so the mirrors stay a readable size however large the store grows; recall.py searches them all. A
+file opens with its first memory and ends with a trailer naming the skill, the domain, the shelf and its counts: that
+is how a mirror is told from a file someone else keeps beside it."""
 
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ def line(memory: Memory, importance: float) -> str:
 
 
 def render(domain: str, category: str, shelf: list[tuple[Memory, float]], more: int = 0) -> str:
-    title = DOMAIN_TITLES.get(domain, domain.title())
+    """The mirror of one shelf: its memories, a note when some are left out, then the trailer."""
     body = "\n".join(line(m, importance) for m, importance in shelf)
     tail = (
         f"\n\n_{more:,} less important memories of this shelf are not listed here; recall.py finds them._"
@@ -47,22 +49,29 @@ def render(domain: str, category: str, shelf: list[tuple[Memory, float]], more: 
     fields = {
         "generator": frontmatter.GENERATOR,
         "note": NOTE,
+        "title": f"{DOMAIN_TITLES.get(domain, domain.title())} — {category}",
         "domain": domain,
         "shelf": category,
         "memories": len(shelf) + more,
         "listed": len(shelf),
     }
-    return frontmatter.render(fields, f"# {title} — {category}\n\n{body}{tail}\n")
+    return frontmatter.render_trailer(fields, f"{body}{tail}\n\n")
 
 
 def is_ours(path: Path) -> bool:
-    """Whether a Markdown file under memory/<domain>/ is a mirror (ours to replace or remove): its front matter
-    names us, or it holds the marker of mirrors written before there was front matter. Reads only the file's head,
-    whatever its encoding."""
+    """Whether a Markdown file under memory/<domain>/ is a mirror (ours to replace or remove): its trailer names us,
+    or, for a mirror of an earlier version, its front matter does or it holds the marker they had before that.
+    Reads only the file's head and tail, whatever its encoding."""
     with open(path, "rb") as handle:
-        head = handle.read(frontmatter.LIMIT + 16).decode("utf-8", errors="replace")
-    fields, _ = frontmatter.split(head)
-    return (fields or {}).get("generator") == frontmatter.GENERATOR or MARKER in head[:400]
+        head = handle.read(frontmatter.LIMIT + 16)
+        handle.seek(max(0, handle.seek(0, 2) - frontmatter.LIMIT - 64))
+        tail = handle.read()
+    fields, _ = frontmatter.split_trailer(tail.decode("utf-8", errors="replace"))
+    if (fields or {}).get("generator") == frontmatter.GENERATOR:
+        return True
+    text = head.decode("utf-8", errors="replace")
+    fields, _ = frontmatter.split(text)
+    return (fields or {}).get("generator") == frontmatter.GENERATOR or MARKER in text[:400]
 
 
 def write_mirrors(ws: Workspace, view: Cache, today: date) -> int:

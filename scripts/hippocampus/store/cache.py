@@ -36,6 +36,7 @@ SCHEMA = 12
 VERSION = SCHEMA * 1000 + redaction.RULES
 BATCH = 500  # documents read in one statement
 
+
 def path_of(ws: Workspace):
     return ws.cache / "recall.sqlite"
 

@@ -54,5 +54,3 @@ def for_reading(ws: Workspace, today: date) -> Cache:
     if db is not None:
         db.close()
     return in_memory((loaded or load(ws)).index, today)
-
-
