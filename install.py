@@ -109,11 +109,15 @@ def main() -> int:
 
 def configure(args: argparse.Namespace) -> int:
     from hippocampus import workspace  # noqa: E402
+    from hippocampus.errors import HippocampusError  # noqa: E402
     from hippocampus.installation import steps  # noqa: E402
 
+    root = workspace.resolve_workspace(args.workspace)
+    if workspace.is_openclaw_state(root):  # any other folder is made a workspace; this one holds OpenClaw's own
+        raise HippocampusError(str(workspace.not_a_workspace(root)))
     settings = steps.Settings(
         skill=bootstrap.SKILL_ROOT,
-        workspace=workspace.resolve_workspace(args.workspace),
+        workspace=root,
         state_dir=workspace.resolve_state_dir(args.state_dir),
         now=workspace.resolve_now(args.now),
         python=sys.executable,

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Callable
 
 from .errors import HippocampusError
-from .workspace import resolve_now, resolve_workspace, Workspace
+from .workspace import not_a_workspace, resolve_now, resolve_workspace, Workspace
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -54,11 +54,15 @@ class Context:
         return not getattr(self.args, "cron", False)
 
     def require_workspace(self) -> None:
-        """A workspace that does not exist is a typo or a missing install, never something to create silently."""
+        """A workspace that does not exist, or a folder that is not one, is a typo or a missing install: refused in
+        words, never something to create files in."""
         if not self.ws.root.is_dir():
             raise HippocampusError(
                 f"workspace {self.ws.root} does not exist (set --workspace or WORKSPACE, or run install.py)"
             )
+        problem = not_a_workspace(self.ws.root)
+        if problem is not None:
+            raise HippocampusError(problem)
         from .store.files import check_index_link  # the store is imported only by scripts that get this far
 
         check_index_link(self.ws)

@@ -48,6 +48,40 @@ def cron_state_dir(env=None) -> Path:
     return (Path(env.get("HOME") or Path.home()) / ".openclaw").resolve()
 
 
+def is_openclaw_state(root: Path) -> bool:
+    """Is this OpenClaw's own folder (~/.openclaw): its config, or an agent's transcript store?"""
+    return (root / "openclaw.json").is_file() or any(root.glob("agents/*/agent/openclaw-agent.sqlite"))
+
+
+def not_a_workspace(root: Path) -> str | None:
+    """Why a folder is not a workspace to keep memories in, or None when it is one: it holds our memory/ folder or
+    OpenClaw's workspace files (AGENTS.md) — and it is not OpenClaw's own state folder (its openclaw.json or an
+    agent's transcript store), whose workspace is a folder inside it."""
+    if is_openclaw_state(root):
+        return (
+            f"{root} is OpenClaw's own folder, not a workspace: its workspace is {_state_workspace(root)} "
+            "(give that to --workspace)"
+        )
+    if not (root / "memory").is_dir() and not (root / "AGENTS.md").is_file():
+        return (
+            f"{root} is not a workspace (it has no memory/ folder and no AGENTS.md): give the agent's workspace "
+            "to --workspace, or run install.py --workspace DIR to make one"
+        )
+    return None
+
+
+def _state_workspace(state: Path) -> Path:
+    """The workspace OpenClaw's config in this state folder names (agents.defaults.workspace), else its default."""
+    import json  # only to say where the workspace is, when a wrong folder was given
+
+    try:
+        config = json.loads((state / "openclaw.json").read_text(encoding="utf-8"))
+        configured = config["agents"]["defaults"]["workspace"]
+    except (OSError, ValueError, KeyError, TypeError):
+        configured = None
+    return Path(configured).expanduser() if isinstance(configured, str) and configured.strip() else state / "workspace"
+
+
 def in_agent_turn(env=None) -> bool:
     """Run by an OpenClaw agent's exec tool (it sets OPENCLAW_SHELL=exec)?"""
     env = os.environ if env is None else env

@@ -96,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         cli.emit(json.dumps(data, ensure_ascii=False))
     elif not ctx.quiet or report.invalid:
         cli.emit(describe(report))
+        for note in report.preprocess.notes if report.preprocess is not None else ():
+            cli.emit(note)  # no transcripts where it looked: a wrong --agent or --state-dir
         for invalid in report.invalid:
             cli.emit(f"  invalid decision #{invalid['index']} ({invalid['item']}): {invalid['error']}")
     return 1 if report.invalid else 0
