@@ -193,8 +193,8 @@ def transcript(path: Path, messages: int, seed: int = 7, session: str = "bench-s
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
 
 
-def measure(command: list[str], env: dict | None = None) -> tuple[float, float]:
-    """(wall seconds, peak RSS MiB) of one process, which must succeed."""
+def measure(command: list[str], env: dict | None = None) -> tuple[float, float, float]:
+    """(wall seconds, peak RSS MiB, CPU seconds) of one process, which must succeed."""
     started = time.perf_counter()
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -202,27 +202,30 @@ def measure(command: list[str], env: dict | None = None) -> tuple[float, float]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode not in (0,):
         raise RuntimeError(f"{' '.join(command[:3])} exited {proc.returncode}: {proc.stderr.read().decode()[-300:]}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def median_of(runs: int, make_command, prepare=None, floor: list[str] | None = None) -> dict:
-    """{wall, peak, ratio} over `runs` runs: the median wall time, the highest peak, and — with a `floor` command
-    timed just before each run — the median of each run's wall time over its own floor's. Paired so, a ratio holds
-    when other work on a shared machine slows everything down for a while."""
-    walls, peaks, ratios = [], [], []
+    """{wall, peak, ratio, cpu_ratio} over `runs` runs: the median wall time, the highest peak, and — with a `floor`
+    command timed just before each run — the median of each run's wall time over its own floor's, and of its CPU
+    time over the floor's. Paired so, a ratio holds when other work on a shared machine slows everything down for a
+    while; CPU time is disturbed less by it than wall time."""
+    walls, peaks, ratios, cpu_ratios = [], [], [], []
     for run in range(runs):
         if prepare:
             prepare(run)
-        below = measure(floor)[0] if floor else None
-        wall, peak = measure(make_command(run))
+        below = measure(floor) if floor else None
+        wall, peak, cpu = measure(make_command(run))
         walls.append(wall)
         peaks.append(peak)
         if below:
-            ratios.append(wall / below)
+            ratios.append(wall / below[0])
+            cpu_ratios.append(cpu / below[2])
     return {
         "wall": statistics.median(walls),
         "peak": max(peaks),
         "ratio": statistics.median(ratios) if ratios else None,
+        "cpu_ratio": statistics.median(cpu_ratios) if cpu_ratios else None,
     }
 
 
@@ -339,21 +342,22 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
 
 def table(rows: list[dict]) -> str:
     lines = [
-        "| memories | index | what | wall s | × floor | peak MiB | × index size | note |",
-        "|---:|---:|---|---:|---:|---:|---:|---|",
+        "| memories | index | what | wall s | × floor | CPU × floor | peak MiB | × index size | note |",
+        "|---:|---:|---|---:|---:|---:|---:|---:|---|",
     ]
     for row in rows:
         if row.get("wall") is None and "floor_wall" in row:
-            lines.append(f"| {row['count']:,} | | {row['what']} | n/a | | | | script not present |")
+            lines.append(f"| {row['count']:,} | | {row['what']} | n/a | | | | | script not present |")
             continue
         if "floor_wall" not in row:
-            lines.append(f"| {row['count']:,} | | {row['what']} | | | | | {row.get('note', '')} |")
+            lines.append(f"| {row['count']:,} | | {row['what']} | | | | | | {row.get('note', '')} |")
             continue
         ratio = row["ratio"] if row.get("ratio") is not None else row["wall"] / row["floor_wall"]
         mem_ratio = row["peak"] / row["index_mib"] if row["index_mib"] else 0
+        cpu = f"{row['cpu_ratio']:.2f}" if row.get("cpu_ratio") is not None else "1.00"
         lines.append(
             f"| {row['count']:,} | {row['index_mib']:.1f} MiB | {row['what']} | {row['wall']:.3f} | "
-            f"{ratio:.2f} | {row['peak']:.0f} | {mem_ratio:.2f} | {row.get('note', '')} |"
+            f"{ratio:.2f} | {cpu} | {row['peak']:.0f} | {mem_ratio:.2f} | {row.get('note', '')} |"
         )
     return "\n".join(lines)
 

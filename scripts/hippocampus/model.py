@@ -297,6 +297,14 @@ class Memory:
         lists left out. The memory itself is left as it is."""
         return {k: v for k, v in self.raw.items() if not (k in _DROPPED_WHEN_EMPTY and not v)}
 
+    def stored(self) -> dict:
+        """What is written for the memory: `to_dict()`, or — when it holds no empty list to leave out, as most do —
+        its own object, not a copy (a save of 100,000 memories makes no 100,000 dicts). Read it, never change it."""
+        raw = self.raw
+        if any(name in raw and not raw[name] for name in _DROPPED_WHEN_EMPTY):
+            return self.to_dict()
+        return raw
+
 
 def _number(value: Any) -> float | None:
     if isinstance(value, bool):

@@ -126,16 +126,17 @@ def decay_memory(memory: Memory, today: date, meta: Mapping) -> tuple[bool, bool
             return False, False
         memory.importance = ceiling(memory)  # pinned words of a stranger still stay below the core
         return True, False
-    before_importance, before_anchor = memory.importance, memory.decay
+    before, anchored = memory.importance, memory.decay
     base, since = anchor(memory, meta, today)
     value = round(min(1.0, faded(base, days_between(since, today))), PRECISION)
     memory.importance = value
-    memory.decay = {"base": base, "from": since.isoformat(), "last": value}
-    kept = isinstance(before_anchor, dict) and (before_anchor["base"], before_anchor["from"]) == (
-        base,
-        since.isoformat(),
-    )
-    return value != before_importance or memory.decay != before_anchor, not kept
+    day = since.isoformat()
+    if anchored is not None and anchored["base"] == base and anchored["from"] == day:
+        changed = value != before or anchored["last"] != value
+        anchored["last"] = value  # the same anchor, its last value written
+        return changed, False
+    memory.decay = {"base": base, "from": day, "last": value}
+    return True, True
 
 
 def is_archive_candidate(memory: Memory) -> bool:

@@ -126,7 +126,7 @@ def save(ws: Workspace, loaded: Loaded, now: datetime) -> None:
     index.version = SCHEMA_VERSION
     index.meta["lastUpdated"] = iso(now)
     head = ENCODE({"version": SCHEMA_VERSION, **{k: v for k, v in index.meta.items() if k != "version"}})[:-1]
-    lines = [ENCODE(memory.to_dict()) for memory in index.memories]
+    lines = [ENCODE(memory.stored()) for memory in index.memories]
     body = head + (', "memories": [\n' + ",\n".join(lines) + "\n]}\n" if lines else ', "memories": []}\n')
     data = body.encode("utf-8")
     with replacing(ws.index) as out:
