@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .notes import LABELS as NOTE_LABELS
+
 # A word is a run of letters/digits, with inner apostrophes ("don't"); `_` and punctuation split words.
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # Scripts written without spaces: each run becomes overlapping two-character pieces.
@@ -261,8 +263,12 @@ def may_contain(text: str, needles: tuple[str, ...]) -> bool:
     return any(map(text.lower().__contains__, needles))
 
 
-# "Caroline: …", "Dr Okafor: …": who speaks, written before the words of a relayed or group message.
-_LABEL = re.compile(r"\A\s*[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}:\s+(?=\S)")
+# "Caroline: …", "Dr Okafor: …": who speaks, written before the words of a relayed or group message ("Remember: …",
+# "Note: …" open a note: no one is speaking).
+_LABEL = re.compile(
+    r"\A\s*(?!(?i:" + "|".join(re.escape(word) for word in NOTE_LABELS) + r")\s*:)"
+    r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}:\s+(?=\S)"
+)
 
 
 def without_label(text: str) -> str:

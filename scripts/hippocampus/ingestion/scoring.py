@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .. import notes
 from ..smalltalk import SMALL_WORDS, normalized, substance
 from ..text import without_label, words, SENTENCE_BREAK, STOP_WORDS
 
@@ -290,9 +291,12 @@ def score(text: str, role: str = "user") -> Score:
     if not said:
         return Score(SMALL_TALK, "smalltalk", "user", "smalltalk")
     flat = normalized(said)
-    if role == "user" and is_question(said) and not RULES[0].pattern.search(flat):
+    if role == "user" and is_question(said) and not RULES[0].pattern.search(flat) and not notes.lead(said):
         return Score(QUESTION, "question", "user", "questions")
     matches: list[tuple[Rule, tuple[str, ...]]] = []
+    opening = notes.lead(without_label(said))
+    if role == "user" and opening is not None:  # "Remember: …", "Note that …", "Rappelle-toi que …", "请记住…"
+        matches.append((RULES[0], (" ".join(words(opening)),)))
     for rule in RULES:
         if role not in rule.roles:
             continue

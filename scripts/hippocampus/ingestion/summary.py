@@ -7,6 +7,7 @@ import re
 
 from ..terms import IGNORED_TERMS, without_said
 from ..text import may_contain, one_line, split_label, words, SENTENCE_BREAK, STOP_WORDS
+from .. import notes
 from ..smalltalk import normalized, small_talk_sentence
 from .facts import CAPITAL, NUMBER
 
@@ -236,7 +237,8 @@ def summarise(
     out = []
     said = []  # each kept sentence as it was said: "remember this: …" matches the rule before the lead is cut off
     for sentence in sentences:
-        stripped = _LEAD.sub("", _ASIDE.sub(",", sentence), count=1)
+        stripped = notes.LEAD.sub("", _ASIDE.sub(",", sentence), count=1)
+        stripped = _LEAD.sub("", stripped, count=1)
         if may_contain(stripped, _TRAIL_WORDS):
             stripped = _TRAIL.sub("", stripped)
         stripped = stripped.strip()

@@ -1,0 +1,256 @@
+"""The store believes what the user last said: corrections and changes replace a value (the old one kept, with the
+time it held), a negation is not a repetition, a qualifier makes another fact, an explicit note in any common form
+and language is a core memory, a long note is kept whole, and what came a day later is not a message's context."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from conftest import read_index, run_script
+from transcript_fixtures import Session
+
+START = datetime(2026, 5, 4, 9, tzinfo=timezone.utc)
+
+
+class Chat:
+    """The owner's conversations, one session a day unless told otherwise, encoded as cron would after each."""
+
+    def __init__(self, workspace, folder):
+        self.ws = workspace
+        self.folder = folder
+        self.day = 0
+
+    def say(self, *turns: str, session: Session | None = None, gap: timedelta | None = None) -> Session:
+        """The user says each of `turns` (a turn starting "agent: " is the agent's), then encode runs."""
+        if session is None:
+            self.day += 1
+            session = Session(f"{self.day:08x}-aaaa-4000-8000-000000000000", START + timedelta(days=self.day))
+        if gap is not None:
+            session.tick(gap.total_seconds())
+        for turn in turns:
+            if turn.startswith("agent: "):
+                session.assistant(turn.removeprefix("agent: "))
+            else:
+                session.user(turn)
+        session.write(self.folder)
+        now = (session.clock + timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        done = run_script("encode", "--sessions", str(self.folder), ws=self.ws, now=now)
+        assert done.returncode == 0, done.stderr
+        self.now = now
+        return session
+
+    def core(self) -> str:
+        done = run_script("load_core", ws=self.ws, now=self.now)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def memories(self) -> list[dict]:
+        return read_index(self.ws)["memories"]
+
+    def about(self, word: str) -> list[dict]:
+        return [m for m in self.memories() if word.lower() in m["content"].lower()]
+
+
+@pytest.fixture
+def chat(workspace, tmp_path):
+    return Chat(workspace, tmp_path / "sessions")
+
+
+def current(memories: list[dict]) -> list[str]:
+    return [m["content"] for m in memories if not m.get("supersededBy")]
+
+
+# --- corrections and changes, in the phrasings people use ------------------------------------------------------
+
+CORRECTIONS = [
+    # (what was said first, what was said later, the value now, the value before)
+    ("Remember that my sister's name is Sofia", "No, actually my sister's name is Sara, not Sofia.", "Sara", "Sofia"),
+    ("Remember that I work at Acme as a designer", "Correction: I don't work at Acme anymore.", "anymore", None),
+    ("Remember that we live in Lisbon", "We moved to Porto last month.", "Porto", "Lisbon"),
+    ("Remember my phone number is 555-0100", "My phone number changed to 555-0199.", "555-0199", "555-0100"),
+    ("Remember the standup is at 9am every day", "The standup is now at 10am every day.", "10am", "9am"),
+    ("Remember I want your replies in English", "From now on I want your replies in French.", "French", "English"),
+    ("Remember my gym day is Monday", "I mixed it up, my gym day is Thursday.", "Thursday", "Monday"),
+    (
+        "Remember the dentist appointment is on Tuesday",
+        "The dentist appointment is not on Tuesday but on Wednesday.",
+        "Wednesday",
+        "Tuesday",
+    ),
+]
+
+
+@pytest.mark.parametrize("first,later,now_value,old_value", CORRECTIONS, ids=[c[1][:30] for c in CORRECTIONS])
+def test_a_correction_replaces_the_value_and_keeps_the_old_one_as_history(chat, first, later, now_value, old_value):
+    chat.say(first)
+    chat.say(later)
+    core = chat.core()
+    assert now_value.lower() in core.lower(), core
+    if old_value is not None:
+        assert not [line for line in core.splitlines() if old_value in line and now_value not in line], core
+    [memory] = [m for m in chat.memories() if now_value.lower() in m["content"].lower() and not m.get("supersededBy")]
+    assert memory["history"], memory
+    before = memory["history"][-1]
+    assert before["until"] and before["content"] and (old_value is None or old_value in before["content"])
+
+
+def test_a_correction_right_after_a_statement_corrects_its_value(chat):
+    session = chat.say("Remember that the team dinner is on the 15th at Casa Nova")
+    chat.say("Sorry, I got that wrong, it's the 16th", session=session)
+    core = chat.core()
+    assert "16th" in core and "15th" not in core, core
+
+
+NEGATED = [
+    ("Remember that I can swim well", "I can't swim well, remember that.", "can't"),
+    ("Remember that I eat meat", "I don't eat meat anymore, remember that.", "don't"),
+    ("Remember that I don't drink coffee", "Actually I do drink coffee now, remember that.", "drink"),
+]
+
+
+@pytest.mark.parametrize("first,later,word", NEGATED, ids=[n[1][:20] for n in NEGATED])
+def test_a_negated_restatement_updates_the_fact_and_never_reinforces_it(chat, first, later, word):
+    chat.say(first)
+    chat.say(later)
+    memories = chat.memories()
+    assert sum(m.get("timesReinforced", 0) for m in memories) == 0, memories
+    [memory] = [m for m in memories if not m.get("supersededBy")]
+    assert word in memory["content"] and memory["history"], memory
+
+
+@pytest.mark.parametrize(
+    "first,later",
+    [
+        ("Remember that my car is a red Toyota", "Remember that my wife's car is a red Toyota"),
+        ("Remember that we go to Japan this year", "Remember that we go to Japan next year"),
+    ],
+)
+def test_a_restatement_that_differs_in_a_word_that_matters_is_another_fact(chat, first, later):
+    chat.say(first)
+    chat.say(later)
+    memories = chat.memories()
+    assert len(memories) == 2 and all(m.get("timesReinforced", 0) == 0 for m in memories), memories
+
+
+def test_the_same_fact_said_again_is_still_reinforced(chat):
+    chat.say("Remember that I prefer oat milk flat whites")
+    chat.say("Remember that I prefer oat milk flat whites, please")
+    [memory] = chat.memories()
+    assert memory["timesReinforced"] == 1
+
+
+MULTILINGUAL_CORRECTIONS = [
+    ("Rappelle-toi que ma sœur s'appelle Sofia", "Non, en fait ma sœur s'appelle Sara, pas Sofia."),
+    ("Merk dir, dass meine Schwester Sofia heißt", "Nein, eigentlich heißt meine Schwester Sara, nicht Sofia."),
+    ("Recuerda que mi hermana se llama Sofia", "No, en realidad mi hermana se llama Sara, no Sofia."),
+    ("Lembre-se de que a minha irmã se chama Sofia", "Não, na verdade a minha irmã se chama Sara, não Sofia."),
+    ("请记住我妹妹叫 Sofia", "不，其实我妹妹叫 Sara，不是 Sofia。"),
+]
+
+
+@pytest.mark.parametrize("first,later", MULTILINGUAL_CORRECTIONS, ids=["fr", "de", "es", "pt", "zh"])
+def test_a_correction_in_french_german_spanish_portuguese_or_chinese_takes_effect(chat, first, later):
+    chat.say(first)
+    chat.say(later)
+    core = chat.core()
+    assert "Sara" in core and not [line for line in core.splitlines() if "Sofia" in line and "Sara" not in line]
+
+
+# --- explicit notes in every common form and language ----------------------------------------------------------
+
+EXPLICIT = [
+    ("Remember: the spare key is under the blue flower pot", "spare key is under the blue flower pot"),
+    ("Note: the wifi router is in the hallway cupboard", "wifi router is in the hallway cupboard"),
+    ("Important: my daughter is allergic to penicillin", "allergic to penicillin"),
+    ("Keep in mind that Lea's birthday is on March 3rd", "Lea's birthday is on March 3rd"),
+    ("Don't forget the car insurance renews on July 1st", "car insurance renews on July 1st"),
+    ("FYI the boiler service is booked for Friday", "boiler service is booked for Friday"),
+    ("Rappelle-toi que le code de la consigne est au nom de Dana", "consigne est au nom de Dana"),
+    ("Merk dir, dass der Zahnarzttermin am Dienstag um 10 Uhr ist", "Zahnarzttermin am Dienstag um 10 Uhr"),
+    ("Recuerda que el cumpleaños de Ana es el 12 de mayo", "cumpleaños de Ana es el 12 de mayo"),
+    ("Lembre-se de que o voo para Lisboa sai às 7h", "voo para Lisboa sai às 7h"),
+    ("请记住我的护照号码尾号是4471", "护照号码尾号是4471"),
+]
+
+
+@pytest.mark.parametrize("said,kept", EXPLICIT, ids=[e[0][:14] for e in EXPLICIT])
+def test_an_explicit_note_in_any_common_form_is_a_core_memory_without_its_lead(chat, said, kept):
+    chat.say(said)
+    [memory] = chat.memories()
+    assert memory.get("kind") == "explicit" and memory["importance"] >= 0.9, memory
+    assert kept in memory["content"], memory["content"]
+    lead = said.split(kept)[0].strip(" :,")
+    assert not memory["content"].lower().startswith(lead.lower()[:5]), memory["content"]
+    assert kept in chat.core()
+
+
+# --- long notes --------------------------------------------------------------------------------------------------
+
+
+def test_a_long_note_is_kept_whole_and_recall_prints_the_part_that_matched(chat):
+    items = [f"item {n}: {thing}" for n, thing in enumerate(["wool socks", "headlamp", "rain jacket"] * 60)]
+    items.append("item 999: the blue carabiner from the garage")
+    note = "Remember this packing list for the Dolomites trip: " + "; ".join(items) + "."
+    assert len(note) > 2900
+    chat.say(note)
+    [memory] = chat.memories()
+    assert "blue carabiner" in json.dumps(memory, ensure_ascii=False)  # the end is kept
+    done = run_script("recall", "blue carabiner", "--no-touch", ws=chat.ws, now=chat.now)
+    assert done.returncode == 0 and "blue carabiner" in done.stdout, done.stdout
+
+
+def test_a_note_beyond_the_bound_is_cut_with_a_note_saying_so(chat):
+    note = "Remember this log: " + " ".join(f"line{n:05d}" for n in range(12_000))
+    chat.say(note)
+    [memory] = chat.memories()
+    kept = json.dumps(memory, ensure_ascii=False)
+    assert "line00000" in kept and "line11999" not in kept and "cut" in kept
+
+
+# --- context by time ---------------------------------------------------------------------------------------------
+
+
+def test_a_message_a_day_later_in_the_same_session_is_not_the_earlier_one_s_context(chat):
+    session = chat.say("Remember that we booked the table at Casa Nova for Saturday at 8pm")
+    chat.say("The plumber comes on Thursday morning to fix the boiler", session=session, gap=timedelta(hours=26))
+    booking = chat.about("Casa Nova")[0]
+    assert "plumber" not in json.dumps(booking, ensure_ascii=False), booking
+    done = run_script("recall", "plumber", "--json", "--no-touch", ws=chat.ws, now=chat.now)
+    results = json.loads(done.stdout)["results"]
+    assert results and "Casa Nova" not in results[0]["content"], results
+
+
+# --- the property --------------------------------------------------------------------------------------------------
+
+FACTS = [
+    ("my sister's name is", "Sofia", "Sara"),
+    ("we live in", "Lisbon", "Porto"),
+    ("my gym day is", "Monday", "Friday"),
+]
+FORMS = [
+    "No, actually {fact} {new}, not {old}.",
+    "Correction: {fact} {new}.",
+    "Sorry, I got that wrong, {fact} {new}.",
+    "{fact} not {old} but {new}.",
+    "I mixed it up, {fact} {new}.",
+    "{fact} now {new}.",
+    "From now on {fact} {new}.",
+]
+
+
+@settings(max_examples=15, deadline=None)
+@given(fact=st.sampled_from(FACTS), form=st.sampled_from(FORMS))
+def test_a_fact_corrected_in_any_listed_form_never_leaves_its_old_value_in_load_core(tmp_path_factory, fact, form):
+    root = tmp_path_factory.mktemp("truth")
+    (root / "ws" / "memory").mkdir(parents=True)
+    chat = Chat(root / "ws", root / "sessions")
+    words, old, new = fact
+    chat.say(f"Remember that {words} {old}")
+    said = form.format(fact=words, old=old, new=new)
+    chat.say(said[0].upper() + said[1:])
+    core = chat.core()
+    assert new in core and not [line for line in core.splitlines() if old in line and new not in line], (said, core)
