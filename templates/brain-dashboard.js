@@ -120,6 +120,19 @@
       m.keywords.forEach(function (k) { chips.appendChild(highlighted(el("span", "chip"), k, terms)); });
       body.appendChild(chips);
     }
+    if (m.history && m.history.length) {
+      var before = el("details", "history");
+      var count = m.history.length === 1 ? "1 earlier value" : m.history.length + " earlier values";
+      before.appendChild(el("summary", null, count));
+      var changes = el("ul");
+      m.history.forEach(function (h) {
+        var item = highlighted(el("li"), h.content, terms);
+        item.appendChild(el("span", "held", h.from ? " (" + h.from + " – " + h.until + ")" : " (until " + h.until + ")"));
+        changes.appendChild(item);
+      });
+      before.appendChild(changes);
+      body.appendChild(before);
+    }
     if (m.sourceCount) {
       var details = el("details", "sources");
       details.appendChild(el("summary", null, m.sourceCount === 1 ? "1 source" : m.sourceCount + " sources"));
@@ -150,7 +163,8 @@
   var state = { tier: "", shown: 0, results: [], terms: [], rendered: false };
 
   var haystacks = memories.map(function (m) {
-    return [m.content, (m.keywords || []).join(" "), m.category, m.domain, m.id].join(" \n ").toLowerCase();
+    var before = (m.history || []).map(function (h) { return h.content; }).join(" \n ");
+    return [m.content, (m.keywords || []).join(" "), m.category, m.domain, m.id, before].join(" \n ").toLowerCase();
   });
 
   var orders = {

@@ -173,6 +173,32 @@ def test_counts_of_one_are_singular(visit, tmp_path):
     assert v.text("#result-count") == "Showing 1 memory."
 
 
+def test_a_memory_shows_the_values_it_held_before_and_is_found_by_them(visit, tmp_path):
+    history = [
+        {"ts": "2026-02-10T09:00:00Z", "merged": "mem_007", "content": "User's sister is called Sara"},
+        {
+            "ts": "2026-02-20T09:00:00Z",
+            "content": "User's sister's name is Sofia",
+            "from": "2026-02-01T09:00:00Z",
+            "until": "2026-02-20T09:00:00Z",
+        },
+    ]
+    memories = [
+        stored(1, "User's sister's name is Sara", 0.9, history=history),
+        stored(2, "User keeps bees on the roof", 0.8),
+    ]
+    v = visit(generate(write_workspace(tmp_path / "ws", memories)))
+    v.page.click("#tab-memories")
+    v.page.fill("#search", "sofia")
+    v.page.wait_for_function("document.querySelectorAll('#memory-list article').length === 1")
+    card = v.page.locator("#memory-list article").first
+    assert "User's sister's name is Sara" in card.inner_text()
+    assert card.locator("details.history summary").inner_text() == "1 earlier value"  # a merge is no value it held
+    card.locator("details.history summary").click()
+    assert "User's sister's name is Sofia (2026-02-01 – 2026-02-20)" in card.locator("details.history").inner_text()
+    assert v.errors == [] and v.requests == [v.url]
+
+
 def test_the_tabs_switch_panels(visit, known_page):
     v = visit(known_page)
     assert v.page.is_visible("#panel-overview") and not v.page.is_visible("#panel-brain")
@@ -196,6 +222,7 @@ def test_hostile_text_stays_inert_and_shows_as_text(visit, tmp_path):
     memories[0]["content"] = HOSTILE
     memories[0]["keywords"] = [HOSTILE]
     memories[0]["sources"] = [{"session": HOSTILE}]
+    memories[0]["history"] = [{"ts": "2026-02-01T00:00:00Z", "content": HOSTILE, "until": "2026-02-01T00:00:00Z"}]
     path = generate(write_workspace(tmp_path / "ws", memories, hostile=True))
     v = visit(path)
     assert v.text("#agent-name").startswith("Nova </script><script>window.__pwned=1</script><img src=x")

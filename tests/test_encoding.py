@@ -163,7 +163,15 @@ def test_a_changed_value_updates_the_memory_and_keeps_the_old_one_in_history():
     assert len(index.memories) == 1
     memory = index.memories[0]
     assert "5521" in memory.content and "4417" not in memory.content
-    assert memory.history == [{"ts": "2026-02-02T10:00:00Z", "content": "User's locker code is 4417"}]
+    # When the old value was said and until when it held (`ts`, as earlier versions wrote it, is when it changed).
+    assert memory.history == [
+        {
+            "ts": "2026-02-02T10:00:00Z",
+            "content": "User's locker code is 4417",
+            "from": "2026-02-01T10:00:00Z",
+            "until": "2026-02-02T10:00:00Z",
+        }
+    ]
     assert "4417" not in memory.keywords
     assert outcome.updated == [memory.id]
 
@@ -519,7 +527,7 @@ def test_a_session_s_latest_memory_is_found_through_every_message_a_memory_of_th
         [
             signal(1, "I prefer oat milk flat whites in the morning", day=1, session="a"),
             signal(2, "I prefer oat milk flat whites in the morning", day=2, session="b"),
-            signal(3, "Noted: oat milk flat whites every morning.", day=2, role="assistant", session="c"),
+            signal(3, "Noted: oat milk flat whites every morning.", day=3, role="assistant", session="c"),
             signal(4, "I prefer oat milk flat whites in the morning", day=3, session="c"),
         ],
         NOW,
@@ -528,7 +536,7 @@ def test_a_session_s_latest_memory_is_found_through_every_message_a_memory_of_th
     [memory] = index.memories
     encoding.encode(
         index,
-        [signal(5, "Sounds good, oat milk it is.", day=4, role="assistant", session="b")],
+        [signal(5, "Sounds good, oat milk it is.", day=2, role="assistant", session="b")],
         NOW,
         lookup=lookup,
     )

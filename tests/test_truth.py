@@ -98,6 +98,24 @@ def test_a_correction_replaces_the_value_and_keeps_the_old_one_as_history(chat, 
     assert before["until"] and before["content"] and (old_value is None or old_value in before["content"])
 
 
+def test_what_a_value_was_before_and_as_of_a_date_can_be_asked(chat):
+    chat.say("Remember that my sister's name is Sofia")  # 2026-05-05
+    chat.say("No, actually my sister's name is Sara, not Sofia.")  # 2026-05-06
+    plain = run_script("recall", "sister's name", "--no-touch", ws=chat.ws, now=chat.now).stdout
+    assert "Sara" in plain and "Sofia" not in plain, plain
+    every = run_script("recall", "sister's name", "--all", "--no-touch", ws=chat.ws, now=chat.now).stdout
+    assert "before: User's sister's name is Sofia (2026-05-05 – 2026-05-06)" in every, every
+    by_old = run_script("recall", "Sofia", "--no-touch", ws=chat.ws, now=chat.now).stdout
+    assert "Sara" in by_old.splitlines()[0] and "before:" in by_old and "Sofia" in by_old, by_old
+    then = run_script("recall", "sister", "--as-of", "2026-05-05", "--json", "--no-touch", ws=chat.ws, now=chat.now)
+    [result] = json.loads(then.stdout)["results"]
+    assert "Sofia" in result["contentThen"] and "Sara" in result["content"], result
+    earlier = run_script("recall", "sister", "--as-of", "May 1 2026", "--no-touch", ws=chat.ws, now=chat.now)
+    assert earlier.stdout.strip() == "no memory matches that", earlier.stdout  # nothing was known then
+    bad = run_script("recall", "sister", "--as-of", "someday", ws=chat.ws, now=chat.now)
+    assert bad.returncode != 0 and len(bad.stderr.strip().splitlines()) == 1 and "--as-of" in bad.stderr
+
+
 def test_a_correction_right_after_a_statement_corrects_its_value(chat):
     session = chat.say("Remember that the team dinner is on the 15th at Casa Nova")
     chat.say("Sorry, I got that wrong, it's the 16th", session=session)
@@ -107,7 +125,7 @@ def test_a_correction_right_after_a_statement_corrects_its_value(chat):
 
 NEGATED = [
     ("Remember that I can swim well", "I can't swim well, remember that.", "can't"),
-    ("Remember that I eat meat", "I don't eat meat anymore, remember that.", "don't"),
+    ("Remember that I eat meat", "I don't eat meat anymore, remember that.", "n't"),
     ("Remember that I don't drink coffee", "Actually I do drink coffee now, remember that.", "drink"),
 ]
 
@@ -200,7 +218,11 @@ def test_a_long_note_is_kept_whole_and_recall_prints_the_part_that_matched(chat)
     [memory] = chat.memories()
     assert "blue carabiner" in json.dumps(memory, ensure_ascii=False)  # the end is kept
     done = run_script("recall", "blue carabiner", "--no-touch", ws=chat.ws, now=chat.now)
-    assert done.returncode == 0 and "blue carabiner" in done.stdout, done.stdout
+    first, *rest = done.stdout.splitlines()
+    assert done.returncode == 0 and "Dolomites" in first and "carabiner" not in first, done.stdout
+    assert any("item 999: the blue carabiner from the garage" in line for line in rest), done.stdout
+    found = json.loads(run_script("recall", "carabiner", "--json", "--no-touch", ws=chat.ws, now=chat.now).stdout)
+    assert "blue carabiner" in found["results"][0]["matchedPart"]
 
 
 def test_a_note_beyond_the_bound_is_cut_with_a_note_saying_so(chat):

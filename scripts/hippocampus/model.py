@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import MutableMapping
-from typing import Any
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from .errors import HippocampusError
+from .timeutil import parse_instant
 
 SCHEMA_VERSION = 2
 DOMAINS = ("user", "self", "relationship", "world")
@@ -48,6 +50,15 @@ _KNOWN = (
 )
 # Lists a memory leaves out of its stored form when they are empty.
 _DROPPED_WHEN_EMPTY = ("sources", "history", "episode")
+
+
+class Change(NamedTuple):
+    """A value a memory held before it changed: its words, when they were said (None when not known) and when a
+    newer value replaced them (ISO times)."""
+
+    content: str
+    since: str | None
+    until: str
 
 
 def tier(importance: float) -> str:
@@ -216,6 +227,40 @@ class Memory:
         if type(value) is not list:
             return []
         return [t for t in value if type(t) is dict and type(t.get("text")) is str and type(t.get("source")) is dict]
+
+    @property
+    def changes(self) -> list["Change"]:
+        """The values this memory said before its current one, oldest first: each corrected or updated content with
+        when it was said and until when it held (not what it merged or superseded: those were memories of their
+        own)."""
+        out = []
+        for entry in self.history:
+            if type(entry) is not dict or not isinstance(entry.get("content"), str):
+                continue
+            if any(key in entry for key in ("merged", "supersedes", "restored")):
+                continue
+            until = entry.get("until") or entry.get("ts")  # earlier versions wrote only when it changed
+            since = entry.get("from")
+            if isinstance(until, str):
+                out.append(Change(entry["content"], since if isinstance(since, str) else None, until))
+        return out
+
+    def content_on(self, moment: datetime) -> str | None:
+        """What this memory said at `moment`: None when it was not yet made then, or had been superseded by then;
+        else the value it held then (an earlier one from its `changes`, or its current content)."""
+        made = parse_instant(self.created)
+        if made is not None and made > moment:
+            return None
+        if self.superseded:
+            replaced = parse_instant(self.raw.get("supersededOn"))
+            if replaced is None or replaced <= moment:
+                return None
+        held = [(when, change) for change in self.changes if (when := parse_instant(change.until)) is not None]
+        for when, change in sorted(held, key=lambda item: item[0]):
+            if when > moment:
+                since = parse_instant(change.since)
+                return None if since is not None and since > moment else change.content
+        return self.content
 
     def every_source(self) -> list[dict]:
         """Its own sources, then those of the turns attached to it: every message this memory holds."""

@@ -8,12 +8,13 @@ from collections import Counter
 from typing import NamedTuple
 
 from .model import Memory
-from .text import may_contain, terms, without_label
+from .text import STOP_WORDS, may_contain, stem, terms, without_label, words
 from .timeutil import parse_day
 
 KEYWORD_WEIGHT = 0.5
 CONTEXT_WEIGHT = 0.5
 REPLY_WEIGHT = 0.25
+HISTORY_WEIGHT = 0.5  # the values a memory held before ("what was her name before?" finds the memory that changed)
 DATE_WEIGHT = 0.1  # the month and year a memory was made: "what did she do in May 2023" leans towards them
 TIME_TERM = "_time"  # stands for "says when": no word typed can be it (an underscore splits words)
 
@@ -52,13 +53,13 @@ class Piece(NamedTuple):
 def pieces(memory: Memory) -> list[Piece]:
     """The memory's statement (its content and the detail it left out), then its attached turns."""
     own = Piece(
-        " ".join(t for t in (memory.content, _text(memory.raw.get("detail"))) if t),
+        " ".join(t for t in (memory.content, stored_text(memory.raw.get("detail"))) if t),
         [s for s in memory.sources if type(s) is dict],
     )
     return [own, *(Piece(t["text"], [t["source"]], t) for t in memory.episode)]
 
 
-def _text(value) -> str:
+def stored_text(value) -> str:
     """A stored text field: a string, or (as older versions kept `context`) a list of words."""
     if isinstance(value, str):
         return value
@@ -112,8 +113,8 @@ def text_terms(text: str) -> Counter[str]:
 def document_terms(memory: Memory) -> dict[str, float]:
     """Weighted term counts of a memory: its content and the `detail` its summary left out, the turns attached to
     it, its keywords at KEYWORD_WEIGHT, the `context` (the message it answered) at CONTEXT_WEIGHT, the `reply` (the
-    message that followed it) at REPLY_WEIGHT, the month and year it was made at DATE_WEIGHT, and TIME_TERM once
-    when any of its own texts says when."""
+    message that followed it) at REPLY_WEIGHT, the values it held before at HISTORY_WEIGHT, the month and year it
+    was made at DATE_WEIGHT, and TIME_TERM once when any of its own texts says when."""
     said: Counter[str] = Counter()
     for piece in pieces(memory):
         _add_text(said, piece.text)
@@ -125,7 +126,9 @@ def document_terms(memory: Memory) -> dict[str, float]:
 
     add(terms(" ".join(memory.keywords)), KEYWORD_WEIGHT)
     for name, weight in (("context", CONTEXT_WEIGHT), ("reply", REPLY_WEIGHT)):
-        add(terms(_text(memory.raw.get(name))), weight)
+        add(terms(stored_text(memory.raw.get(name))), weight)
+    for change in memory.changes:
+        add(terms(change.content), HISTORY_WEIGHT)
     made = parse_day(memory.created)
     if made is not None:
         add(terms(made.strftime("%B %Y")), DATE_WEIGHT)
@@ -168,9 +171,69 @@ def without_said(text: str) -> str:
     return SAID.sub("", text) if "(said " in text else text
 
 
+# The words of a few attributes that facts change often, in the languages the skill reads: a fact is about the same
+# thing whichever of them it uses ("we live in Lisbon", "we moved to Porto"; "I work at Acme", "my job at Acme").
+# Each stands in a fact's topic as one term no typed word can be (an underscore splits words).
+ATTRIBUTES = {
+    "_home": """live lives lived living reside resides resided residing moved move moves moving relocated relocate
+        relocating habite habites habitons habitez habitent habiter vis vit vivons vivez vivent vivre déménagé
+        déménage déménager déménagent déménagé installés wohne wohnst wohnt wohnen wohnte lebe lebst lebt leben
+        gezogen umgezogen vivo vives vive vivimos viven vivía mudamos mudé mudó mudado mudaron moro moras mora
+        moramos moram vivemos vivem mudei mudou mudaram""",
+    "_work": """work works worked working job employed employer travaille travailles travaillons travaillez
+        travaillent travaillais boulot arbeite arbeitest arbeitet arbeiten arbeitete trabajo trabajas trabaja
+        trabajamos trabajan trabajaba trabalho trabalhas trabalha trabalhamos trabalham trabalhava""",
+    "_name": """name names named called appelle appelles appellent appelons appelez nom nomme heiße heißt heisse
+        heisst heißen llamo llamas llama llaman llamamos nombre chamo chamas chama chamam chamamos nome""",
+}
+_ATTRIBUTE_OF = {word: name for name, said in ATTRIBUTES.items() for word in said.split()}
+_CJK_ATTRIBUTES = {
+    "住": "_home",
+    "搬": "_home",
+    "工作": "_work",
+    "上班": "_work",
+    "叫": "_name",
+    "名字": "_name",
+}
+_ELIDED = (
+    "l'",
+    "d'",
+    "s'",
+    "n'",
+    "qu'",
+    "j'",
+    "m'",
+    "t'",
+    "c'",
+)  # French words that lose their vowel: "s'appelle"
+
+
+def attribute(word: str) -> str | None:
+    """The attribute a word speaks of (see ATTRIBUTES), or None."""
+    found = _ATTRIBUTE_OF.get(word)
+    if found is None and word.startswith(_ELIDED):
+        found = _ATTRIBUTE_OF.get(word.split("'", 1)[1])
+    if found is None and not word.isascii():
+        found = next((name for chars, name in _CJK_ATTRIBUTES.items() if chars in word), None)
+    return found
+
+
 def topic_terms(text: str) -> set[str]:
-    """The terms that say what a fact is about: its words minus numbers, stop words, change words and asides."""
+    """The terms that say what a fact is about: its words minus numbers, stop words, change words and asides, the
+    words of an attribute as that attribute (see ATTRIBUTES)."""
     text = without_label(without_said(text))  # nor is who speaks
     if may_contain(text, _ASIDE_WORDS):
         text = _ASIDES.sub(" ", text)
-    return {t for t in terms(text) if t not in IGNORED_TERMS and (t.isalpha() or not DIGIT.search(t))}
+    out = set()
+    for word in words(text):
+        found = attribute(word)
+        if found is not None:
+            out.add(found)
+            if word.isascii():
+                continue  # a CJK pair keeps its other character
+        if word in STOP_WORDS or word in IGNORED_TERMS:
+            continue
+        term = stem(word)
+        if term not in IGNORED_TERMS and (term.isalpha() or not DIGIT.search(term)):
+            out.add(term)
+    return out

@@ -10,7 +10,7 @@ out heartbeats and other turns OpenClaw wrote itself, cron runs, tool calls and 
 and re-sent retries; keeps every text block in every script. Group chats (by OpenClaw's record of the session) and
 turns OpenClaw marks as not from the owner are kept as untrusted. Each signal line: {"seq", "id", "session",
 "timestamp", "role", "text"} (plus "local", "sender" and "trust" when known). Secrets are redacted before the line is
-written. Transcripts are streamed: a message over 16,000 characters is kept cut, with a note, and a long history
+written. Transcripts are streamed: a message over 32,000 characters is kept cut, with a note, and a long history
 is committed in steps, so memory stays small and an interrupted run keeps its progress.
 
 A ledger (memory/ingest.sqlite) records every message handled, so running again, in any order with encode.py,
@@ -29,6 +29,7 @@ import sys
 from .. import cli, events
 from ..ingestion import arguments, runs
 from ..ingestion.preprocess import PreprocessReport
+from ..ingestion.transcripts import MESSAGE_LIMIT
 
 
 def describe(report: PreprocessReport) -> str:
@@ -47,7 +48,7 @@ def describe(report: PreprocessReport) -> str:
         (report.malformed, "malformed lines skipped"),
         (report.incomplete, "lines still being written"),
         (report.undecodable, "compressed rows or archives not decoded (read again next run)"),
-        (report.cut, "very long messages cut to their first 16,000 characters"),
+        (report.cut, f"very long messages cut to their first {MESSAGE_LIMIT:,} characters"),
         (report.recovered, "queue lines of an interrupted run redone"),
     ):
         if count:

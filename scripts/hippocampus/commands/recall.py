@@ -7,26 +7,38 @@ observation; --json lists each memory's sources in the order they match. Each hi
 importance, recency (--why explains them). A recalled memory
 counts as accessed, so its decay restarts today (--no-touch leaves it as it was). The query is only ever data.
 Superseded memories are left out unless --all; --archive also searches memory/archive.jsonl (what consolidation
-moved out of the index), and an archived memory it finds moves back into the index.
+moved out of the index), and an archived memory it finds moves back into the index. A memory whose value changed
+("my sister's name is Sara, not Sofia") is found by its earlier values too: --all shows each earlier value with the
+time it held, and --as-of DATE answers as the store would have then (what it knew and believed on that day).
 
 Examples:
   recall.py "coffee order"
   recall.py "what did we decide about the database" --top 3 --why
   recall.py "dentist" --json --no-touch
   recall.py "old flat" --archive
+  recall.py "sister's name" --all
+  recall.py "where do we live" --as-of 2025-06-01
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
+from datetime import datetime, time, timezone
 
 from .. import cli, search
 from ..errors import HippocampusError
 from ..model import DOMAINS, Index
 from ..published.selection import framed, framed_turn
 from ..store import reading, touches
-from ..text import estimate_tokens
+from ..terms import stored_text
+from ..text import estimate_tokens, one_line, terms
+
+PART_LIMIT = 240  # characters of a long memory's matching part shown under it
+HISTORY_SHOWN = 5  # earlier values shown under a memory with --all, newest first
+AS_OF_WIDER = 4  # --as-of ranks this many times --top memories, then keeps those the store held on that day
+_PART_BREAK = re.compile(r"(?<=[.;!?。；！？])\s+")
 
 
 def within_budget(hits: list, budget: int | None) -> list:
@@ -37,6 +49,9 @@ def within_budget(hits: list, budget: int | None) -> list:
     spent = 0
     for hit in hits:
         cost = estimate_tokens(hit.memory.content) + 12
+        part = matched_part(hit.memory, hit.matched)
+        if part:
+            cost += estimate_tokens(part) + 2
         if hit.turn is not None:
             cost += estimate_tokens(framed_turn(hit.turn)) + 4
         if spent + cost > budget:
@@ -50,11 +65,69 @@ def within_budget(hits: list, budget: int | None) -> list:
 
 def shown(memory) -> str:
     """A memory's words as recall shows them: a stranger's framed as an observation, never as an instruction."""
-    text = " ".join(memory.content.split())
+    return shown_text(memory, memory.content)
+
+
+def shown_text(memory, text: str) -> str:
+    """Words of a memory (its content, or a value it held before) as recall shows them."""
+    text = " ".join(text.split())
     return framed(memory, text) if memory.untrusted else text
 
 
-def as_json(hit, archived: frozenset[str] | set[str] = frozenset()) -> dict:
+def matched_part(memory, matched: list[str]) -> str | None:
+    """The sentence of what a long memory's summary left out that holds most of the query's words, when its shown
+    words hold none of them: a packing list found by "carabiner" shows where the carabiner is."""
+    wanted = {term for term in matched if not term.startswith("_")}
+    detail = stored_text(memory.raw.get("detail"))
+    if not wanted or not detail or wanted & set(terms(memory.content)):
+        return None
+    best, found = "", 0
+    for part in _PART_BREAK.split(detail):
+        held = len(wanted & set(terms(part)))
+        if held > found:
+            best, found = part, held
+    if not found:
+        return None
+    part = one_line(best, PART_LIMIT)
+    return framed(memory, part) if memory.untrusted else part
+
+
+def earlier(memory, matched: list[str], every: bool) -> list:
+    """The values a memory held before its current one to show under it, newest first: all of them (`every`), or
+    the one that holds the query's words when its current words do not."""
+    changes = memory.changes[::-1]
+    if every:
+        return changes[:HISTORY_SHOWN]
+    wanted = {term for term in matched if not term.startswith("_")}
+    if not wanted or wanted & set(terms(memory.content)):
+        return []
+    found = next((c for c in changes if wanted & set(terms(c.content))), None)
+    return [found] if found else []
+
+
+def held(change) -> str:
+    """When an earlier value held: "2025-03-02 – 2026-05-03", or "until 2026-05-03" when its start is unknown."""
+    return f"{change.since[:10]} – {change.until[:10]}" if change.since else f"until {change.until[:10]}"
+
+
+def as_of_moment(text: str, now: datetime) -> datetime:
+    """The end of the day `text` names (any form dateutil reads: "2025-06-01", "1 June 2025"), or the time it gives,
+    in UTC."""
+    from dateutil import parser as dateparser  # only for --as-of
+
+    try:
+        parsed = dateparser.parse(text, default=datetime(now.year, 1, 1))
+    except (ValueError, OverflowError) as exc:
+        raise HippocampusError(f"--as-of: {text!r} is no date this can read (try YYYY-MM-DD)") from exc
+    if ":" not in text:
+        parsed = datetime.combine(parsed.date(), time.max, parsed.tzinfo)
+    return parsed.replace(tzinfo=timezone.utc) if parsed.tzinfo is None else parsed.astimezone(timezone.utc)
+
+
+def as_json(
+    hit, archived: frozenset[str] | set[str] = frozenset(), every: bool = False, then: str | None = None
+) -> dict:
+    """A hit as --json gives it; `then`: what the memory said on the --as-of day, when that was another value."""
     m = hit.memory
     out = {
         "id": m.id,
@@ -69,10 +142,20 @@ def as_json(hit, archived: frozenset[str] | set[str] = frozenset()) -> dict:
     }
     if m.untrusted:
         out["trust"] = "untrusted"
+    part = matched_part(m, hit.matched)
+    if part:
+        out["matchedPart"] = part
+    before = earlier(m, hit.matched, every)
+    if before:
+        out["history"] = [{"content": shown_text(m, c.content), "from": c.since, "until": c.until} for c in before]
     if hit.turn is not None:
         out["turn"] = hit.turn
     if m.id in archived:
         out["archived"] = True
+    if m.superseded:
+        out["superseded"] = True
+    if then is not None and then != m.content:
+        out["contentThen"] = shown_text(m, then)
     return out
 
 
@@ -114,7 +197,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--why", action="store_true", help="explain each score")
     p.add_argument("--budget", type=int, metavar="TOKENS", help="keep the answer within about this many tokens")
     p.add_argument("--no-touch", action="store_true", help="do not count this recall as an access")
-    p.add_argument("--all", action="store_true", help="include superseded and archived memories")
+    p.add_argument(
+        "--all", action="store_true", help="include superseded memories, and show the values a memory held before"
+    )
+    p.add_argument(
+        "--as-of",
+        metavar="DATE",
+        help="answer as the store would have on DATE: what it held then, with the values it believed then",
+    )
     p.add_argument(
         "--archive",
         action="store_true",
@@ -125,19 +215,27 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--top must be at least 1")
     ctx.require_workspace()
     query = " ".join(ctx.args.query)
+    moment = as_of_moment(ctx.args.as_of, ctx.now) if ctx.args.as_of else None
     view = reading.for_reading(ctx.ws, ctx.now.date())
     try:
         hits = search.rank(
             view,
             query,
             ctx.now,
-            top=ctx.args.top,
+            top=ctx.args.top * AS_OF_WIDER if moment else ctx.args.top,
             min_score=ctx.args.min_score,
             domain=ctx.args.domain,
-            include_all=ctx.args.all,
+            include_all=ctx.args.all or moment is not None,
         )
     finally:
         view.close()
+    then: dict[str, str] = {}
+    if moment is not None:
+        for hit in hits:
+            said = hit.memory.content_on(moment)
+            if said is not None:
+                then[hit.memory.id] = said
+        hits = [h for h in hits if h.memory.id in then][: ctx.args.top]
     archived: set[str] = set()
     if ctx.args.archive:
         hits, archived = with_archive(ctx.ws, hits, query, ctx.args, ctx.now)
@@ -152,7 +250,11 @@ def main(argv: list[str] | None = None) -> int:
             # The answer matters more than the bookkeeping: show what was found, say what could not be recorded.
             print(f"warning: this recall was not recorded as an access ({' '.join(str(exc).split())})", file=sys.stderr)
     if ctx.args.json:
-        cli.emit(json.dumps({"query": query, "results": [as_json(h, archived) for h in hits]}, ensure_ascii=False))
+        answer: dict = {"query": query}
+        if moment is not None:
+            answer["asOf"] = moment.isoformat()
+        answer["results"] = [as_json(h, archived, ctx.args.all, then.get(h.memory.id)) for h in hits]
+        cli.emit(json.dumps(answer, ensure_ascii=False))
         return 0
     if not hits:
         cli.emit("no memory matches that")
@@ -164,7 +266,17 @@ def main(argv: list[str] | None = None) -> int:
             if m.id in archived
             else ""
         )
-        cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {shown(m)}  · {m.id}{origin}")
+        if m.id in then and then[m.id] != m.content:
+            words = f"{shown_text(m, then[m.id])}  (as of {ctx.args.as_of}; now: {shown(m)})"
+        else:
+            words = shown(m) + ("  (superseded)" if m.superseded else "")
+        cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {words}  · {m.id}{origin}")
+        part = matched_part(m, hit.matched)
+        if part:
+            cli.emit(f"   … {part}")
+        if moment is None:
+            for change in earlier(m, hit.matched, ctx.args.all):
+                cli.emit(f"   before: {shown_text(m, change.content)} ({held(change)})")
         if hit.turn is not None:
             cli.emit(f"   turn {framed_turn(hit.turn)}")
         if ctx.args.why:

@@ -136,6 +136,11 @@ class Candidates:
             return None
         return found[1]
 
+    def latest_said(self, session: str) -> str | None:
+        """When the latest message of `session` that a visible memory holds was said (as its source says)."""
+        found = self.latest.get(session)
+        return found[0][0] or None if found is not None else None
+
     def _stored_docs(self, term: str) -> list[int]:
         if self.stored is None:
             return []
@@ -162,10 +167,10 @@ class Candidates:
                 weights[term] = self.weight(term)
         return weighted_dice(topic, other, weights.__getitem__, topic_total)
 
-    def probe(self, topic: set[str], weights: dict[str, float] | None = None) -> list[str]:
-        """The terms to look a topic up by. A memory at similarity ≥ SAME_TOPIC must share one of the rarest
-        terms that carry over 1 - SAME_TOPIC/2 of the weight; probing those first keeps common words from pulling
-        in half the store. `weights` receives each term's weight."""
+    def probe(self, topic: set[str], weights: dict[str, float] | None = None, floor: float = SAME_TOPIC) -> list[str]:
+        """The terms to look a topic up by. A memory at similarity ≥ `floor` must share one of the rarest terms
+        that carry over 1 - floor/2 of the weight; probing those first keeps common words from pulling in half the
+        store. `weights` receives each term's weight."""
         weights = {} if weights is None else weights
         for term in topic:
             if term not in weights:
@@ -176,7 +181,7 @@ class Candidates:
         for term in ranked:
             probe.append(term)
             carried += weights[term]
-            if carried > (1 - SAME_TOPIC / 2) * total and len(probe) >= 2:
+            if carried > (1 - floor / 2) * total and len(probe) >= 2:
                 break
         return probe
 
@@ -197,7 +202,7 @@ class Candidates:
         if not topic:
             return []
         weights: dict[str, float] = {}  # document frequencies do not change during one lookup
-        probe = self.probe(topic, weights)
+        probe = self.probe(topic, weights, floor if floor > 0 else SAME_TOPIC)
         topic_total = sum(map(weights.__getitem__, topic))
         # Which memories share probe terms, and how much weight: cheap to add up over the postings. Only the
         # EXAMINED memories sharing the most are compared in full, so a message of common words stays fast.

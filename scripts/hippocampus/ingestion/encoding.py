@@ -9,26 +9,29 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 
 from .. import redaction, retention
 from ..model import DOMAINS, Index, Memory
-from ..text import asks, label, may_contain, one_line
+from ..text import asks, label, may_contain, one_line, words
 from ..timeutil import iso, parse_instant
 from . import scoring
 from .candidates import CANDIDATES_SHOWN, Candidates
-from .facts import SAME_TOPIC, Fact, relation, values_of
+from .facts import SAME_TOPIC, Fact, asserted, relation, values_of, with_value
 from .scoring import Score
-from .summary import CONTENT_LIMIT, DETAIL_LIMIT, KEYWORDS_KEPT, keywords_of, summarise
+from .summary import CONTENT_LIMIT, KEYWORDS_KEPT, keywords_of, summarise
 from .transcripts import Signal
 
 MIN_IMPORTANCE = 0.5  # a message scoring below this is no memory of its own (encode.py --min-importance)
 SMALL_TALK_CEILING = 0.3  # small talk kept as a memory of its own (at --min-importance 0) stays in the background
 CONTEXT_WORDS = 40  # of the message a memory answered (its `context`) and of the one that followed (its `reply`)
-TURN_LIMIT = DETAIL_LIMIT  # characters of one attached turn
+TURN_LIMIT = 2000  # characters of one attached turn (a long reply is kept to its start: it is context, not a note)
 EPISODE_TURNS = 24  # turns attached to one memory at most; the next one starts a memory of its own
 EPISODE_HEAD = 0.3  # a memory made only to hold turns that are no memory of their own: background, found by search
+# A pause this long in a session ends a stretch of conversation: OpenClaw's main session lives for days, and what was
+# said the next morning is no context, episode, reply or correction of what was said the evening before.
+STRETCH = timedelta(hours=3)
 
 _RELATIVE = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|month)"
@@ -72,6 +75,7 @@ class Draft(Fact):
     explicit: bool = False
     trust: str | None = None
     score: Score | None = None
+    correction: bool = False  # it corrects something said before ("No, actually…", "I mixed it up, …")
     detail: str = ""  # what the concise content left out of the message (searchable, never shown as the memory)
     context: str = ""  # the message this one answered (its first CONTEXT_WORDS words)
 
@@ -98,7 +102,8 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
     memory's `context` (its first CONTEXT_WORDS words), so a reply ("Tilly, after my old dog") is found by what it
     answered ("why did you name her Tilly").
     """
-    text = redacted_text(signal)
+    claim = asserted(redacted_text(signal))
+    text = claim.text
     when = signal_time(signal, now)
     untrusted = signal.trust == "untrusted"
     relative = may_contain(text, _RELATIVE_WORDS) and _RELATIVE.search(text)
@@ -114,7 +119,7 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
     domain, category = ("world", "observed") if untrusted else (score.domain, score.category)
     importance = min(score.value, retention.ceiling_for(untrusted))
     context = neighbour_text(previous) if previous else ""
-    return Draft(
+    draft = Draft(
         content=content,
         keywords=keywords_of(content),
         domain=domain,
@@ -125,9 +130,12 @@ def draft_from(signal: Signal, score: Score, now: datetime, previous: str | None
         explicit=score.explicit and not untrusted,
         trust="untrusted" if untrusted else None,
         score=score,
+        correction=claim.correction,
         detail=redaction.redact(detail),
         context=context,
     )
+    draft.replaced |= claim.replaced  # "…, not Sofia": named in the message, not in what it asserts
+    return draft
 
 
 def candidates(
@@ -220,19 +228,37 @@ def reinforce(index: Index, memory: Memory, draft: Draft) -> None:
     _merge(memory, draft)
 
 
-def update(index: Index, lookup: Candidates, memory: Memory, draft: Draft) -> None:
-    """The same thing with a new value: the new content, the old one kept in `history`."""
-    memory.history.append({"ts": iso(draft.when), "content": memory.content})
-    stale = values_of(memory.content) - draft.tokens
+def update(index: Index, lookup: Candidates, memory: Memory, draft: Draft, content: str | None = None) -> None:
+    """The same thing with a new value, or its opposite: the memory says the new content (`content`, else the
+    draft's) from now on, and keeps the old one in `history` with the time it held. No reinforcement: a changed
+    fact is not the same fact said again."""
+    memory.history.append(
+        {
+            "ts": iso(draft.when),
+            "content": memory.content,
+            "from": memory.extra.get("since") or memory.created,
+            "until": iso(draft.when),
+        }
+    )
+    new = draft.content if content is None else content
+    stale = values_of(memory.content) - set(words(new)) - values_of(new)
     memory.keywords = [k for k in memory.keywords if k.lower() not in stale]
-    memory.content = draft.content
+    memory.content = new
+    memory.extra["since"] = iso(draft.when)
     for name, value in (("detail", draft.detail), ("context", draft.context)):
         if value:
             memory.extra[name] = value
         else:
             memory.extra.pop(name, None)
     lookup.refresh(memory)
-    reinforce(index, memory, draft)
+    current = retention.importance_on(memory, draft.when.date(), index.meta)
+    retention.restart(memory, max(current, draft.importance), draft.when.date())
+    last = parse_instant(memory.lastAccessed)
+    if last is None or draft.when > last:
+        memory.lastAccessed = iso(draft.when)
+    if draft.source not in memory.sources:
+        memory.sources.append(draft.source)
+    _merge(memory, draft)
 
 
 def _merge(memory: Memory, draft: Draft) -> None:
@@ -245,13 +271,25 @@ def _merge(memory: Memory, draft: Draft) -> None:
     memory.keywords = keywords
 
 
+CORRECTION_FLOOR = 0.25  # how alike a memory must be for a correction or a change to be looked at as its target
+
+
 def attach(
-    index: Index, lookup: Candidates, draft: Draft, outcome: Outcome, related: list[Memory] | None = None
+    index: Index,
+    lookup: Candidates,
+    draft: Draft,
+    outcome: Outcome,
+    related: list[Memory] | None = None,
+    recent: Memory | None = None,
 ) -> Memory | None:
     """Reinforce or update the memory the draft is the same fact as; None when there is none. Memories about the
-    same thing that the draft says something else of are added to `related`, when given."""
-    for memory, similarity in candidates(lookup, draft, limit=5, floor=SAME_TOPIC):
-        kind = relation(draft, memory, similarity)
+    same thing that the draft says something else of are added to `related`, when given. A correction or a change
+    is looked for among less alike memories too, and a correction that says only a new value ("sorry, it's the
+    16th") corrects the value of that kind in `recent`, the memory its session made last."""
+    marked = draft.correction or draft.changes or bool(draft.replaced)
+    floor = CORRECTION_FLOOR if marked else SAME_TOPIC
+    for memory, similarity in candidates(lookup, draft, limit=5, floor=floor):
+        kind = relation(draft, memory, similarity, correcting=draft.correction)
         if (
             kind is None
             and related is not None
@@ -269,12 +307,20 @@ def attach(
             lookup.holds(memory, draft.source)
             outcome.updated.append(memory.id)
             return memory
+    if draft.correction and recent is not None and not draft.frame and label(draft.content) == label(recent.content):
+        corrected = with_value(recent.content, draft)
+        if corrected is not None:
+            update(index, lookup, recent, draft, corrected)
+            lookup.holds(recent, draft.source)
+            outcome.updated.append(recent.id)
+            return recent
     return None
 
 
-def place(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome) -> Memory:
-    """Create, reinforce or update, whichever the draft is to the closest memories."""
-    memory = attach(index, lookup, draft, outcome)
+def place(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome, recent: Memory | None = None) -> Memory:
+    """Create, reinforce or update, whichever the draft is to the closest memories (or, for a correction of a value
+    alone, to `recent`)."""
+    memory = attach(index, lookup, draft, outcome, recent=recent)
     if memory is None:
         memory = create(index, lookup, draft)
         outcome.new.append(memory.id)
@@ -313,6 +359,22 @@ class Episodes:
         self.index, self.lookup, self.now, self.outcome = index, lookup, now, outcome
         self.last: dict[str, Memory | None] = {}
         self.waiting: dict[str, list[tuple[Signal, Score, str | None]]] = {}
+        self.said_at: dict[str, datetime | None] = {}  # session -> when its latest message was said
+
+    def arrived(self, signal: Signal, when: datetime) -> bool:
+        """A message of the session arrived, said at `when`: False when it starts a new stretch of conversation
+        (STRETCH or more after the session's latest message), and then nothing said before is its context."""
+        session = signal.session
+        if session in self.said_at:
+            before = self.said_at[session]
+        else:
+            before = parse_instant(self.lookup.latest_said(session))
+        self.said_at[session] = when if before is None else max(before, when)
+        if before is None or when - before < STRETCH:
+            return True
+        self._settle(session, self.waiting.pop(session, []))
+        self.last[session] = None
+        return False
 
     def current(self, session: str) -> Memory | None:
         if session not in self.last:
@@ -362,14 +424,19 @@ class Episodes:
         session's memory so far; anything else is held by its most informative message, made a memory of its own
         in the background."""
         for session, turns in self.waiting.items():
-            memory = self.last.get(session)
-            answered = any(t[1].rule != "smalltalk" and not asks(t[0].text) for t in turns)
-            if memory is not None and not answered and len(memory.episode) + len(turns) <= EPISODE_TURNS:
-                for turn, _, _ in turns:
-                    self._attach(memory, turn)
-                continue
-            self._hold(turns)
+            self._settle(session, turns)
         self.waiting.clear()
+
+    def _settle(self, session: str, turns: list[tuple[Signal, Score, str | None]]) -> None:
+        if not turns:
+            return
+        memory = self.last.get(session)
+        answered = any(t[1].rule != "smalltalk" and not asks(t[0].text) for t in turns)
+        if memory is not None and not answered and len(memory.episode) + len(turns) <= EPISODE_TURNS:
+            for turn, _, _ in turns:
+                self._attach(memory, turn)
+            return
+        self._hold(turns)
 
     def _hold(self, turns: list[tuple[Signal, Score, str | None]]) -> Memory | None:
         """The most informative of these messages made a background memory holding the others (None, and all
@@ -408,23 +475,24 @@ def encode(
     now: datetime,
     min_importance: float = MIN_IMPORTANCE,
     lookup: Candidates | None = None,
-    previous: dict[str, str] | None = None,
 ) -> Outcome:
     """Encode signals into the index in order; a signal whose message the store holds already is skipped.
 
     A message too short to be a memory of its own ("my locker code is now 5521") still reinforces or updates the
     memory it is the same fact as. Every other message but noise is attached to its session's memory (`Episodes`).
-    `lookup` indexes the index's memories (built here when not given); `previous` holds each session's last message
-    so far (as `redacted_text` gives it), and is kept up to date.
+    `lookup` indexes the index's memories (built here when not given). A message is another's context, reply or
+    episode only within one stretch of conversation (`STRETCH`).
     """
     outcome = Outcome()
     if lookup is None:
         lookup = Candidates(index.memories)
     episodes = Episodes(index, lookup, now, outcome)
-    previous = {} if previous is None else previous  # session → the text of its last message so far
+    previous: dict[str, str] = {}  # session → the text of its last message so far
     for signal in signals:
         before = previous.get(signal.session)
         previous[signal.session] = redacted_text(signal)
+        if not episodes.arrived(signal, signal_time(signal, now)):
+            before = None
         if signal.key in lookup.held:
             outcome.duplicates += 1
             continue
@@ -437,12 +505,12 @@ def encode(
         if kept(score, min_importance):
             draft = draft_from(signal, score, now, before)
             if draft is not None:
-                memory = place(index, lookup, draft, outcome)
+                memory = place(index, lookup, draft, outcome, episodes.current(signal.session))
         elif score.rule == "short" and signal.role == "user":
             draft = draft_from(signal, score, now, before)
             related: list[Memory] = []
             if draft is not None:
-                memory = attach(index, lookup, draft, outcome, related)
+                memory = attach(index, lookup, draft, outcome, related, episodes.current(signal.session))
             if memory is None and draft is not None and related:
                 # Too short to be a memory of its own, but it says something new about a remembered thing ("the
                 # gate code is 12"): kept, as important as what it is about.

@@ -10,9 +10,10 @@ from ..text import may_contain, one_line, split_label, words, SENTENCE_BREAK, ST
 from .. import notes
 from ..smalltalk import normalized, small_talk_sentence
 from .facts import CAPITAL, NUMBER
+from .transcripts import MESSAGE_LIMIT
 
 CONTENT_LIMIT = 200
-DETAIL_LIMIT = 2000  # what a summary leaves out stays searchable up to this length; a pasted document is no memory
+DETAIL_LIMIT = MESSAGE_LIMIT  # what a summary leaves out is kept whole, as long as a message is kept
 KEYWORDS_KEPT = 6
 
 # --- summarising (pure) ---------------------------------------------------------------------------------------

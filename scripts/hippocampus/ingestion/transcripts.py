@@ -24,8 +24,8 @@ from . import echoes
 from .linereader import Line
 from ..timeutil import iso, parse_instant
 
-MESSAGE_LIMIT = 16_000  # characters of one message that are kept; the rest is cut, with CUT_NOTE
-CUT_NOTE = " [… the rest of this very long message was not kept]"
+MESSAGE_LIMIT = 32_000  # characters of one message that are kept; the rest is cut, with CUT_NOTE
+CUT_NOTE = f" [… cut here: only the first {MESSAGE_LIMIT:,} characters of this very long message are kept]"
 
 
 # --- values ---------------------------------------------------------------------------------------------------

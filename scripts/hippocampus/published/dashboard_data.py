@@ -23,6 +23,7 @@ TOP_COUNT = 10
 CONTENT_LIMIT = 600  # characters of one memory in the page
 KEYWORD_LIMIT = 12
 SOURCE_LIMIT = 3
+HISTORY_LIMIT = 5  # earlier values of one memory in the page, newest first
 HISTOGRAM_BINS = 20  # 0.05 wide: the tier thresholds 0.2, 0.4 and 0.7 fall on bin edges
 PROJECTION_DAYS = 90
 PROJECTION_MARKS = (0, 7, 30, 60, 90)
@@ -131,13 +132,27 @@ def memory_row(item: Scored, today: date) -> dict:
         "created": created.isoformat() if created else None,
         "sources": [s for s in (_source(s) for s in m.sources[:SOURCE_LIMIT]) if s],
         "sourceCount": len(m.sources),
+        "history": [
+            {"content": _text(c.content, CONTENT_LIMIT), "from": (c.since or "")[:10] or None, "until": c.until[:10]}
+            for c in m.changes[::-1][:HISTORY_LIMIT]
+        ],
         "pinned": m.pinned,
         "untrusted": m.untrusted,
         "archived": m.archived or m.superseded,
     }
 
 
-_OPTIONAL = ("lastAccessed", "idleDays", "created", "sources", "pinned", "untrusted", "archived", "keywords")
+_OPTIONAL = (
+    "lastAccessed",
+    "idleDays",
+    "created",
+    "sources",
+    "pinned",
+    "untrusted",
+    "archived",
+    "keywords",
+    "history",
+)
 
 
 def compact_row(row: dict) -> dict:

@@ -22,11 +22,11 @@ from datetime import date, datetime, timedelta
 from .. import frontmatter
 from .. import retention
 from ..ingestion.candidates import Candidates, weighted_dice
-from ..ingestion.facts import misbound, relation, Fact, SAME_TOPIC
+from ..ingestion.facts import NEGATIONS, misbound, relation, Fact, SAME_TOPIC
 from ..terms import topic_terms, without_said
 from ..model import id_number, BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory
 from ..published.selection import framed
-from ..text import label, one_line, terms, words, STOP_WORDS
+from ..text import label, one_line, words, STOP_WORDS
 from ..timeutil import iso, parse_day, parse_instant
 
 MARKER = "consolidated"  # index meta: {"through": highest id number seen, "at": time of that run}
@@ -268,10 +268,6 @@ def same_fact(run: _Run, a: Memory, b: Memory, similarity: float) -> bool:
     return relation(fa, fb, similarity) == "reinforce" and relation(fb, fa, similarity) == "reinforce"
 
 
-_NEGATIONS = frozenset(
-    "not no never nor without none nobody nothing neither don't doesn't didn't isn't aren't wasn't "
-    "weren't won't can't cannot couldn't shouldn't wouldn't hasn't haven't hadn't".split()
-)
 _VALUE_WORD = re.compile(r"\d+(?:[.:,/\-]\d+)*|[\w'’-]+")
 
 
@@ -295,7 +291,7 @@ def adds_detail(richer: Fact, poorer: Fact) -> bool:
         return False  # nothing added: the same fact, or the same words
     if richer.changes or poorer.changes or richer.replaced or poorer.replaced:
         return False  # a changed value is for `supersede`
-    if {w for w in words(richer.content) if w in _NEGATIONS} != {w for w in words(poorer.content) if w in _NEGATIONS}:
+    if {w for w in words(richer.content) if w in NEGATIONS} != {w for w in words(poorer.content) if w in NEGATIONS}:
         return False
     if misbound(poorer.bindings, richer.bindings):
         return False  # a value of the richer said of something else ("the gate code is 12" / "… the alarm code is 12")
@@ -499,7 +495,7 @@ def theme_phrase(memory: Memory, theme: set[str]) -> str:
         gap = memory.content[found[i - 1].end() : match.start()] if i else ""
         if first is not None and gap.strip():
             first, count = None, 0  # punctuation ends a run
-        if set(terms(word)) & theme:
+        if topic_terms(word) & theme:  # "working" is the theme's "_work"
             if first is None:
                 first = i
             last, count = i, count + 1
@@ -508,7 +504,7 @@ def theme_phrase(memory: Memory, theme: set[str]) -> str:
         elif word.lower() not in STOP_WORDS:
             first, count = None, 0
     if best is None:
-        return " ".join(sorted(theme))
+        return " ".join(sorted(t for t in theme if not t.startswith("_")))
     _, a, b = best
     return one_line(memory.content[found[a].start() : found[b].end()])
 

@@ -31,7 +31,7 @@ from . import files
 if TYPE_CHECKING:
     pass
 
-SCHEMA = 12
+SCHEMA = 13
 # The cache holds the store's words as redacted under one set of rules: after new rules it is built again.
 VERSION = SCHEMA * 1000 + redaction.RULES
 BATCH = 500  # documents read in one statement
