@@ -1,6 +1,6 @@
 """Bring every file derived from memory/index.json up to date: the search cache, the Markdown mirrors under
-memory/<domain>/, HIPPOCAMPUS_CORE.md (the core memories as Markdown, for OpenClaw's own memory search) and the
-dashboard.
+memory/<domain>/, HIPPOCAMPUS_CORE.md (the core memories in one Markdown file, to read or share; OpenClaw's memory
+search finds them in the mirrors) and the dashboard.
 
 encode.py, decay.py and the other writers do this themselves after each change; run this after editing
 memory/index.json by hand, or to see the core file's figures. HIPPOCAMPUS_CORE.md has the same threshold as
@@ -8,7 +8,6 @@ load_core (0.70) and is bounded by a token budget (default about 4,000).
 """
 
 from __future__ import annotations
-
 
 from .. import cli, writing
 from ..model import CORE_THRESHOLD

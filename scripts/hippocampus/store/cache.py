@@ -20,16 +20,13 @@ from array import array
 from itertools import islice
 from collections import Counter
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 from .. import redaction
 from ..model import Memory, tier
 from ..retention import importance, lowest_key, recency
 from ..workspace import Workspace
 from . import files
-
-if TYPE_CHECKING:
-    pass
 
 SCHEMA = 13
 # The cache holds the store's words as redacted under one set of rules: after new rules it is built again.
