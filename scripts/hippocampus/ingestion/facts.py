@@ -49,8 +49,10 @@ def _values(text: str, numbers: set[str], found_words: list[str]) -> set[str]:
     return {v for v in found if v}
 
 
-# Where one statement of a message ends and the next begins: "the gate code is 1290 and the alarm code is 12".
-_CLAUSE_END = re.compile(r"[.;!?]\s+|,\s+|\n+|\s+(?:and|but|while|whereas|plus)\s+", re.IGNORECASE)
+# Where one statement of a message ends and the next begins: "the gate code is 1290 and the alarm code is 12". A
+# joining word is tried from the first space of a run only (the lookbehind), after line breaks too: tried from every
+# space, `\s+` would read the rest of the run each time (a PDF's run of Unicode spaces).
+_CLAUSE_END = re.compile(r"[.;!?]\s+|,\s+|(?<!\s)\s+(?:and|but|while|whereas|plus)\s+|\n+", re.IGNORECASE)
 
 
 def bindings(text: str) -> dict[str, set[str]]:
