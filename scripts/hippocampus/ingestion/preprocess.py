@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from .. import redaction
 from ..errors import HippocampusError
-from ..store import indexfile
+from ..store import files, indexfile
 from ..timeutil import parse_instant
 from ..workspace import Workspace
 from . import sources
@@ -174,6 +174,7 @@ def preprocess(
 
 
 def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> PreprocessReport:
+    files.check_file(ws.signals)
     report = PreprocessReport(first_run=not ledger.initialized)
     if meta is None and (report.first_run or ledger.fresh):
         meta = indexfile.read_meta(ws)
