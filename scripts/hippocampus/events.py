@@ -8,7 +8,7 @@ import re
 from datetime import datetime
 
 from . import jsonl, redaction
-from .store.files import append_line
+from .store.files import append_line, folder_error
 from .timeutil import iso
 from .workspace import Workspace
 
@@ -67,6 +67,8 @@ def read_events(ws: Workspace) -> tuple[list[dict], int]:
         handle = open(ws.events, encoding="utf-8", errors="replace")
     except FileNotFoundError:
         return events, 0
+    except IsADirectoryError:
+        raise folder_error(ws.events) from None
     with handle:
         lines = jsonl.Lines(handle)
         for _, entry in lines:

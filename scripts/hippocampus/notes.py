@@ -61,10 +61,10 @@ _PHRASES = [
     r"garde\s+(?:en\s+tête|à\s+l['’]esprit)(?:\s+(?:que|qu'))?",
     r"pour\s+info",
     # German
-    r"merk(?:e)?\s+dir(?:\s*,?\s*dass)?",
-    r"denk(?:e)?\s+daran(?:\s*,?\s*dass)?",
-    r"vergiss\s+nicht(?:\s*,?\s*dass)?",
-    r"behalte\s+im\s+kopf(?:\s*,?\s*dass)?",
+    r"merk(?:e)?\s+dir(?:(?:\s*,)?\s*dass)?",
+    r"denk(?:e)?\s+daran(?:(?:\s*,)?\s*dass)?",
+    r"vergiss\s+nicht(?:(?:\s*,)?\s*dass)?",
+    r"behalte\s+im\s+kopf(?:(?:\s*,)?\s*dass)?",
     r"zur\s+info",
     # Spanish
     r"recuerda(?:\s+que)?",

@@ -183,7 +183,12 @@ KEYS: tuple[Pattern, ...] = (
     # Up to its END line, if it comes before another BEGIN line (each block is looked through once).
     Pattern("private-key", _compile(f"{_BEGIN}(?:(?!-----BEGIN )[\\s\\S])*?{_END}")),
     Pattern("private-key", _compile(f"{_BEGIN}{_BODY}")),
-    Pattern("private-key", _compile(f"(?<![A-Za-z0-9+/])(?:[A-Za-z0-9+/]{{16,}}={{0,2}}{_BODY})?{_SEP}?{_END}")),
+    # The separator before a lone END line is taken from the first space of its run (tried from each space, it would
+    # read the rest of the run each time).
+    Pattern(
+        "private-key",
+        _compile(f"(?<![A-Za-z0-9+/])(?:[A-Za-z0-9+/]{{16,}}={{0,2}}{_BODY})?(?:(?<![ \\t]){_SEP})?{_END}"),
+    ),
 )
 _OPENS = _compile(f"({_BEGIN})|{_END}")
 _CONTINUES = _compile(
@@ -484,7 +489,7 @@ def _said_patterns(kind: str, label: str, nouns: str) -> tuple[Pattern, ...]:
 
 def _url_password(match: re.Match) -> tuple[int, int] | None:
     value = match.group("v")
-    if re.match(r"\d{1,5}(?:/|$)", value) or "://" in value or value.startswith("[REDACTED"):
+    if re.match(r"\d{1,5}(?:/|$)", value) or value.startswith("[REDACTED"):
         return None  # host:port/path, not user:password
     return match.span("v")
 
@@ -534,7 +539,7 @@ _SEED_CONTEXT = (
     rf"(?:{'|'.join(_SEED_NAMES)})|backup[ -](?:{'|'.join(_SEED_NAMES)})|secret phrase|wallet (?:words|phrase)"
     r"|phrase (?:de (?:r[ée]cup[ée]ration|passe)|secr[èe]te|mn[ée]monique)|frase (?:semilla"
     r"|de recuperaci[óo]n|di recupero|de recupera[çc][ãa]o|secreta|mnem[óo]nica)|palabras semilla"
-    r"|wiederherstellungs\w*|herstel(?:zin|woorden)|seedphrase)"
+    r"|wiederherstellungs\w{0,12}|herstel(?:zin|woorden)|seedphrase)"  # -phrase, -wörter, -schlüssel
 )
 _WORD = r"(?i:[a-zß-öø-ÿ]{3,8})"  # in any case: a phone keyboard capitalises a word alone on its line
 # A seed is written one way throughout — the same spaces, commas or line breaks between its words, or a numbered
@@ -560,9 +565,11 @@ OTHERS: tuple[Pattern, ...] = (
     Pattern(
         "url-password",
         # The user may be empty (`redis://:…@host`) and the password may hold an `@`: it runs to the last `@` before
-        # the host.
+        # the host. A scheme is short, and a password stops before another `://`: read to the end from every scheme
+        # or user of a long word ("a.a.a.…://"), they would take time quadratic in its length.
         _compile(
-            r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:(?P<v>[^\s@]+(?:@[^\s@/]*)*)@(?=[\w\[][^\s@/]*(?:[/:?#\s]|\Z))",
+            r"\b[a-z][a-z0-9+.\-]{0,40}://[^\s:/@]*:(?P<v>(?:(?!://)[^\s@])+(?:@[^\s@/]*)*)@"
+            r"(?=[\w\[][^\s@/]*(?:[/:?#\s]|\Z))",
             re.IGNORECASE,
         ),
         _url_password,
@@ -950,7 +957,7 @@ class Conversations:
 # --- stored memories ---------------------------------------------------------------------------------------------
 
 # A keyword is a word: one with a letter, a digit and a sign no word has is a value ("hunter2secret!").
-_NOT_A_WORD = _compile(r"(?=.*[^\W\d_])(?=.*\d).*[!@#$%^&*+=~?|\\<>{}\[\]]")
+_NOT_A_WORD = _compile(r"\A(?=.*[^\W\d_])(?=.*\d).*[!@#$%^&*+=~?|\\<>{}\[\]]")
 
 
 def redact_memory(raw: dict) -> bool:

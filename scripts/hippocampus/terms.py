@@ -39,7 +39,9 @@ CHANGE_WORDS = frozenset(
 )
 IGNORED_TERMS = frozenset({"user", "user's"}) | CHANGE_WORDS
 DIGIT = re.compile(r"\d")
-SAID = re.compile(r"\s*\(said \d{4}-\d{2}-\d{2}\)\Z")  # the date note a summary ends with
+# The date note a summary ends with, from the first space before it (tried from each space of a run, it would read
+# the rest of the run each time).
+SAID = re.compile(r"(?<!\s)\s*\(said \d{4}-\d{2}-\d{2}\)\Z")
 
 
 class Piece(NamedTuple):

@@ -118,6 +118,7 @@ def write(ws: Workspace, now: datetime, wait: bool = True) -> Iterator[Store]:
     """Lock, load, yield the store to change, then `finish`. `wait=False` (cron) raises BusyError at once when
     another run holds the lock."""
     with files.workspace_lock(ws, wait=wait):
+        files.check_file(ws.events)  # logged to and published from by `finish`, after the index is saved
         store = open_store(ws, now)
         try:
             yield store

@@ -55,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         path = None
     else:
         with writing.write(ws, now, wait=ctx.wait) as store:
+            files.check_folder(ws.consolidation)  # where the report goes, once the index is saved
             archive.redact_file(ws)  # an archive written before a kind of secret was known
             report = consolidation.consolidate(store.index, now)
             if report.changed:

@@ -53,6 +53,8 @@ def describe(report: runs.EncodeReport) -> str:
         )
     if report.expired:
         text += f"; {report.expired} pending items older than a day encoded automatically"
+    if report.preprocess is not None and report.preprocess.ahead:
+        text += f"; {report.preprocess.ahead} messages stamped ahead of this run's clock, taken at its time"
     return text + f"; {report.total} memories, {report.pending_left} pending"
 
 

@@ -15,9 +15,10 @@ is committed in steps, so memory stays small and an interrupted run keeps its pr
 
 A ledger (memory/ingest.sqlite) records every message handled, so running again, in any order with encode.py,
 after a crash, with shared or naive timestamps or abandoned branches, never reads a message twice. A malformed line
-is counted and skipped. The very first run takes the most recent --limit N messages, or what the installer recorded
-in memory/hippocampus-config.json ({"firstRun": {"signals": N}} or {"firstRun": {"whole": true}}), else everything.
-encode.py runs this itself; run it alone to inspect what would be encoded.
+is counted and skipped; a message stamped ahead of the run's clock (written while the machine's clock was fast) is
+taken at the run's time and counted. The very first run takes the most recent --limit N messages, or what the
+installer recorded in memory/hippocampus-config.json ({"firstRun": {"signals": N}} or {"firstRun": {"whole": true}}),
+else everything. encode.py runs this itself; run it alone to inspect what would be encoded.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def describe(report: PreprocessReport) -> str:
     for count, label in (
         (report.limited, "older ones left out by the limit"),
         (report.before_watermark, "already read by the old skill"),
-        (report.deferred, "stamped in the future, left for later"),
+        (report.ahead, "stamped ahead of this run's clock, taken at its time"),
         (report.malformed, "malformed lines skipped"),
         (report.incomplete, "lines still being written"),
         (report.undecodable, "compressed rows or archives not decoded (read again next run)"),

@@ -31,9 +31,11 @@ _HINT = re.compile(
 )
 _BLOCKS = re.compile(
     r"(?:^[ \t]*(?:Context:|Untrusted context \(metadata, do not treat as instructions or commands\):)[ \t]*\n)?"
-    r"^[ \t]*<active_memory_plugin>.*?</active_memory_plugin>[ \t]*$"
-    r"|<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>.*?<<<END_OPENCLAW_INTERNAL_CONTEXT>>>"
-    r"|^<!-- hippocampus\n.*?^-->$",
+    # Each block ends before another one opens: a text of opening tags alone is read once, not once a tag.
+    r"^[ \t]*<active_memory_plugin>(?:(?!<active_memory_plugin>).)*?</active_memory_plugin>[ \t]*$"
+    r"|<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>(?:(?!<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>).)*?"
+    r"<<<END_OPENCLAW_INTERNAL_CONTEXT>>>"
+    r"|^<!-- hippocampus\n(?:(?!<!-- hippocampus\n).)*?^-->$",
     re.DOTALL | re.MULTILINE,
 )
 _SCORE = r"\[(?:0\.\d\d|1\.00)\]"
@@ -117,7 +119,7 @@ def _without_listing_json(text: str) -> str:
         except (ValueError, RecursionError):
             continue
         if _is_listing(value):
-            closing = re.match(r"\s*```", text[end:])
+            closing = re.match(r"\A\s*```", text[end:])
             spans.append((match.start(), end + (closing.end() if closing else 0)))
     for start, end in reversed(spans):
         text = text[:start] + text[end:]

@@ -53,8 +53,10 @@ def _values(text: str, numbers: set[str], found_words: list[str]) -> set[str]:
     return {v for v in found if v}
 
 
-# Where one statement of a message ends and the next begins: "the gate code is 1290 and the alarm code is 12".
-_CLAUSE_END = re.compile(r"[.;!?]\s+|,\s+|\n+|\s+(?:and|but|while|whereas|plus)\s+", re.IGNORECASE)
+# Where one statement of a message ends and the next begins: "the gate code is 1290 and the alarm code is 12". A
+# joining word is tried from the first space of a run only (the lookbehind), after line breaks too: tried from every
+# space, `\s+` would read the rest of the run each time (a PDF's run of Unicode spaces).
+_CLAUSE_END = re.compile(r"[.;!?]\s+|,\s+|(?<!\s)\s+(?:and|but|while|whereas|plus)\s+|\n+", re.IGNORECASE)
 
 
 def bindings(text: str) -> dict[str, set[str]]:
@@ -114,15 +116,15 @@ WHEN_WORDS = frozenset(
 _CORRECTION = re.compile(
     r"\A\s*(?:(?:no|nope|wait|oops|hmm|ah|oh|non|nein|não|nao|不|不对|不對)[,.!，。]?\s*)*(?:(?:"
     r"actually|in\s+fact|correction|my\s+(?:bad|mistake)"
-    r"|sorry[,.!]?(?:\s*,?\s*i\s+(?:got\s+(?:that|it)\s+wrong|was\s+wrong|made\s+a\s+mistake|meant|misspoke))?"
+    r"|sorry[,.!]?(?:(?:\s*,)?\s*i\s+(?:got\s+(?:that|it)\s+wrong|was\s+wrong|made\s+a\s+mistake|meant|misspoke))?"
     r"|i\s+(?:mixed\s+(?:it|them|that|those)\s+up|got\s+(?:that|it)\s+wrong|was\s+wrong|meant|misspoke)"
-    r"|en\s+fait|en\s+réalité|(?:pardon|désolée?)[,.!]?(?:\s*,?\s*je\s+me\s+suis\s+trompée?)?"
+    r"|en\s+fait|en\s+réalité|(?:pardon|désolée?)[,.!]?(?:(?:\s*,)?\s*je\s+me\s+suis\s+trompée?)?"
     r"|je\s+me\s+suis\s+trompée?|j['’]ai\s+confondu"
-    r"|eigentlich|korrektur|(?:sorry|entschuldigung)[,.!]?(?:\s*,?\s*ich\s+habe\s+mich\s+(?:geirrt|vertan))?"
+    r"|eigentlich|korrektur|(?:sorry|entschuldigung)[,.!]?(?:(?:\s*,)?\s*ich\s+habe\s+mich\s+(?:geirrt|vertan))?"
     r"|ich\s+habe\s+mich\s+(?:geirrt|vertan)|ich\s+habe\s+(?:das|es)\s+verwechselt"
-    r"|en\s+realidad|corrección|(?:perdón|lo\s+siento)[,.!]?(?:\s*,?\s*me\s+equivoqué)?|me\s+equivoqué"
+    r"|en\s+realidad|corrección|(?:perdón|lo\s+siento)[,.!]?(?:(?:\s*,)?\s*me\s+equivoqué)?|me\s+equivoqué"
     r"|me\s+confundí"
-    r"|na\s+verdade|correção|(?:desculpa|desculpe)[,.!]?(?:\s*,?\s*(?:eu\s+)?me\s+enganei)?"
+    r"|na\s+verdade|correção|(?:desculpa|desculpe)[,.!]?(?:(?:\s*,)?\s*(?:eu\s+)?me\s+enganei)?"
     r"|(?:eu\s+)?me\s+enganei|(?:eu\s+)?me\s+confundi"
     r")\b[,.!:：]?\s*|(?:其实|其實|更正|纠正|糾正|抱歉[，,]?我说错了|我说错了|我說錯了|我搞错了|我搞錯了|我记错了|我記錯了"
     r"|我弄错了)[,，:：]?\s*)+",
@@ -134,13 +136,14 @@ _VALUE_WORDS = r"(?:(?:the|a|an|our|my|their|on|at|in|le|la|les|der|die|das|am|e
 _NAMED = r"([\w'’-]+(?:\s\d[\d.:,/-]*)?)"
 _REPLACED = re.compile(
     r",\s*(?:not|pas|nicht|no|não|nao)\s+" + _VALUE_WORDS + _NAMED + r"(?=\s*[.!,;]|\s*\Z)"
-    r"|\b(?:not|pas|nicht|no|não|nao)\s+" + _VALUE_WORDS + _NAMED + r"\s*,?\s*(?:but|mais|sondern|sino|mas)\b"
+    r"|\b(?:not|pas|nicht|no|não|nao)\s+" + _VALUE_WORDS + _NAMED + r"(?:\s*,)?\s*(?:but|mais|sondern|sino|mas)\b"
     r"|\b(?:instead\s+of|rather\s+than|no\s+longer(?:\s+(?:in|at|with|on|uses?))?|switched\s+from|moved\s+from"
     r"|changed\s+from|replaced|au\s+lieu\s+de|plutôt\s+que|statt|anstatt|en\s+lugar\s+de|en\s+vez\s+de"
     r"|em\s+vez\s+de|ao\s+invés\s+de)\s+"
     + _VALUE_WORDS
     + _NAMED
-    + r"|[，,]\s*(?:不是|而不是)\s*([^，,。.!！]+)|不是\s*([^，,。.!！]+?)\s*而是",
+    # A value in Chinese is a few characters: bounded, so a long run of 不是 is read once.
+    + r"|[，,]\s*(?:不是|而不是)\s*([^，,。.!！]{1,40})|不是([^，,。.!！]{1,40}?)而是",
     re.IGNORECASE,
 )
 
@@ -173,7 +176,7 @@ def asserted(text: str) -> Said:
     named = [m for m in _REPLACED.finditer(rest) if not m.group(0).lower().lstrip(", ").startswith(_CHANGE_OPENINGS)]
     for match in reversed(named):  # "…, not Sofia" and "not on Tuesday but" go; "instead of MySQL" says a change
         rest = rest[: match.start()] + rest[match.end() :]
-    rest = re.sub(r"\s+([.!?,;])", r"\1", " ".join(rest.split())).strip()
+    rest = re.sub(r" ([.!?,;])", r"\1", " ".join(rest.split())).strip()
     if rest and rest[0].islower() and opening:
         rest = rest[0].upper() + rest[1:]
     return Said(

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from .. import redaction
 from ..errors import HippocampusError
-from ..store import indexfile
+from ..store import files, indexfile
 from ..timeutil import parse_instant
 from ..workspace import Workspace
 from . import sources
@@ -26,7 +26,9 @@ from . import queue
 from .sources import SourceSpec
 from .transcripts import Message
 
-# Messages stamped later than now by more than this wait for a later run (a transcript clock a little ahead is fine).
+# A message stamped later than now by more than this was written while the machine's clock was fast: it is taken at
+# the run's time (a transcript clock a little ahead is fine). Waiting for the time it shows would keep it from
+# memory, unsaid, until then.
 FUTURE_SLACK = timedelta(minutes=10)
 
 
@@ -39,7 +41,7 @@ class PreprocessReport:
     new: int = 0
     seen: int = 0
     noise: dict = field(default_factory=dict)
-    deferred: int = 0
+    ahead: int = 0  # messages stamped ahead of the run's clock, taken at its time
     limited: int = 0
     before_watermark: int = 0
     malformed: int = 0
@@ -60,7 +62,7 @@ class PreprocessReport:
             "signals": self.new,
             "alreadySeen": self.seen,
             "noise": self.noise,
-            "deferred": self.deferred,
+            "aheadOfClock": self.ahead,
             "limited": self.limited,
             "beforeWatermark": self.before_watermark,
             "malformedLines": self.malformed,
@@ -172,6 +174,7 @@ def preprocess(
 
 
 def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> PreprocessReport:
+    files.check_file(ws.signals)
     report = PreprocessReport(first_run=not ledger.initialized)
     if meta is None and (report.first_run or ledger.fresh):
         meta = indexfile.read_meta(ws)
@@ -207,16 +210,17 @@ def _preprocess(ws, now, spec, limit, full, meta, config, ledger) -> PreprocessR
             if message.id in seen:
                 report.seen += 1
                 continue
-            if message.when > horizon:
-                report.deferred += 1
-                complete = False
-                continue
+            stamped = message.when
+            if stamped > horizon:
+                # The local time in its text came from the same clock: no hint of when it was said.
+                message = replace(message, when=now, local=None)
+                report.ahead += 1
             seen.add(message.id)
             run.take(message.session, message.id)
             if message.noise:
                 report.noise[message.noise] = report.noise.get(message.noise, 0) + 1
                 run.handled.append((message.session, message.id, None, message.noise))
-            elif watermark is not None and message.when <= watermark:
+            elif watermark is not None and stamped <= watermark:  # the old skill read by the same clock
                 report.before_watermark += 1
                 run.handled.append((message.session, message.id, None, "before-watermark"))
             else:

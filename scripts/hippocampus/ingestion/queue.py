@@ -35,6 +35,8 @@ def _entries(ws: Workspace) -> Iterator[tuple[int, Signal | None]]:
         handle = open(ws.signals, "rb")
     except FileNotFoundError:
         return
+    except IsADirectoryError:
+        raise files.folder_error(ws.signals) from None
     name = str(ws.signals)
     at = [0, 0]  # the offset of the line just read, and of the next
 

@@ -68,6 +68,7 @@ def run_preprocess(ws: Workspace, now: datetime, read: Sources, wait: bool) -> P
     from ..store import files
 
     with files.workspace_lock(ws, wait=wait):
+        files.check_file(ws.events)  # logged to once the run is done
         return preprocess(ws, now, read.spec, limit=read.limit, full=read.full)
 
 

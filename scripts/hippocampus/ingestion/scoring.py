@@ -275,7 +275,7 @@ def says_what_for(text: str) -> bool:
         if not [w for w in said if w not in SMALL_WORDS and w not in STOP_WORDS]:
             continue  # nothing it is for
         if (
-            re.match(r"\s*(?:(?:so|very) much )?(?:for|with|on)\s", flat[found.end() :])
+            re.match(r"\A\s*(?:(?:so|very) much )?(?:for|with|on)\s", flat[found.end() :])
             or set(said) & {"you", "your", "you've", "you're"}
             or _FOR_WHAT.search(window)
         ):

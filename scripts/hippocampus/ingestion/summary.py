@@ -56,10 +56,12 @@ _LEAD = re.compile(
     r"|(?:don't|do not|dont)\s+forget(?:\s+(?:that|this))?\s*[:,\-–—]?\s+)?",
     re.IGNORECASE,
 )
+# A match starts where a run of separators starts (the lookbehind): tried from inside a run, it would read the rest
+# of the run each time ("remember this, , , , …").
 _TRAIL = re.compile(
-    r"[\s,;:.\-–—]*(?:(?:and |so )?(?:please )?(?:remember (?:that|this|it)|(?:don't|do not|dont) forget"
-    r"(?: (?:that|this|it))?|keep (?:that|this|it) in mind)(?: (?:please|ok|okay))?|by the way|btw|fyi"
-    r"|just so you know)[\s.!?]*\Z",
+    r"(?<![\s,;:.\-–—])[\s,;:.\-–—]*(?:(?:and |so )?(?:please )?(?:remember (?:that|this|it)"
+    r"|(?:don't|do not|dont) forget(?: (?:that|this|it))?|keep (?:that|this|it) in mind)(?: (?:please|ok|okay))?"
+    r"|by the way|btw|fyi|just so you know)[\s.!?]*\Z",
     re.IGNORECASE,
 )
 _TRAIL_WORDS = ("remember", "forget", "in mind", "by the way", "btw", "fyi", "just so you know")  # in every match

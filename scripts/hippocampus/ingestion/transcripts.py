@@ -193,11 +193,14 @@ _CHANNEL = re.compile(
     r"|LINE|Zalo|Mattermost|WebChat|SMS|Email)\b([^\]\n]*)\][ \t]*",
     re.IGNORECASE,
 )
-_MESSAGE_ID = re.compile(r"[ \t]*\[message_id:[^\]\n]*\]")
-_FILE = re.compile(r"<file\b[^>]*?(?:/>|>.*?</file>)", re.DOTALL)
-_MEDIA = re.compile(r"<media:[^>\n]*>")
-_REPLY_TAG = re.compile(r"\[\[\s*(?:reply_to_current|reply_to\s*:[^\]\n]*|audio_as_voice)\s*\]\]")
-_REPLYING = re.compile(r"\[Replying to[^\]\n]*\].*?\[/Replying\]", re.DOTALL)
+# A tag's inside stops at the next opening (`[^<>…]`, or the lookahead `(?!<file\b)`): read to the end of the text
+# from every opening, many openings never closed would take time quadratic in their number. (OpenClaw escapes
+# `<file` inside a file's text.) Spaces before a message id are taken from the first one of their run.
+_MESSAGE_ID = re.compile(r"(?<![ \t])[ \t]*\[message_id:[^\[\]\n]*\]")
+_FILE = re.compile(r"<file\b[^<>]*?(?:/>|>(?:(?!<file\b).)*?</file>)", re.DOTALL)
+_MEDIA = re.compile(r"<media:[^<>\n]*>")
+_REPLY_TAG = re.compile(r"\[\[\s*(?:reply_to_current\s*|audio_as_voice\s*|reply_to\s*:[^\[\]\n]*)\]\]")
+_REPLYING = re.compile(r"\[Replying to(?:(?!\[Replying to)[^\]\n])*\](?:(?!\[Replying to).)*?\[/Replying\]", re.DOTALL)
 _SYSTEM_LINE = re.compile(r"\ASystem: \[[^\n]*(?:\n|\Z)")
 _HEARTBEAT = re.compile(r"\ARead HEARTBEAT\.md\b|\breply HEARTBEAT_OK\b")
 _CRON_PROMPT = re.compile(r"\A\s*\[cron:[^\]\n]*\]")

@@ -21,8 +21,10 @@ AVATAR_MAX_BYTES = 512 * 1024
 IDENTITY_MAX_BYTES = 256 * 1024
 TEXT_LIMIT = 80
 
-# `- **Name:** Nova`, `* **name**: Nova`, `**NAME:** Nova`
-_FIELD = re.compile(r"^\s*(?:[-*+]\s+)?\*\*\s*([A-Za-z][A-Za-z ]{0,30}?)\s*:?\s*\*\*\s*:?\s*(.*?)\s*$")
+# `- **Name:** Nova`, `* **name**: Nova`, `**NAME:** Nova`. The spaces around a colon are taken whole (`\s*+`) and
+# the value's trailing spaces are left to `clean_value`: a run of spaces split every way would take time quadratic in
+# its length.
+_FIELD = re.compile(r"^\s*(?:[-*+]\s+)?\*\*\s*([A-Za-z][A-Za-z ]{0,30}?)\s*+(?::\s*+)?\*\*\s*+(?::\s*+)?(.*)$")
 # The template's hints: `*(pick something you like)*`, `_(…)_`, `(…)`, `<…>`, `[…]` without a link target.
 _PLACEHOLDER = re.compile(r"^[*_\s]*(\(.*\)|<[^>]*>|\[[^\]]*\])[*_\s]*$", re.S)
 _PLACEHOLDER_WORDS = frozenset(

@@ -165,6 +165,23 @@ def _running(pid: int) -> bool:
     return True
 
 
+def folder_error(path: Path) -> HippocampusError:
+    """The error for a folder where the workspace keeps a file (made or moved there by hand)."""
+    return HippocampusError(f"{path} is a folder, not a file; move it away and run again")
+
+
+def check_file(path: Path) -> None:
+    """Refuse a folder where the workspace keeps a file, before a run changes anything."""
+    if path.is_dir():
+        raise folder_error(path)
+
+
+def check_folder(path: Path) -> None:
+    """Refuse a file where the workspace keeps a folder, before a run changes anything."""
+    if path.exists() and not path.is_dir():
+        raise HippocampusError(f"{path} is a file, not a folder; move it away and run again")
+
+
 def write_error(path: Path, exc: OSError) -> HippocampusError:
     reason = os.strerror(exc.errno) if exc.errno else str(exc)
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):

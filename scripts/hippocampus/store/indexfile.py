@@ -16,7 +16,7 @@ from ..errors import HippocampusError
 from ..model import SCHEMA_VERSION, Index
 from ..timeutil import iso
 from ..workspace import Workspace
-from .files import check_index_link, identity, replacing
+from .files import check_index_link, folder_error, identity, replacing
 
 BACKUPS_KEPT = 7
 # The redaction rules the memories were last saved under: a store saved under older rules (or by hand, or by the old
@@ -96,7 +96,7 @@ def load(ws: Workspace) -> Loaded:
         check_index_link(ws)
         return Loaded(Index(memories=[], meta={RULES_KEY: redaction.RULES}))
     except IsADirectoryError:
-        raise HippocampusError(f"{ws.index} is a folder, not a file; move it away and run again") from None
+        raise folder_error(ws.index) from None
     except OSError as exc:
         raise HippocampusError(f"cannot read {ws.index}: {exc.strerror}") from None
     raw = _parse(ws, text)

@@ -11,7 +11,7 @@ from ..model import Index
 from ..retention import touch
 from ..timeutil import iso, parse_instant
 from ..workspace import Workspace
-from .files import append_line, take_lines
+from .files import append_line, folder_error, take_lines
 
 
 def record(ws: Workspace, ids: list[str], now: datetime) -> None:
@@ -28,7 +28,7 @@ def read(ws: Workspace) -> tuple[dict[str, list[datetime]], int]:
     except FileNotFoundError:
         return {}, 0
     except IsADirectoryError:
-        raise HippocampusError(f"{ws.touches} is a folder, not a file; move it away and run again") from None
+        raise folder_error(ws.touches) from None
     except OSError as exc:
         raise HippocampusError(f"cannot read {ws.touches}: {exc.strerror}") from None
     # Only whole lines count: one being appended right now is read by the next write.
