@@ -3,6 +3,7 @@ memory list and the sibling panels."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 
 from conftest import memory
@@ -280,3 +281,30 @@ def test_the_vta_panel_keeps_valid_goals_and_rewards_and_bounds_their_text():
     assert panel["anticipating"] == []
     assert [(r["type"], r["source"]) for r in panel["rewards"]] == [("connection", None), ("accomplishment", "done")]
     assert "3 malformed" in panel["note"]
+
+
+def test_a_secret_in_a_sibling_skill_s_state_is_redacted_before_it_reaches_the_page():
+    # Sibling skills write their state files themselves, from the same chats: the page is a boundary like any other.
+    secret = "hunter2-Xq9vLp"
+    emotions = dd.amygdala_panel(
+        dd.StateFile(
+            value={
+                "dimensions": {"valence": 0.2},
+                "recentEmotions": [{"label": "relief", "trigger": f"my password is {secret}", "intensity": 0.5}],
+            },
+            missing=False,
+        )
+    )
+    rewards = dd.vta_panel(
+        dd.StateFile(
+            value={
+                "drive": 0.5,
+                "seeking": [f"my password is {secret}"],
+                "recentRewards": [{"type": "accomplishment", "source": f"my password is {secret}"}],
+            },
+            missing=False,
+        )
+    )
+    shown = json.dumps([emotions, rewards], ensure_ascii=False)
+    assert emotions["present"] and rewards["present"]
+    assert secret not in shown and "REDACTED" in shown, shown

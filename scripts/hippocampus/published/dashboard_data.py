@@ -371,7 +371,24 @@ def _state_object(state: StateFile, name: str, hint: str) -> tuple[dict | None, 
         if not state.missing and not state.problem:
             state = StateFile(missing=False, problem="it is not a JSON object")
         return None, _unreadable(state, name, hint)
-    return state.value, None
+    return _redacted(state.value), None
+
+
+def _redacted(value):
+    """A sibling skill's state with every text redacted: those skills write what the same chats said, and the page is
+    a boundary like any other (a key names its value: "password": "…" is a credential)."""
+    if isinstance(value, str):
+        return redaction.redact(value)
+    if isinstance(value, list):
+        return [_redacted(item) for item in value]
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if isinstance(key, str) and isinstance(item, str):
+                key, item = redaction.redact_field(key, item)
+            out[key] = _redacted(item) if not isinstance(item, str) else item
+        return out
+    return value
 
 
 def amygdala_panel(state: StateFile) -> dict:
