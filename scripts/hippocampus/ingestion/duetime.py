@@ -553,8 +553,8 @@ _PATTERNS: list[tuple[re.Pattern, Handler]] = [
     (
         re.compile(
             rf"{_AT_BOUNDARY}(?:(?P<prep>on|by|until|before|le|am|bis|el|la|na|no|até|ate|hasta)\s+)?"
-            r"(?P<pre>next|this|nächsten|nächster|kommenden|diesen|este|esta|el\s+próximo|el\s+proximo|próximo|"
-            r"proximo|próxima|proxima|na\s+próxima|nesta|neste|下个|下個|下|这个|這個|这|這|本|ce)?\s*"
+            r"(?:(?P<pre>next|this|nächsten|nächster|kommenden|diesen|este|esta|el\s+próximo|el\s+proximo|próximo|"
+            r"proximo|próxima|proxima|na\s+próxima|nesta|neste|下个|下個|下|这个|這個|这|這|本|ce)\s*)?"
             rf"(?P<day>{_alternatives(_WEEKDAY_OF)})(?P<feira>-feira)?"
             r"(?P<post>\s+(?:prochain|que\s+viene|que\s+vem))?"
             rf"{_END}{_PART_AFTER}",

@@ -20,6 +20,9 @@ from ..text import one_line
 from .duetime import Due, read_due
 
 TASK_LIMIT = 160  # characters of what is to be done, as a commitment keeps it
+# Characters of one sentence read for a request, a promise or a report: nobody asks for a reminder in a longer one,
+# and a hostile message of one endless sentence is read in bounded time.
+SENTENCE_LIMIT = 600
 
 
 class Promise(NamedTuple):
@@ -47,7 +50,7 @@ def sentences(text: str) -> list[str]:
     """The sentences of a message, our own listing lines left out."""
     if "[" in text or "(close" in text:
         text = "\n".join(line for line in text.split("\n") if not _OWN_LINE.match(line))
-    return [s.strip() for s in _SENTENCES.split(text) if s and s.strip()]
+    return [s.strip()[:SENTENCE_LIMIT] for s in _SENTENCES.split(text) if s and s.strip()]
 
 
 # --- the user asks to be reminded -------------------------------------------------------------------------------
@@ -151,6 +154,12 @@ _TRAILING = re.compile(
     r"|ok|okay|吗|嗎|好吗|好嗎|可以吗|好不好|呢)(?![\w'’]))+\Z",
     re.IGNORECASE,
 )
+# Where the task ends and the reason or the aside begins: ", it is really important", "because…", "parce que…".
+_ASIDE = re.compile(
+    r"(?:,\s*(?:it|that|this)(?:['’]s|\s+is|\s+was|\s+will)\b|,?\s*\b(?:because|since|otherwise|parce\s+que|weil"
+    r"|porque|por\s+que)\b|，?因为).*\Z",
+    re.IGNORECASE | re.DOTALL,
+)
 _DANGLING = re.compile(r"(?<![\w'’])(?:on|at|by|in|for|before|until|around|le|am|um|el|na|no|às|à)\s+(?=[,.;]|\Z)")
 _USER_WORDS = {
     "me": "them",
@@ -196,6 +205,7 @@ def _without(sentence: str, spans: tuple[tuple[int, int], ...], start: int = 0, 
 
 
 def _tidy(what: str) -> str:
+    what = _ASIDE.sub("", what)
     for _ in range(3):
         what = _DANGLING.sub("", what)
         what = _LEADING.sub("", what)
