@@ -251,6 +251,36 @@ def test_consolidation_neither_merges_nor_archives_an_open_commitment(workspace,
     assert "insurance" in load_core(workspace, datetime(2026, 9, 1, 5, 0, tzinfo=timezone.utc))
 
 
+def test_a_hand_edited_commitment_with_an_unreadable_due_time_or_status_breaks_no_listing(workspace):
+    from conftest import memory, write_index
+
+    odd = [
+        memory("mem_001", "Remind the user to water the fern", kind="commitment", due="next-ish", status="open"),
+        memory("mem_002", "The agent promised to call", kind="commitment", due="2026-03-05T09:00Z", status="maybe"),
+        memory(
+            "mem_003",
+            "Remind the user to feed the cat",
+            kind="commitment",
+            task=["not", "text"],
+            status="open",
+            due="2026-03-05T09:00+02:00",
+            closedFrom="here",
+        ),
+    ]
+    write_index(workspace, odd, version=2)
+    now = utc(THURSDAY)
+    shown = load_core(workspace, THURSDAY)
+    assert "feed the cat" in shown and "fern" not in shown and "promised to call" not in shown
+    listed = run_script("commitments", "--all", ws=workspace, now=now)
+    assert listed.returncode == 0, listed.stderr
+    assert "mem_001" in listed.stdout and "mem_002 [done" in listed.stdout
+    assert run_script("sync_core", ws=workspace, now=now).returncode == 0
+    state = workspace.parent / "state"
+    write_state(state, {"agent:main:main": Session("c0000000-0009-4000-8000-000000000009", THURSDAY)})
+    encode(workspace, state, THURSDAY + timedelta(days=30))
+    assert [m.get("status") for m in commitments_of(workspace)] == ["open", "maybe", "expired"]
+
+
 # --- the rules, on signals ------------------------------------------------------------------------------------------
 
 

@@ -228,8 +228,16 @@ def test_a_sentence_that_says_it_is_not_done_or_asks_or_plans_is_not_done(text):
     assert done_sentences(text, "user", SAID) == []
 
 
-def test_the_agent_setting_a_reminder_is_not_the_reminder_kept():
-    assert done_sentences("I've set a reminder for Friday to call the plumber.", "assistant", SAID) == []
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've set a reminder for Friday to call the plumber.",
+        "I put it in your calendar for Friday: call the plumber.",
+        "I've added 'call the plumber' to your to-do list.",
+    ],
+)
+def test_the_agent_noting_a_task_down_is_not_the_task_kept(text):
+    assert done_sentences(text, "assistant", SAID) == []
 
 
 def test_our_own_listing_read_back_from_a_transcript_commits_to_nothing_and_closes_nothing():

@@ -33,6 +33,15 @@ def is_commitment(raw: dict) -> bool:
     return raw.get("kind") == KIND
 
 
+def task_of(raw: dict) -> str:
+    """What is to be done, as a listing shows it: its `task`, or (hand-edited away) its content."""
+    task = raw.get("task")
+    if isinstance(task, str) and task.strip():
+        return task
+    content = raw.get("content")
+    return content if isinstance(content, str) else ""
+
+
 def status_of(raw: dict) -> str:
     """open, done or expired (a hand-edited value this version does not know reads as done: never shown)."""
     value = raw.get("status")
@@ -98,7 +107,7 @@ def relative_text(due: datetime, now: datetime) -> str:
 def content_of(raw: dict[str, Any]) -> str:
     """The one line a commitment shows as its content everywhere (recall, the mirrors, the dashboard): what, when
     due, and how it was closed."""
-    task = raw.get("task") if isinstance(raw.get("task"), str) else raw.get("content", "")
+    task = task_of(raw)
     due = due_of(raw)
     if due is None:
         when = "no due time"

@@ -79,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         view.close()
     if ctx.args.json:
         rows = [_row(m, now) for m in found]
-        cli.emit(json.dumps({"commitments": rows, "open": sum(r["status"] == commitment.OPEN for r in rows)}))
+        opened = sum(r["status"] == commitment.OPEN for r in rows)
+        cli.emit(json.dumps({"commitments": rows, "open": opened}, ensure_ascii=False))
         return 0
     open_count = sum(_status(m, now) == commitment.OPEN for m in found)
     if not found:

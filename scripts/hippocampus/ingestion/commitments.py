@@ -238,7 +238,7 @@ class _Book:
 
     @staticmethod
     def _topic(memory: Memory) -> set[str]:
-        found = topic(str(memory.raw.get("task") or memory.content))
+        found = topic(commitment.task_of(memory.raw))
         return found or topic(str(memory.raw.get("context") or ""))
 
     # --- opening ---

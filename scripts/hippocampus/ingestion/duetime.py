@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from datetime import date, datetime, time, timedelta, timezone
 from typing import NamedTuple
 
@@ -419,206 +420,212 @@ def _part_alone(reading: _Reading, match: re.Match) -> bool:
     return reading.part is not None
 
 
-# --- the patterns, in the order they are tried (a word is read once, by the first that takes it) -----------------
+# --- the patterns ----------------------------------------------------------------------------------------------
 
 _D = r"(?<!\d)(?P<d>\d{1,2})(?!\d)"
 # The words before a time of day: "at 5", "à 17h", "um 17 Uhr", "a las cinco", "às 17h".
 _AT_CLOCK = r"(?:at|by|around|before|à|vers|avant|um|gegen|bis|a\s+las?|às|as|para\s+las?)"
 # Hours said in words, in the languages that say them so ("a las cinco", "às cinco"): one to twelve.
 _CLOCK_WORDS = [w for w in _NUMBERS if 1 <= _NUMBERS[w] <= 12 and len(w) > 2 and " " not in w]
-_PATTERNS: list[tuple[re.Pattern, Handler]] = [
-    (re.compile(r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2}(?P<clock>[ T]\d{2}:\d{2})?)(?!\d)"), _iso_date),
-    (re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号號]"), _han_date),
-    (
-        re.compile(
-            rf"{_AT_BOUNDARY}(?:(?:on|by|before|until)\s+)?(?:(?:the\s+)?{_D}(?:st|nd|rd|th)?\s+(?:of\s+)?"
-            rf"(?:{_ENGLISH_MONTH})\.?|(?:{_ENGLISH_MONTH})\.?\s+{_D.replace('?P<d>', '')}(?:st|nd|rd|th)?)"
-            r"(?:,?\s+\d{4})?(?![\w'’])",
-            re.IGNORECASE,
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> list[tuple[re.Pattern, Handler]]:
+    """The patterns, in the order they are tried (a word is read once, by the first that takes it); compiled on
+    first use: most encode runs meet no promise and need none of them."""
+    return [
+        (re.compile(r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2}(?P<clock>[ T]\d{2}:\d{2})?)(?!\d)"), _iso_date),
+        (re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号號]"), _han_date),
+        (
+            re.compile(
+                rf"{_AT_BOUNDARY}(?:(?:on|by|before|until)\s+)?(?:(?:the\s+)?{_D}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                rf"(?:{_ENGLISH_MONTH})\.?|(?:{_ENGLISH_MONTH})\.?\s+{_D.replace('?P<d>', '')}(?:st|nd|rd|th)?)"
+                r"(?:,?\s+\d{4})?(?![\w'’])",
+                re.IGNORECASE,
+            ),
+            _english_date,
         ),
-        _english_date,
-    ),
-    (
-        re.compile(
-            rf"{_AT_BOUNDARY}(?:(?:le|am|el|o|no|dia)\s+)?{_D}(?:er|\.)?\s+(?:de\s+)?(?P<month>{_MONTH})"
-            r"(?:\s+(?:de\s+)?(?P<y>\d{4}))?(?![\w'’])",
-            re.IGNORECASE,
+        (
+            re.compile(
+                rf"{_AT_BOUNDARY}(?:(?:le|am|el|o|no|dia)\s+)?{_D}(?:er|\.)?\s+(?:de\s+)?(?P<month>{_MONTH})"
+                r"(?:\s+(?:de\s+)?(?P<y>\d{4}))?(?![\w'’])",
+                re.IGNORECASE,
+            ),
+            _named_date,
         ),
-        _named_date,
-    ),
-    (
-        re.compile(r"(?:\bam\s+)?(?<![\d.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d.])"),
-        _numeric_date,
-    ),
-    (
-        re.compile(
-            rf"(?:{_AT_BOUNDARY}(?:in|within|dans|d['’]ici|en|dentro\s+de|em|daqui\s+a)\s+"
-            rf"(?:(?P<half>{_HALF_HOUR})|(?P<n>{_NUM})\s*(?P<unit>{_UNIT})(?![\w'’]))"
-            rf"|(?P<half2>{_HALF_HOUR})\s*(?:后|以后|之后|後)|(?P<n2>{_HAN_NUM})\s*(?P<unit2>{_UNIT})\s*(?:后|以后|之后|後))",
-            re.IGNORECASE,
+        (
+            re.compile(r"(?:\bam\s+)?(?<![\d.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d.])"),
+            _numeric_date,
         ),
-        _relative,
-    ),
-    (
-        re.compile(
-            r"(?:\bthe\s+day\s+after\s+tomorrow|\bapr[èe]s[- ]demain|\bübermorgen|\bpasado\s+mañana"
-            rf"|\bdepois\s+de\s+amanhã|后天|後天){_END}{_PART_AFTER}",
-            re.IGNORECASE,
+        (
+            re.compile(
+                rf"(?:{_AT_BOUNDARY}(?:in|within|dans|d['’]ici|en|dentro\s+de|em|daqui\s+a)\s+"
+                rf"(?:(?P<half>{_HALF_HOUR})|(?P<n>{_NUM})\s*(?P<unit>{_UNIT})(?![\w'’]))"
+                rf"|(?P<half2>{_HALF_HOUR})\s*(?:后|以后|之后|後)|(?P<n2>{_HAN_NUM})\s*(?P<unit2>{_UNIT})\s*(?:后|以后|之后|後))",
+                re.IGNORECASE,
+            ),
+            _relative,
         ),
-        _days_from_today(2),
-    ),
-    (
-        re.compile(
-            r"\btonight\b|\bce\s+soir\b|\bheute\s+(?:abend|nacht)\b|\besta\s+noche\b|\b(?:hoje|logo)\s+[àa]\s+noite\b"
-            r"|\besta\s+noite\b|今晚|今天晚上|今夜",
-            re.IGNORECASE,
+        (
+            re.compile(
+                r"(?:\bthe\s+day\s+after\s+tomorrow|\bapr[èe]s[- ]demain|\bübermorgen|\bpasado\s+mañana"
+                rf"|\bdepois\s+de\s+amanhã|后天|後天){_END}{_PART_AFTER}",
+                re.IGNORECASE,
+            ),
+            _days_from_today(2),
         ),
-        _today_part("night"),
-    ),
-    (
-        re.compile(
-            r"\bthis\s+(?P<part>morning|afternoon|evening)\b|\b(?:ce|cet)\s+(?P<part2>matin|après-midi|apres-midi)\b"
-            r"|\bheute\s+(?P<part3>morgen|früh|vormittag|nachmittag)\b|\besta\s+(?P<part4>mañana|tarde)\b"
-            r"|\bhoje\s+(?:de|à|a)\s+(?P<part5>manhã|tarde)\b|\besta\s+(?P<part6>manhã|tarde)\b"
-            r"|今天(?P<part7>上午|下午|早上)|今早",
-            re.IGNORECASE,
+        (
+            re.compile(
+                r"\btonight\b|\bce\s+soir\b|\bheute\s+(?:abend|nacht)\b|\besta\s+noche\b|\b(?:hoje|logo)\s+[àa]\s+noite\b"
+                r"|\besta\s+noite\b|今晚|今天晚上|今夜",
+                re.IGNORECASE,
+            ),
+            _today_part("night"),
         ),
-        _this_part,
-    ),
-    (
-        re.compile(
-            r"(?:\btomorrow|\bdemain|(?<!guten )(?<!schönen )(?<!jeden )(?<!heute )(?<!gestern )(?<![Aa]m )\bmorgen"
-            r"|(?<!la )(?<!esta )(?<!cada )(?<!pasado )\bmañana|\bamanhã|明天|明日|明早|明晚)"
-            rf"{_END}{_PART_AFTER}",
-            re.IGNORECASE,
+        (
+            re.compile(
+                r"\bthis\s+(?P<part>morning|afternoon|evening)\b|\b(?:ce|cet)\s+(?P<part2>matin|après-midi|apres-midi)\b"
+                r"|\bheute\s+(?P<part3>morgen|früh|vormittag|nachmittag)\b|\besta\s+(?P<part4>mañana|tarde)\b"
+                r"|\bhoje\s+(?:de|à|a)\s+(?P<part5>manhã|tarde)\b|\besta\s+(?P<part6>manhã|tarde)\b"
+                r"|今天(?P<part7>上午|下午|早上)|今早",
+                re.IGNORECASE,
+            ),
+            _this_part,
         ),
-        _tomorrow,
-    ),
-    (
-        re.compile(r"\btoday\b(?!['’]s)|\baujourd['’]hui\b|\bheute\b|\bhoy\b|\bhoje\b|今天|今日", re.IGNORECASE),
-        _days_from_today(0),
-    ),
-    (
-        re.compile(
-            r"\bnext\s+week\b|\bla\s+semaine\s+(?:prochaine|suivante)\b|\b(?:nächste|kommende)\s+woche\b"
-            r"|\bla\s+semana\s+que\s+viene\b|\bla\s+(?:próxima|proxima)\s+semana\b|\bsemana\s+que\s+vem\b"
-            r"|\b(?:na\s+)?(?:próxima|proxima)\s+semana\b|下周(?![一二三四五六日天末])|下星期(?![一二三四五六日天])"
-            r"|下礼拜(?![一二三四五六日天])",
-            re.IGNORECASE,
+        (
+            re.compile(
+                r"(?:\btomorrow|\bdemain|(?<!guten )(?<!schönen )(?<!jeden )(?<!heute )(?<!gestern )(?<![Aa]m )\bmorgen"
+                r"|(?<!la )(?<!esta )(?<!cada )(?<!pasado )\bmañana|\bamanhã|明天|明日|明早|明晚)"
+                rf"{_END}{_PART_AFTER}",
+                re.IGNORECASE,
+            ),
+            _tomorrow,
         ),
-        _next_week,
-    ),
-    (
-        re.compile(
-            r"\bnext\s+month\b|\ble\s+mois\s+prochain\b|\b(?:nächsten|kommenden)\s+monat\b"
-            r"|\bel\s+(?:mes\s+que\s+viene|(?:próximo|proximo)\s+mes)\b|\b(?:o\s+)?(?:mês\s+que\s+vem|próximo\s+mês)\b"
-            r"|下个月|下個月",
-            re.IGNORECASE,
+        (
+            re.compile(r"\btoday\b(?!['’]s)|\baujourd['’]hui\b|\bheute\b|\bhoy\b|\bhoje\b|今天|今日", re.IGNORECASE),
+            _days_from_today(0),
         ),
-        _next_month,
-    ),
-    (
-        re.compile(
-            r"(?:\bby\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?week\b|\bfin\s+de\s+(?:la\s+)?semaine\b"
-            r"|\bende\s+der\s+woche\b|\bfinal\s+de\s+(?:la\s+|esta\s+)?semana\b|\bfim\s+da\s+semana\b",
-            re.IGNORECASE,
+        (
+            re.compile(
+                r"\bnext\s+week\b|\bla\s+semaine\s+(?:prochaine|suivante)\b|\b(?:nächste|kommende)\s+woche\b"
+                r"|\bla\s+semana\s+que\s+viene\b|\bla\s+(?:próxima|proxima)\s+semana\b|\bsemana\s+que\s+vem\b"
+                r"|\b(?:na\s+)?(?:próxima|proxima)\s+semana\b|下周(?![一二三四五六日天末])|下星期(?![一二三四五六日天])"
+                r"|下礼拜(?![一二三四五六日天])",
+                re.IGNORECASE,
+            ),
+            _next_week,
         ),
-        _end_of("week"),
-    ),
-    (
-        re.compile(
-            r"(?:\bby\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?month\b|\bfin\s+(?:du|de)\s+mois\b|\bende\s+des\s+monats\b"
-            r"|\bmonatsende\b|\b(?:final|fin)\s+de(?:l)?\s+mes\b|\bfim\s+do\s+mês\b|月底",
-            re.IGNORECASE,
+        (
+            re.compile(
+                r"\bnext\s+month\b|\ble\s+mois\s+prochain\b|\b(?:nächsten|kommenden)\s+monat\b"
+                r"|\bel\s+(?:mes\s+que\s+viene|(?:próximo|proximo)\s+mes)\b|\b(?:o\s+)?(?:mês\s+que\s+vem|próximo\s+mês)\b"
+                r"|下个月|下個月",
+                re.IGNORECASE,
+            ),
+            _next_month,
         ),
-        _end_of("month"),
-    ),
-    (
-        re.compile(
-            r"(?:\bby\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+)?day\b|\beod\b|\bclose\s+of\s+business\b"
-            r"|\bfin\s+de\s+(?:la\s+)?journée\b|\bende\s+des\s+tages\b|\bfeierabend\b|\bfinal\s+del\s+día\b"
-            r"|\bfi[mn]\s+do\s+dia\b|下班前|今天之内",
-            re.IGNORECASE,
+        (
+            re.compile(
+                r"(?:\bby\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?week\b|\bfin\s+de\s+(?:la\s+)?semaine\b"
+                r"|\bende\s+der\s+woche\b|\bfinal\s+de\s+(?:la\s+|esta\s+)?semana\b|\bfim\s+da\s+semana\b",
+                re.IGNORECASE,
+            ),
+            _end_of("week"),
         ),
-        _end_of("day"),
-    ),
-    (
-        re.compile(
-            r"\b(?:this|the)\s+weekend\b|\bce\s+week-?end\b|\b(?:am|dieses|diesem)\s+wochenende\b"
-            r"|\b(?:este|el)\s+fin\s+de\s+semana\b|\b(?:este|no|neste)\s+fim\s+de\s+semana\b|这个?周末|這個?週末|周末",
-            re.IGNORECASE,
+        (
+            re.compile(
+                r"(?:\bby\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?month\b|\bfin\s+(?:du|de)\s+mois\b|\bende\s+des\s+monats\b"
+                r"|\bmonatsende\b|\b(?:final|fin)\s+de(?:l)?\s+mes\b|\bfim\s+do\s+mês\b|月底",
+                re.IGNORECASE,
+            ),
+            _end_of("month"),
         ),
-        _weekend,
-    ),
-    (
-        re.compile(
-            rf"{_AT_BOUNDARY}(?:(?P<prep>on|by|until|before|le|am|bis|el|la|na|no|até|ate|hasta)\s+)?"
-            r"(?:(?P<pre>next|this|nächsten|nächster|kommenden|diesen|este|esta|el\s+próximo|el\s+proximo|próximo|"
-            r"proximo|próxima|proxima|na\s+próxima|nesta|neste|下个|下個|下|这个|這個|这|這|本|ce)\s*)?"
-            rf"(?P<day>{_alternatives(_WEEKDAY_OF)})(?P<feira>-feira)?"
-            r"(?P<post>\s+(?:prochain|que\s+viene|que\s+vem))?"
-            rf"{_END}{_PART_AFTER}",
-            re.IGNORECASE,
+        (
+            re.compile(
+                r"(?:\bby\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+)?day\b|\beod\b|\bclose\s+of\s+business\b"
+                r"|\bfin\s+de\s+(?:la\s+)?journée\b|\bende\s+des\s+tages\b|\bfeierabend\b|\bfinal\s+del\s+día\b"
+                r"|\bfi[mn]\s+do\s+dia\b|下班前|今天之内",
+                re.IGNORECASE,
+            ),
+            _end_of("day"),
         ),
-        _weekday,
-    ),
-    (
-        re.compile(
-            r"\b(?:on|by|before|until)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b|\bthe\s+(?P<d7>\d{1,2})(?:st|nd|rd|th)\b"
-            r"|\ble\s+(?P<d2>\d{1,2})(?:er)?(?!\s*(?:h\b|heures?|:|%|\d|[.,]\d))\b"
-            r"|\bam\s+(?P<d3>\d{1,2})\.(?!\d)"
-            r"|\bel\s+(?:día\s+)?(?P<d4>\d{1,2})\b(?!\s*(?:de\b|:|%|h\b))"
-            r"|\b(?:no\s+)?dia\s+(?P<d5>\d{1,2})\b(?!\s*de\b)"
-            r"|(?<![月\d])(?P<d6>\d{1,2})\s*[号號]",
-            re.IGNORECASE,
+        (
+            re.compile(
+                r"\b(?:this|the)\s+weekend\b|\bce\s+week-?end\b|\b(?:am|dieses|diesem)\s+wochenende\b"
+                r"|\b(?:este|el)\s+fin\s+de\s+semana\b|\b(?:este|no|neste)\s+fim\s+de\s+semana\b|这个?周末|這個?週末|周末",
+                re.IGNORECASE,
+            ),
+            _weekend,
         ),
-        _day_of_month,
-    ),
-    (
-        re.compile(
-            rf"(?:(?P<part>{_alternatives(('上午', '早上', '早晨', '中午', '下午', '傍晚', '晚上'))})\s*)?"
-            rf"(?P<h>{_HAN_NUM})\s*[点點时時](?:\s*(?P<m>\d{{1,2}})\s*分?|(?P<halfpast>半))?",
+        (
+            re.compile(
+                rf"{_AT_BOUNDARY}(?:(?P<prep>on|by|until|before|le|am|bis|el|la|na|no|até|ate|hasta)\s+)?"
+                r"(?:(?P<pre>next|this|nächsten|nächster|kommenden|diesen|este|esta|el\s+próximo|el\s+proximo|próximo|"
+                r"proximo|próxima|proxima|na\s+próxima|nesta|neste|下个|下個|下|这个|這個|这|這|本|ce)\s*)?"
+                rf"(?P<day>{_alternatives(_WEEKDAY_OF)})(?P<feira>-feira)?"
+                r"(?P<post>\s+(?:prochain|que\s+viene|que\s+vem))?"
+                rf"{_END}{_PART_AFTER}",
+                re.IGNORECASE,
+            ),
+            _weekday,
         ),
-        _clock,
-    ),
-    (
-        re.compile(
-            r"(?:\b(?:at|by|around|before|à|a|vers|avant|um|gegen|bis|a\s+las?|às|as|para\s+las?)\s+)?"
-            r"\b(?P<h>\d{1,2})(?:[:.h](?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)(?![\w'’])",
-            re.IGNORECASE,
+        (
+            re.compile(
+                r"\b(?:on|by|before|until)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b|\bthe\s+(?P<d7>\d{1,2})(?:st|nd|rd|th)\b"
+                r"|\ble\s+(?P<d2>\d{1,2})(?:er)?(?!\s*(?:h\b|heures?|:|%|\d|[.,]\d))\b"
+                r"|\bam\s+(?P<d3>\d{1,2})\.(?!\d)"
+                r"|\bel\s+(?:día\s+)?(?P<d4>\d{1,2})\b(?!\s*(?:de\b|:|%|h\b))"
+                r"|\b(?:no\s+)?dia\s+(?P<d5>\d{1,2})\b(?!\s*de\b)"
+                r"|(?<![月\d])(?P<d6>\d{1,2})\s*[号號]",
+                re.IGNORECASE,
+            ),
+            _day_of_month,
         ),
-        _clock,
-    ),
-    (
-        re.compile(
-            rf"(?:\b{_AT_CLOCK}\s+)?(?P<h>\d{{1,2}})\s*(?:h|uhr)(?:\s*(?P<m>\d{{2}}))?(?![\w'’])"
-            rf"|\b{_AT_CLOCK}\s+(?P<h2>\d{{1,2}})(?:[:.](?P<m2>\d{{2}}))?\s*(?:heures?|horas?|hs|o['’]clock)?"
-            rf"(?!\s*(?:%|percent|people|st\b|nd\b|rd\b|th\b|[./-]\d|\d|(?:{_UNIT})(?![\w'’])))(?![\w'’])"
-            rf"|\b(?:a\s+las?|à|às|as|para\s+las?)\s+(?P<h4>{_alternatives(_CLOCK_WORDS)})(?:\s+(?:heures?|horas?))?"
-            r"(?![\w'’])"
-            r"|\b(?P<h3>\d{1,2}):(?P<m3>\d{2})(?!\d)",
-            re.IGNORECASE,
+        (
+            re.compile(
+                rf"(?:(?P<part>{_alternatives(('上午', '早上', '早晨', '中午', '下午', '傍晚', '晚上'))})\s*)?"
+                rf"(?P<h>{_HAN_NUM})\s*[点點时時](?:\s*(?P<m>\d{{1,2}})\s*分?|(?P<halfpast>半))?",
+            ),
+            _clock,
         ),
-        _clock,
-    ),
-    (
-        re.compile(
-            r"\b(?:at\s+|à\s+|a\s+|ao\s+|um\s+)?(?P<word>noon|midday|midnight|midi|minuit|mitternacht|mittags"
-            r"|mediodía|medianoche|meio-dia|meia-noite)\b",
-            re.IGNORECASE,
+        (
+            re.compile(
+                r"(?:\b(?:at|by|around|before|à|a|vers|avant|um|gegen|bis|a\s+las?|às|as|para\s+las?)\s+)?"
+                r"\b(?P<h>\d{1,2})(?:[:.h](?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)(?![\w'’])",
+                re.IGNORECASE,
+            ),
+            _clock,
         ),
-        _clock,
-    ),
-    (
-        re.compile(
-            r"\bin\s+the\s+(?P<part>morning|afternoon|evening)\b|\b(?:por|en|de)\s+la\s+(?P<part2>mañana|tarde|noche)\b"
-            r"|\b(?:à|de|pela)\s+(?P<part3>manhã|tarde|noite)\b|\b(?P<part4>morgens|abends|nachmittags|vormittags)\b"
-            r"|(?P<part5>上午|下午|晚上|早上)(?!好)",
-            re.IGNORECASE,
+        (
+            re.compile(
+                rf"(?:\b{_AT_CLOCK}\s+)?(?P<h>\d{{1,2}})\s*(?:h|uhr)(?:\s*(?P<m>\d{{2}}))?(?![\w'’])"
+                rf"|\b{_AT_CLOCK}\s+(?P<h2>\d{{1,2}})(?:[:.](?P<m2>\d{{2}}))?\s*(?:heures?|horas?|hs|o['’]clock)?"
+                rf"(?!\s*(?:%|percent|people|st\b|nd\b|rd\b|th\b|[./-]\d|\d|(?:{_UNIT})(?![\w'’])))(?![\w'’])"
+                rf"|\b(?:a\s+las?|à|às|as|para\s+las?)\s+(?P<h4>{_alternatives(_CLOCK_WORDS)})(?:\s+(?:heures?|horas?))?"
+                r"(?![\w'’])"
+                r"|\b(?P<h3>\d{1,2}):(?P<m3>\d{2})(?!\d)",
+                re.IGNORECASE,
+            ),
+            _clock,
         ),
-        _part_alone,
-    ),
-]
+        (
+            re.compile(
+                r"\b(?:at\s+|à\s+|a\s+|ao\s+|um\s+)?(?P<word>noon|midday|midnight|midi|minuit|mitternacht|mittags"
+                r"|mediodía|medianoche|meio-dia|meia-noite)\b",
+                re.IGNORECASE,
+            ),
+            _clock,
+        ),
+        (
+            re.compile(
+                r"\bin\s+the\s+(?P<part>morning|afternoon|evening)\b|\b(?:por|en|de)\s+la\s+(?P<part2>mañana|tarde|noche)\b"
+                r"|\b(?:à|de|pela)\s+(?P<part3>manhã|tarde|noite)\b|\b(?P<part4>morgens|abends|nachmittags|vormittags)\b"
+                r"|(?P<part5>上午|下午|晚上|早上)(?!好)",
+                re.IGNORECASE,
+            ),
+            _part_alone,
+        ),
+    ]
 
 
 # --- putting the pieces together ------------------------------------------------------------------------------
@@ -631,7 +638,7 @@ def read_due(text: str, said: datetime) -> Due | None:
         said = said.replace(tzinfo=timezone.utc)
     reading = _Reading(said)
     taken: list[tuple[int, int]] = []
-    for pattern, handle in _PATTERNS:
+    for pattern, handle in _patterns():
         position = 0
         while position <= len(text) and (match := pattern.search(text, position)) is not None:
             start, end = match.span()

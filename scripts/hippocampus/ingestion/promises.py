@@ -270,11 +270,14 @@ def promises(text: str, said: datetime) -> list[Promise]:
     something at a time it names."""
     found = []
     for sentence in sentences(text):
+        remind = _REMIND_PROMISES.search(sentence)
+        match = None if remind is not None else _PROMISES.search(sentence)
+        if remind is None and match is None:
+            continue  # most sentences: the time words are read only where something is promised
         if sentence.rstrip().endswith(("?", "？")) or _OFFERS.search(sentence) or _NEGATED_PROMISE.search(sentence):
             continue
         due = _read(sentence, said)
         spans = due.spans if due else ()
-        remind = _REMIND_PROMISES.search(sentence)
         if remind is not None:
             what = _tidy(_without(sentence, spans, remind.end()))
             task = ""
@@ -286,7 +289,6 @@ def promises(text: str, said: datetime) -> list[Promise]:
                 )
             found.append(Promise(BY_AGENT, what, task, due))
             continue
-        match = _PROMISES.search(sentence)
         if match is None or due is None:
             continue  # a promise without a time is most often what the agent does at once
         if _ENGLISH.match(sentence) and _ENGLISH_PROMISE.match(match.group(0)):
@@ -353,8 +355,12 @@ _NOT_DONE = re.compile(
     r"|\bnunca\b|\bn[ãa]o\b|\bainda\b|没|沒|还没|還沒|未|忘",
     re.IGNORECASE,
 )
-# A sentence about a reminder is about the promise, never that it was kept ("I've set a reminder for Friday").
-_ABOUT_REMINDERS = re.compile(r"remind|rappel|erinner|record|lembr|提醒", re.IGNORECASE)
+# A sentence about a reminder, a calendar or a list is about the promise, never that it was kept ("I've set a
+# reminder for Friday", "I put it in your calendar").
+_ABOUT_REMINDERS = re.compile(
+    r"remind|rappel|erinner|record|lembr|提醒|calendar|calendrier|kalender|calendario|agenda|to-?do|日历|日程",
+    re.IGNORECASE,
+)
 
 
 def done_sentences(text: str, role: str, said: datetime) -> list[str]:

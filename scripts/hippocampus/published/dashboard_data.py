@@ -260,7 +260,7 @@ def _previous_month(day: date) -> date:
 def commitment_row(memory, now: datetime) -> dict:
     """One commitment as the page shows it."""
     raw = memory.raw
-    task = str(raw.get("task") or memory.content)
+    task = commitment.task_of(raw)
     due = commitment.due_of(raw)
     closed = parse_instant(raw.get("closed"))
     return {

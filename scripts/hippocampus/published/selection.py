@@ -160,9 +160,7 @@ def select_commitments(view: Cache, now: datetime, due_only: bool, limit: int) -
 
 
 def commitment_item(memory: Memory) -> CommitmentItem:
-    return CommitmentItem(
-        memory, commitment.due_of(memory.raw), one_line(str(memory.raw.get("task") or memory.content), LINE_LIMIT)
-    )
+    return CommitmentItem(memory, commitment.due_of(memory.raw), one_line(commitment.task_of(memory.raw), LINE_LIMIT))
 
 
 def select_core(
