@@ -46,6 +46,13 @@ def when(found) -> str | None:
             "2026-03-07T09:00+02:00",
         ),
         ("remind me to buy milk", "Remind the user to buy milk", None),
+        ("Remind me of the dentist tomorrow", "Remind the user about the dentist", FRIDAY),
+        (
+            "Can you help me set a reminder for my writing session on Sunday?",
+            "Remind the user about their writing session",
+            "2026-03-08T09:00+02:00",
+        ),
+        ("Hey Nova, ping me tomorrow about the invoice", "Remind the user about the invoice", FRIDAY),
         ("Rappelle-moi d'appeler le plombier vendredi", "Remind the user: appeler le plombier", FRIDAY),
         ("Tu peux me rappeler demain à 9h de payer le loyer ?", "Remind the user: payer le loyer", FRIDAY),
         (
@@ -96,6 +103,13 @@ def test_the_users_requests_to_be_reminded_are_read_with_what_and_when(text, tas
         "Ich erinnere mich an den Urlaub in Rom",  # "I remember"
         "Eu me lembro dessa viagem",
         "Rappelle-moi comment on fait déjà ?",
+        "Can you remind me of the score of the Super Bowl?",
+        "Can you remind me when the workshop with Sarah is?",
+        "By the way, can you remind me about the typical vaccination schedule for horses?",
+        "I set a reminder on my Fitbit to go to bed by 10:30 pm every night.",
+        "I'd like to make sure I don't forget to register for the next run.",
+        "Maybe something that encourages viewers to set a reminder?",
+        "So maybe I can set a reminder for 9:00 pm to start winding down.",
     ],
 )
 def test_what_only_looks_like_a_request_is_none(text):
@@ -169,6 +183,10 @@ def test_a_promise_to_remind_that_names_nothing_confirms_the_request_before_it(t
         "Got it — dentist moved to Friday 16:30.",
         "Si tu veux, je t'enverrai le résumé demain.",
         "需要我明天提醒你吗？",
+        'Try an affirmation like "I will finish the report by Friday." every morning.',
+        "Here is a draft of the email:\n\nHi team, I'll send the figures tomorrow.",
+        "> I'll call you tomorrow, he wrote.",
+        "```\nprint('I will run tomorrow')\n```",
     ],
 )
 def test_what_only_looks_like_a_promise_is_none(text):

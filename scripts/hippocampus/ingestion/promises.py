@@ -46,11 +46,44 @@ _OWN_LINE = re.compile(
 )
 
 
-def sentences(text: str) -> list[str]:
-    """The sentences of a message, our own listing lines left out."""
+# Text that is not the speaker's own word now: code, quoted lines, and what follows a line that introduces a draft
+# written for someone else ("Here's a draft of the email:", "Example affirmation:").
+_CODE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+_DRAFT_INTRO = re.compile(
+    r"^.*\b(?:draft|template|example|sample|caption|post|tweet|script|affirmation|statement|e-?mail|letter|message"
+    r"|announcement|brouillon|modèle|exemple|entwurf|vorlage|beispiel|borrador|plantilla|ejemplo|rascunho|modelo"
+    r"|exemplo)\b.*:[ \t]*$|^.*(?:草稿|模板|示例|例如)[^\n]*[:：][ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+# Inside quotation marks: the trigger is preceded, in its sentence, by an opening quote not closed before it.
+_OPEN_QUOTE = re.compile(r"[\"“«„「『](?=[^\"”»“」』]*\Z)")
+
+
+def own_words(text: str) -> str:
+    """The part of a message that is its speaker's own word now: our own listing lines, code, quoted lines and
+    drafts written for someone else left out."""
+    if "```" in text:
+        text = _CODE.sub("\n", text)
+    if ">" in text:
+        text = _QUOTED_LINE.sub("", text)
+    draft = _DRAFT_INTRO.search(text) if ":" in text or "：" in text else None
+    if draft is not None:
+        text = text[: draft.start()]
     if "[" in text or "(close" in text:
         text = "\n".join(line for line in text.split("\n") if not _OWN_LINE.match(line))
-    return [s.strip()[:SENTENCE_LIMIT] for s in _SENTENCES.split(text) if s and s.strip()]
+    return text
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a message's own words (`own_words`)."""
+    return [s.strip()[:SENTENCE_LIMIT] for s in _SENTENCES.split(own_words(text)) if s and s.strip()]
+
+
+def quoted(sentence: str, at: int) -> bool:
+    """Whether position `at` of a sentence is inside quotation marks ("… I'll send it by Friday." as an example)."""
+    before = sentence[:at]
+    return before.count('"') % 2 == 1 or _OPEN_QUOTE.search(before.replace('"', "")) is not None
 
 
 # --- the user asks to be reminded -------------------------------------------------------------------------------
@@ -59,8 +92,7 @@ def sentences(text: str) -> list[str]:
 # morgen an X erinnern"), and the words that turn it into a question about facts instead ("remind me what …").
 _REQUESTS = [
     re.compile(
-        r"(?<![\w'’])(?:(?P<who>you|he|she|it|they|that|this|which|who|always|still)\s+)?remind\s+me\b"
-        r"|\bdon['’]?t\s+let\s+me\s+forget\b|\bmake\s+sure\s+I\s+(?:don['’]?t\s+forget|remember)\b"
+        r"\bremind\s+me\b|\bdon['’]?t\s+let\s+me\s+forget\b|\bmake\s+sure\s+I\s+(?:don['’]?t\s+forget|remember)\b"
         r"|\b(?:set|add|create|make|put\s+in)\s+(?:me\s+)?a\s+reminder\b|\b(?:ping|nudge)\s+me\b",
         re.IGNORECASE,
     ),
@@ -87,13 +119,21 @@ _REQUESTS = [
     re.compile(r"提醒一?下?我|別讓我忘|别让我忘了?|不要让我忘了?|記得提醒我|记得提醒我|记得叫我|到时候叫我"),
 ]
 _ASKING_FACTS = re.compile(
-    r"\A\W*(?:of\b(?!.*\b(?:to|that)\b)|what\b|what['’]s\b|who\b|where\b|how\b|which\b|why\b|whether\b|if\b"
+    r"\A\W*(?:when\b(?!\s+(?:i|i['’]m|it['’]s\s+time)\b)|what\b|what['’]s\b|who\b|where\b|how\b|which\b"
+    r"|why\b|whether\b|if\b"
     r"|comment\b|quel|qui\b|où\b|pourquoi\b|combien\b|ce\s+qu|wie\b|was\b|wer\b|wo\b|warum\b|welche|ob\b"
     r"|qu[ée]\s+es|c[óo]mo\b|qui[ée]n\b|d[óo]nde\b|cu[áa]l|cu[áa]nto|por\s*qu[ée]\b|o\s+que\b|como\b|quem\b|onde\b"
     r"|qual\b|quanto|什么|怎么|哪|谁|为什么)",
     re.IGNORECASE,
 )
-_POLITE_ASK = re.compile(r"\b(?:can|could|would|will|please|pls)\s+you\s*\Z|\bplease\s*\Z", re.IGNORECASE)
+# What may come before English words that ask the agent for a reminder: nothing, or asking ("can you", "please",
+# "help me"); never a subject ("that reminds me", "I set a reminder on my watch", "I'd like to make sure I…").
+_ASKED = re.compile(
+    r"(?:\A|[,;:.!?—–(-]|\b(?:please|pls|(?:can|could|would|will)\s+(?:you|u)"
+    r"|help\s+me|i\s+need\s+you\s+to|i\s+want\s+you\s+to|i['’]d\s+like\s+you\s+to|just|and|so|also|then|oh"
+    r"|hey|ok|okay|by\s+the\s+way|btw))\s*\Z",
+    re.IGNORECASE,
+)
 
 # --- the agent promises -----------------------------------------------------------------------------------------
 
@@ -144,7 +184,7 @@ _LEADING = re.compile(
     r"\A(?:[\s,:;–—\-，、]+|(?:d['’]|qu['’])|(?:please|pls|just|also|again|and|then|kindly|for|sure|ok|okay|of\s+course"
     r"|s['’]il\s+te\s+plaît|bitte|gerne|klar|por\s+favor|claro|vale|certo|bien\s+sûr|d['’]accord|daran,?|dass"
     r"|actually|instead|rather|plutôt|stattdessen|lieber|mejor|melhor"
-    r"|to|that|about|de|du|des|que|à|a|zu|an|da|do|para|um)(?![\w'’])\s*|(?:好的|好|没问题|沒問題|一下|要|去|在|记得)\s*)+",
+    r"|to|that|about|of|de|du|des|que|à|a|zu|an|da|do|para|um)(?![\w'’])\s*|(?:好的|好|没问题|沒問題|一下|要|去|在|记得)\s*)+",
     re.IGNORECASE,
 )
 _TRAILING = re.compile(
@@ -156,7 +196,8 @@ _TRAILING = re.compile(
 )
 # Where the task ends and the reason or the aside begins: ", it is really important", "because…", "parce que…".
 _ASIDE = re.compile(
-    r"(?:,\s*(?:it|that|this)(?:['’]s|\s+is|\s+was|\s+will)\b|,?\s*\b(?:because|since|otherwise|parce\s+que|weil"
+    r"(?:,\s*(?:it|that|this)(?:['’]s|\s+is|\s+was|\s+will)\b|,\s*(?:which|who)\b"
+    r"|,?\s*\b(?:because|since|otherwise|parce\s+que|weil"
     r"|porque|por\s+que)\b|，?因为).*\Z",
     re.IGNORECASE | re.DOTALL,
 )
@@ -233,8 +274,8 @@ def requests(text: str, said: datetime) -> list[Promise]:
             if match is None:
                 continue
             groups = match.groupdict()
-            if groups.get("who") and not _POLITE_ASK.search(sentence[: match.end("who")]):
-                break  # "that reminds me", "you remind me of…": said of something, not asked
+            if pattern is _REQUESTS[0] and not _ASKED.search(sentence[: match.start()]):
+                break  # "that reminds me", "I set a reminder on my watch": said of something, not asked
             due = _read(sentence, said)
             spans = due.spans if due else ()
             if groups.get("between") is not None:
@@ -243,6 +284,11 @@ def requests(text: str, said: datetime) -> list[Promise]:
                 what = _without(sentence, spans, match.end())
             if _ASKING_FACTS.match(_LEADING.sub("", what)):
                 break  # "remind me what the wifi password is": a question about a fact
+            if due is None and (
+                re.match(r"\W*of\b", what, re.IGNORECASE)
+                or (sentence.rstrip().endswith(("?", "？")) and not _CONNECTOR_TO.match(what))
+            ):
+                break  # "can you remind me of the score?", "…about the vaccination schedule?": asking to be told
             raw, what = what, _tidy(what)
             english = pattern is _REQUESTS[0] and bool(_ENGLISH.match(sentence))
             found.append(Promise(BY_USER, what, _user_task(what, raw, english), due))
@@ -250,7 +296,11 @@ def requests(text: str, said: datetime) -> list[Promise]:
     return found
 
 
-_CONNECTOR = re.compile(r"\W*(?:(?:for|please|also|just)\s+)*(?P<word>to|that|about|of)\b", re.IGNORECASE)
+_CONNECTOR = re.compile(r"\W*(?:(?:please|also|just)\s+)*(?P<word>to|that|about|of|for)\b", re.IGNORECASE)
+# "remind me to <verb>" and its forms in the other languages: a task, even when asked as a question.
+_CONNECTOR_TO = re.compile(
+    r"\W*(?:to\b|de\b|d['’]|daran|zu\b|que\b|a\b)|\W*[^\W\d_]+(?:er|ir|re|ar|en)\b|\W*[\u4e00-\u9fff]", re.IGNORECASE
+)
 
 
 def _user_task(what: str, raw: str, english: bool) -> str:
@@ -262,7 +312,11 @@ def _user_task(what: str, raw: str, english: bool) -> str:
         return f"Remind the user: {what}"
     found = _CONNECTOR.match(raw)
     connector = found.group("word").lower() if found else "to"
-    return f"Remind the user {'about' if connector == 'of' else connector} {_english(what, _USER_WORDS)}"
+    if connector == "for" and not re.match(r"\W*for\s+(?:\S+\s+){0,6}?to\b", raw, re.IGNORECASE):
+        connector = "about"  # "set a reminder for my writing session"
+    elif connector in ("of", "for"):
+        connector = "about" if connector == "of" else "to"
+    return f"Remind the user {connector} {_english(what, _USER_WORDS)}"
 
 
 def promises(text: str, said: datetime) -> list[Promise]:
@@ -274,6 +328,8 @@ def promises(text: str, said: datetime) -> list[Promise]:
         match = None if remind is not None else _PROMISES.search(sentence)
         if remind is None and match is None:
             continue  # most sentences: the time words are read only where something is promised
+        if quoted(sentence, (remind or match).start()):  # type: ignore[union-attr]
+            continue  # words the agent quotes or writes for someone else
         if sentence.rstrip().endswith(("?", "？")) or _OFFERS.search(sentence) or _NEGATED_PROMISE.search(sentence):
             continue
         due = _read(sentence, said)
