@@ -168,6 +168,17 @@ def test_commitments_py_lists_the_open_ones_and_closes_one_by_hand(workspace, tm
     assert json.loads(events[-1])["event"] == "commitment"
 
 
+def test_the_agents_own_summaries_path_opens_commitments_too(workspace, tmp_path):
+    state = tmp_path / "state"
+    write_state(state, plumber_week())
+    done = run_script(
+        "encode", "--prepare", "--state-dir", str(state), "--json", ws=workspace, now=utc(THURSDAY + timedelta(hours=1))
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["commitments"]["opened"] == 2
+    assert len(commitments_of(workspace)) == 2
+
+
 def test_an_open_commitment_long_past_due_expires_at_the_next_encode_and_is_kept(workspace, tmp_path):
     talk = Session("c0000000-0003-4000-8000-000000000003", THURSDAY)
     talk.user("Remind me next week to renew my passport", is_owner=True)

@@ -261,8 +261,11 @@ def _english(what: str, words: dict[str, str]) -> str:
     return re.sub(r"\bthey am\b", "they are", out)
 
 
-def _read(sentence: str, said: datetime) -> Due | None:
-    return read_due(sentence, said)
+_CONNECTOR = re.compile(r"\W*(?:(?:please|also|just)\s+)*(?P<word>to|that|about|of|for)\b", re.IGNORECASE)
+# "remind me to <verb>" and its forms in the other languages: a task, even when asked as a question.
+_CONNECTOR_TO = re.compile(
+    r"\W*(?:to\b|de\b|d['’]|daran|zu\b|que\b|a\b)|\W*[^\W\d_]+(?:er|ir|re|ar|en)\b|\W*[\u4e00-\u9fff]", re.IGNORECASE
+)
 
 
 def requests(text: str, said: datetime) -> list[Promise]:
@@ -276,7 +279,7 @@ def requests(text: str, said: datetime) -> list[Promise]:
             groups = match.groupdict()
             if pattern is _REQUESTS[0] and not _ASKED.search(sentence[: match.start()]):
                 break  # "that reminds me", "I set a reminder on my watch": said of something, not asked
-            due = _read(sentence, said)
+            due = read_due(sentence, said)
             spans = due.spans if due else ()
             if groups.get("between") is not None:
                 what = _without(sentence, spans, match.start("between"), match.end("between"))
@@ -294,13 +297,6 @@ def requests(text: str, said: datetime) -> list[Promise]:
             found.append(Promise(BY_USER, what, _user_task(what, raw, english), due))
             break
     return found
-
-
-_CONNECTOR = re.compile(r"\W*(?:(?:please|also|just)\s+)*(?P<word>to|that|about|of|for)\b", re.IGNORECASE)
-# "remind me to <verb>" and its forms in the other languages: a task, even when asked as a question.
-_CONNECTOR_TO = re.compile(
-    r"\W*(?:to\b|de\b|d['’]|daran|zu\b|que\b|a\b)|\W*[^\W\d_]+(?:er|ir|re|ar|en)\b|\W*[\u4e00-\u9fff]", re.IGNORECASE
-)
 
 
 def _user_task(what: str, raw: str, english: bool) -> str:
@@ -328,11 +324,13 @@ def promises(text: str, said: datetime) -> list[Promise]:
         match = None if remind is not None else _PROMISES.search(sentence)
         if remind is None and match is None:
             continue  # most sentences: the time words are read only where something is promised
-        if quoted(sentence, (remind or match).start()):  # type: ignore[union-attr]
+        trigger = remind or match
+        assert trigger is not None
+        if quoted(sentence, trigger.start()):
             continue  # words the agent quotes or writes for someone else
         if sentence.rstrip().endswith(("?", "？")) or _OFFERS.search(sentence) or _NEGATED_PROMISE.search(sentence):
             continue
-        due = _read(sentence, said)
+        due = read_due(sentence, said)
         spans = due.spans if due else ()
         if remind is not None:
             what = _tidy(_without(sentence, spans, remind.end()))
