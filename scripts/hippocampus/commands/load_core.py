@@ -2,6 +2,8 @@
 
 Core means importance ≥ 0.70 today (explicit "remember this" items come first). The output stays within the
 budget (about 1,500 tokens by default) and says how many core memories were left out; recall.py finds those.
+Before them come the commitments due: what the agent promised and what the user asked to be reminded of, from 12
+hours before they are due until they are done or a week overdue (commitments.py lists and closes them).
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
                     "total": selection.total,
                     "shown": selection.shown,
                     "leftOut": selection.left_out,
+                    "commitments": [item.to_dict() for item in selection.commitments],
+                    "commitmentsDue": selection.commitments_total,
                     "domains": {d: [i.to_dict() for i in items] for d, _, items in selection.sections()},
                 },
                 ensure_ascii=False,

@@ -10,6 +10,7 @@ from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
+from ..commitment import is_commitment
 from ..model import id_number, Memory
 from ..store.cache import Cache
 from ..terms import topic_terms
@@ -121,8 +122,8 @@ class Candidates:
         if session is None:
             return
         self.held.add((str(session), str(source.get("message"))))
-        if memory.superseded or memory.archived:
-            return
+        if memory.superseded or memory.archived or is_commitment(memory.raw):
+            return  # a commitment is kept beside the conversation: its next turns never go to it
         # Of two messages said at once, the newer memory's is the later.
         when = (str(source.get("ts") or ""), len(memory.id), memory.id)
         known = self.latest.get(str(session))
@@ -237,8 +238,8 @@ class Candidates:
         scored = []
         for memory_id in closest:
             memory = self.by_id.get(memory_id)
-            if memory is None or memory.superseded or memory.untrusted != untrusted:
-                continue
+            if memory is None or memory.superseded or memory.untrusted != untrusted or is_commitment(memory.raw):
+                continue  # a commitment is no fact to reinforce or update: its words are its task
             value = self.similarity(topic, topic_of(memory_id), weights, topic_total)
             if round(value, 4) >= floor:
                 scored.append((value, memory_id))

@@ -18,7 +18,7 @@ from ..redaction import redact_memory
 from ..text import asks
 from ..timeutil import parse_instant
 from ..workspace import Workspace
-from . import encoding, pending, queue
+from . import commitments, encoding, pending, queue
 from .candidates import Candidates
 from .encoding import Draft, Outcome
 from .ledger import Ledger, ledger_path
@@ -40,9 +40,11 @@ class EncodeReport:
     pending_left: int = 0
     total: int = 0
     preprocess: PreprocessReport | None = None
+    commitments: commitments.Tracked = field(default_factory=commitments.Tracked)
 
     def to_dict(self) -> dict:
         out = {"mode": self.mode, **self.outcome.to_dict(), "signals": self.signals, "total": self.total}
+        out["commitments"] = self.commitments.to_dict()
         if self.mode == "prepare":
             out["prepared"] = self.prepared
         if self.mode == "apply":
@@ -138,16 +140,19 @@ def encode(
                 report.prepared = len(added)
             else:
                 outcome.add(encoding.encode(index, backlog, now, min_importance, lookup=lookup))
+        # Beside encoding, over the same messages: the promises and reminders they make or keep; and those long past
+        # due expire, whether or not anything new was said.
+        report.commitments = commitments.track(index, backlog, now)
         report.signals = len(backlog)
         report.expired = len(old)
         report.total = len(index.memories)
-        if outcome.changed:
-            store.changed(*outcome.changed)
+        if outcome.changed or report.commitments.changed:
+            store.changed(*outcome.changed, *report.commitments.changed)
         if backlog.last > through:
             index.meta["encodedThrough"] = backlog.last
             store.touch_meta()
         store.after_save.append(lambda: _tidy(ws, backlog.last, handled, report))
-        if outcome.changed or report.signals or report.expired:
+        if outcome.changed or report.signals or report.expired or report.commitments.changed:
             store.event = ("encoding", _event(report))
     return report
 
@@ -215,7 +220,7 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Enc
 
 
 def _event(report: EncodeReport) -> dict:
-    return dict(
+    out = dict(
         new=len(report.outcome.new),
         reinforced=len(report.outcome.reinforced),
         updated=len(report.outcome.updated),
@@ -224,6 +229,15 @@ def _event(report: EncodeReport) -> dict:
         total=report.total,
         mode=report.mode,
     )
+    kept = report.commitments
+    for name, ids in (
+        ("commitmentsOpened", kept.opened),
+        ("commitmentsClosed", kept.closed),
+        ("commitmentsExpired", kept.expired),
+    ):
+        if ids:
+            out[name] = len(ids)
+    return out
 
 
 def _tidy(ws: Workspace, through: int, handled_items: set[str], report: EncodeReport) -> None:

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from .. import redaction, retention
+from .. import commitment, redaction, retention
 from ..model import tier, ACTIVE_THRESHOLD, BACKGROUND_THRESHOLD, CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS
 from ..store.cache import Cache, Census, Scored
 from ..timeutil import iso, parse_day, parse_instant
@@ -33,6 +33,8 @@ RECENT_EVENTS = 12
 SIBLING_ITEMS = 10
 SIBLING_TEXT = 200
 OTHER_DOMAINS = 6  # domains beyond the four known ones shown by name
+COMMITMENTS_LISTED = 20  # open ones, and recently closed ones, each
+CLOSED_SHOWN_FOR = timedelta(days=14)  # a closed commitment stays in the panel this long
 
 TIERS = (
     ("core", "Core", f"≥ {CORE_THRESHOLD:.2f}", "loaded at every session start"),
@@ -265,6 +267,42 @@ def _period(day: date, weekly: bool) -> date:
 
 def _previous_month(day: date) -> date:
     return date(day.year - 1, 12, 1) if day.month == 1 else date(day.year, day.month - 1, 1)
+
+
+# --- commitments ----------------------------------------------------------------------------------------------
+
+
+def commitment_row(memory, now: datetime) -> dict:
+    """One commitment as the page shows it."""
+    raw = memory.raw
+    task = commitment.task_of(raw)
+    due = commitment.due_of(raw)
+    closed = parse_instant(raw.get("closed"))
+    return {
+        "id": memory.id[:60],
+        "task": task if len(task) <= CONTENT_LIMIT else task[: CONTENT_LIMIT - 1].rstrip() + "…",
+        "who": "asked by the user" if raw.get("by") == commitment.BY_USER else "promised by the agent",
+        "due": commitment.when_text(due) if due is not None and raw.get("dueText") else None,
+        "relative": commitment.relative_text(due, now) if due is not None and raw.get("dueText") else "no time given",
+        "status": commitment.status_of(raw),
+        "closed": closed.date().isoformat() if closed else None,
+    }
+
+
+def commitments_panel(view: Cache, now: datetime) -> dict:
+    """The open commitments (soonest due first, not expired) and those closed in the last two weeks (newest
+    first), each list bounded, with how many there are."""
+    today = now.date()
+    after = (now - commitment.EXPIRE_AFTER).timestamp()
+    total_open, found_open = view.commitments(today, commitment.OPEN, due_after=after, limit=COMMITMENTS_LISTED)
+    since = (now - CLOSED_SHOWN_FOR).timestamp()
+    total_closed, found_closed = view.commitments(today, closed_since=since, limit=COMMITMENTS_LISTED)
+    return {
+        "open": [commitment_row(m, now) for m in found_open],
+        "openCount": total_open,
+        "closed": [commitment_row(m, now) for m in found_closed],
+        "closedCount": total_closed,
+    }
 
 
 # --- events ---------------------------------------------------------------------------------------------------
@@ -524,6 +562,7 @@ def build(
         "growth": growth(tallies, today),
         "activity": activity(events or [], skipped_events, today),
         "top": [memory_row(item, today) for item in scored[:TOP_COUNT]],
+        "commitments": commitments_panel(view, now),
         "memories": [compact_row(memory_row(item, today)) for item in listed],
         "listed": len(listed),
         "pinned": len(tallies.pinned),

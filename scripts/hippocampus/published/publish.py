@@ -27,8 +27,8 @@ from ..workspace import Workspace
 def write_core_file(
     ws: Workspace, view: Cache, now: datetime, threshold: float = CORE_THRESHOLD, budget: int = CORE_FILE_BUDGET
 ) -> CoreSelection:
-    """Write HIPPOCAMPUS_CORE.md: the store's core memories as of `now`."""
-    selection = select_core(view, now, threshold, budget)
+    """Write HIPPOCAMPUS_CORE.md: the store's open commitments and core memories as of `now`."""
+    selection = select_core(view, now, threshold, budget, commitments_due_only=False)
     atomic_write(ws.core_file, render("HIPPOCAMPUS_CORE.md", selection=selection, synced=iso(now)))
     return selection
 

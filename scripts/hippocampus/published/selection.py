@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 from datetime import datetime
 
+from .. import commitment
 from ..model import CORE_THRESHOLD, DOMAIN_TITLES, DOMAINS, Memory
 from ..store.cache import Cache
 from ..text import estimate_tokens, one_line
@@ -13,6 +14,42 @@ from ..timeutil import parse_day
 LOAD_CORE_BUDGET = 1500
 CORE_FILE_BUDGET = 4000
 LINE_LIMIT = 400  # characters of one memory shown in a core listing
+COMMITMENTS_SHOWN = 10  # due commitments load_core shows at most (the rest: commitments.py)
+COMMITMENTS_LISTED = 30  # open commitments HIPPOCAMPUS_CORE.md lists at most
+CLOSE_HINT = "(close one that is kept: commitments.py --done ID; saying so in the conversation closes it too)"
+
+
+class CommitmentItem(NamedTuple):
+    """A commitment as a listing shows it: its memory, when it is due, and its line."""
+
+    memory: Memory
+    due: datetime | None
+    text: str
+
+    def label(self, now: datetime | None) -> str:
+        """The words in brackets before it: "due in 3 hours, Fri 2026-03-06 09:00 GMT+2" (with `now`), "due Fri
+        2026-03-06 09:00 GMT+2" (without), "asked …, no time given"."""
+        if self.due is None:
+            return "due: no time"
+        when = commitment.when_text(self.due)
+        if not self.memory.raw.get("dueText"):
+            return f"asked {when}, no time given"
+        if now is None:
+            return f"due {when}"
+        relative = commitment.relative_text(self.due, now)
+        return f"{relative if relative.startswith(('due', 'overdue')) else 'due ' + relative}, {when}"
+
+    def to_dict(self) -> dict:
+        m = self.memory
+        return {
+            "id": m.id,
+            "task": self.text,
+            "by": m.raw.get("by"),
+            "due": m.raw.get("due"),
+            "dueText": m.raw.get("dueText"),
+            "status": commitment.status_of(m.raw),
+            "sources": m.sources,
+        }
 
 
 class CoreItem(NamedTuple):
@@ -39,6 +76,9 @@ class CoreSelection:
     def __init__(self, threshold: float, budget: int, total: int = 0):
         self.threshold, self.budget, self.total = threshold, budget, total
         self.groups: dict[str, list[CoreItem]] = {}
+        self.commitments: list[CommitmentItem] = []  # the open commitments listed first
+        self.commitments_total = 0  # how many there were to list
+        self.now: datetime | None = None
 
     @property
     def shown(self) -> int:
@@ -48,12 +88,23 @@ class CoreSelection:
     def left_out(self) -> int:
         return self.total - self.shown
 
+    def commitment_lines(self) -> list[str]:
+        """load_core's section of commitments due (none when none is)."""
+        if not self.commitments:
+            return []
+        count = len(self.commitments)
+        more = self.commitments_total - count
+        lines = [f"## Commitments due ({count}{f' of {self.commitments_total}' if more else ''})"]
+        lines += [f"- [{item.label(self.now)}] {item.text} · {item.memory.id}" for item in self.commitments]
+        return [*lines, CLOSE_HINT, ""]
+
     def as_text(self) -> str:
         """The session-start listing load_core prints (plain text, no template engine to import)."""
         floor = f"{self.threshold:.2f}"
+        head = self.commitment_lines()
         if not self.shown:
-            return f"No core memories yet (none at importance ≥ {floor})."
-        lines = [f"## Core memories ({self.shown} of {self.total} at importance ≥ {floor})"]
+            return "\n".join([*head, f"No core memories yet (none at importance ≥ {floor})."])
+        lines = [*head, f"## Core memories ({self.shown} of {self.total} at importance ≥ {floor})"]
         for _, title, items in self.sections():
             lines += ["", f"### {title}"] + [f"- [{item.importance:.2f}] {item.text}" for item in items]
         if self.left_out:
@@ -99,15 +150,47 @@ def framed_turn(turn: dict) -> str:
     return f"said by {who}{when}: {text}"
 
 
+def select_commitments(view: Cache, now: datetime, due_only: bool, limit: int) -> tuple[list[CommitmentItem], int]:
+    """The open commitments to list, soonest due first, at most `limit` (and how many there are): with `due_only`,
+    those due from shortly before now until they expire (load_core); else every one not expired (the core file)."""
+    after = (now - commitment.EXPIRE_AFTER).timestamp()
+    until = (now + commitment.SHOW_BEFORE).timestamp() if due_only else None
+    total, found = view.commitments(now.date(), commitment.OPEN, due_until=until, due_after=after, limit=limit)
+    return [commitment_item(m) for m in found], total
+
+
+def commitment_item(memory: Memory) -> CommitmentItem:
+    return CommitmentItem(memory, commitment.due_of(memory.raw), one_line(commitment.task_of(memory.raw), LINE_LIMIT))
+
+
 def select_core(
-    view: Cache, now: datetime, threshold: float = CORE_THRESHOLD, budget: int = LOAD_CORE_BUDGET
+    view: Cache,
+    now: datetime,
+    threshold: float = CORE_THRESHOLD,
+    budget: int = LOAD_CORE_BUDGET,
+    commitments_due_only: bool = True,
 ) -> CoreSelection:
     """The store's core memories today, in order (explicit "remember this" first, then by importance), within a
-    token budget."""
+    token budget; before them, the open commitments (due ones, or with `commitments_due_only` false every open
+    one), whatever their importance."""
     total, ordered = view.core(now.date(), threshold)
     chosen = CoreSelection(threshold=threshold, budget=budget, total=total)
+    chosen.now = now
     spent = misses = 0
+    limit = COMMITMENTS_SHOWN if commitments_due_only else COMMITMENTS_LISTED
+    items, chosen.commitments_total = select_commitments(view, now, commitments_due_only, limit)
+    for item in items:
+        cost = estimate_tokens(item.text) + 24  # the bullet, its due time and id
+        if spent + cost > budget:
+            break
+        spent += cost
+        chosen.commitments.append(item)
+    if chosen.commitments:
+        spent += estimate_tokens(CLOSE_HINT) + 8
     for memory, importance in ordered:
+        if commitment.is_commitment(memory.raw):
+            chosen.total -= 1  # listed as a commitment, or closed: never a core memory
+            continue
         text = framed(memory)
         cost = estimate_tokens(text) + 6  # the line's bullet and score
         if spent + cost > budget:

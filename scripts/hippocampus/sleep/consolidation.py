@@ -19,7 +19,7 @@ from itertools import combinations
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from .. import frontmatter
+from .. import commitment, frontmatter
 from .. import retention
 from ..ingestion.candidates import Candidates, weighted_dice
 from ..ingestion.facts import NEGATIONS, misbound, relation, Fact, SAME_TOPIC
@@ -116,7 +116,8 @@ class _Run:
         self.meta = index.meta
         self.gone: set[str] = set()  # merged into another this run
         self.facts: dict[str, Fact] = {}
-        self.live = [m for m in index.memories if not (m.superseded or m.archived)]
+        # A commitment is no fact: never merged, superseded or gathered into a schema (its own run closes it).
+        self.live = [m for m in index.memories if not (m.superseded or m.archived or commitment.is_commitment(m.raw))]
         self.importance = {m.id: retention.importance_on(m, self.today, self.meta) for m in index.memories}
         self.fresh = _fresh_test(index.meta.get(MARKER))
         self.lookup = Candidates(self.live) if any(self.fresh(m) for m in self.live) else Candidates([])
@@ -658,6 +659,8 @@ def archive(run: _Run, report: ConsolidationReport) -> None:
         importance = retention.importance_on(memory, run.today, run.meta)
         last = parse_instant(memory.lastAccessed) or parse_instant(memory.created)
         faded = not memory.pinned and importance < BACKGROUND_THRESHOLD and (last is None or last < stale_before)
+        if faded and commitment.is_commitment(memory.raw) and commitment.status_of(memory.raw) == commitment.OPEN:
+            faded = False  # an open commitment stays until it is done or expires, however long before it is due
         if memory.archived or faded:
             # Its anchor is written out, so its importance reads the same from the archive, with no index meta.
             retention.restart(memory, importance, run.today)

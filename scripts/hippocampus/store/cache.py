@@ -28,7 +28,7 @@ from ..retention import importance, lowest_key, recency
 from ..workspace import Workspace
 from . import files
 
-SCHEMA = 13
+SCHEMA = 14
 # The cache holds the store's words as redacted under one set of rules: after new rules it is built again.
 VERSION = SCHEMA * 1000 + redaction.RULES
 BATCH = 500  # documents read in one statement
@@ -273,6 +273,41 @@ class Cache:
         out.fading.sort()
         out.pinned.sort()
         return out
+
+    # --- commitments ---
+    def commitments(
+        self,
+        today: date,
+        status: str | None = None,
+        due_until: float | None = None,
+        due_after: float | None = None,
+        closed_since: float | None = None,
+        limit: int = -1,
+    ) -> tuple[int, list[Memory]]:
+        """How many commitments there are of this `status` (None: any) whose due time and closing fall in these
+        bounds (seconds since the epoch), and the first `limit` of them (-1: all) by due time — or by closing,
+        newest first, with `closed_since`."""
+        where, values = ["1"], []
+        for clause, value in (
+            ("status = ?", status),
+            ("due <= ?", due_until),
+            ("due > ?", due_after),
+            ("closed >= ?", closed_since),
+        ):
+            if value is not None:
+                where.append(clause)
+                values.append(value)
+        condition = " AND ".join(where)
+        order = "closed DESC, doc" if closed_since is not None else "due IS NULL, due, doc"
+        (total,) = self.db.execute(f"SELECT COUNT(*) FROM commitments WHERE {condition}", values).fetchone()
+        docs = [
+            doc
+            for (doc,) in self.db.execute(
+                f"SELECT doc FROM commitments WHERE {condition} ORDER BY {order} LIMIT ?", (*values, limit)
+            )
+        ]
+        bodies = self.fetch(docs, today)
+        return total, [bodies[doc] for doc in docs]
 
     # --- encoding's same-fact lookup ---
     def topic_docs(self, term: str) -> array:

@@ -11,11 +11,12 @@ from array import array
 from bisect import bisect_left
 from datetime import date
 
+from .. import commitment
 from ..errors import HippocampusError
 from ..model import Index, Memory
 from ..retention import anchor, ceiling, order_key
 from ..terms import document_terms, topic_terms
-from ..timeutil import parse_day
+from ..timeutil import parse_day, parse_instant
 from ..workspace import Workspace
 from .cache import BATCH, CODES, VERSION, Broken, Cache, arrays_of, connect, describes, path_of
 from .indexfile import Loaded
@@ -44,6 +45,13 @@ CREATE TABLE bodies(doc INTEGER PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE terms(term TEXT PRIMARY KEY, docs BLOB NOT NULL, tfs BLOB NOT NULL, lengths BLOB NOT NULL);
 CREATE TABLE topics(term TEXT PRIMARY KEY, docs BLOB NOT NULL);
 CREATE INDEX docs_core ON docs(hidden, pinned, explicit, rank_key);
+CREATE TABLE commitments(
+    doc INTEGER PRIMARY KEY,
+    status TEXT NOT NULL,         -- open, done or expired
+    due REAL,                     -- when it is due (seconds since the epoch, UTC)
+    closed REAL                   -- when it was closed
+);
+CREATE INDEX commitments_due ON commitments(status, due);
 """
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 # What a body leaves out: its importance and decay anchor are the row's (a body stays as it is when the daily decay
@@ -51,8 +59,12 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 _LEFT_OUT = ("importance", "decay")
 
 
-def _entry(doc: int, memory: Memory, meta: dict, today: date) -> tuple[tuple, str, dict[str, float], float, set[str]]:
-    """(the document's row, its body, its weighted terms, its length, its topic terms) for a memory."""
+Entry = tuple[tuple, str, dict[str, float], float, set[str], tuple | None]
+
+
+def _entry(doc: int, memory: Memory, meta: dict, today: date) -> Entry:
+    """(the document's row, its body, its weighted terms, its length, its topic terms, its commitment row or None)
+    for a memory."""
     counts = document_terms(memory)
     topic = topic_terms(memory.content)
     length = float(sum(counts.values()))
@@ -80,12 +92,24 @@ def _entry(doc: int, memory: Memory, meta: dict, today: date) -> tuple[tuple, st
         " ".join(sorted(topic)),
     )
     body = {k: v for k, v in memory.to_dict().items() if k not in _LEFT_OUT}
-    return row, _ENCODE(body), counts, length, topic
+    return row, _ENCODE(body), counts, length, topic, _commitment_row(doc, memory)
 
 
-def _insert(db: sqlite3.Connection, entries: list[tuple[tuple, str, dict, float, set[str]]]) -> None:
+def _commitment_row(doc: int, memory: Memory) -> tuple | None:
+    """(doc, status, due, closed) of a commitment that is not hidden (superseded or archived); None for any other
+    memory."""
+    raw = memory.raw
+    if not commitment.is_commitment(raw) or memory.superseded or memory.archived:
+        return None
+    due = commitment.due_of(raw)
+    closed = parse_instant(raw.get("closed"))
+    return (doc, commitment.status_of(raw), due.timestamp() if due else None, closed.timestamp() if closed else None)
+
+
+def _insert(db: sqlite3.Connection, entries: list[Entry]) -> None:
     db.executemany(f"INSERT INTO docs VALUES ({','.join('?' * 16)})", [e[0] for e in entries])
     db.executemany("INSERT INTO bodies VALUES (?, ?)", [(e[0][0], e[1]) for e in entries])
+    db.executemany("INSERT INTO commitments VALUES (?, ?, ?, ?)", [e[5] for e in entries if e[5] is not None])
 
 
 def _set_meta(db: sqlite3.Connection, **values) -> None:
@@ -99,7 +123,7 @@ def _totals(db: sqlite3.Connection) -> None:
 
 def build(db: sqlite3.Connection, index: Index, today: date) -> None:
     """Fill an empty database with every memory of the index (the caller commits)."""
-    for table in ("meta", "docs", "bodies", "terms", "topics"):
+    for table in ("meta", "docs", "bodies", "terms", "topics", "commitments"):
         db.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in _TABLES.split(";"):
         db.execute(statement)  # one by one: a script would end the caller's transaction
@@ -152,6 +176,7 @@ def update(db: sqlite3.Connection, index: Index, changed: set[str], today: date)
                 topics.setdefault(term, (set(), []))[0].add(doc)
             db.execute("DELETE FROM docs WHERE doc = ?", (doc,))
             db.execute("DELETE FROM bodies WHERE doc = ?", (doc,))
+            db.execute("DELETE FROM commitments WHERE doc = ?", (doc,))
         memory = memories.get(memory_id)
         if memory is None:
             continue  # removed from the index

@@ -1,0 +1,734 @@
+"""When something is due, read from the words that say it — "tomorrow", "on Friday at 5pm", "in two hours", "on the
+16th", "by end of day", "March 16", "le 16", "morgen um 17 Uhr", "el viernes", "amanhã às 17h", "明天下午五点" —
+relative to when it was said, in the speaker's zone. Pure: the text and the instant it was said are passed in.
+
+The rules, so that a reader of a listing can check one:
+- a day named without a time is due at DEFAULT_HOUR; a part of a day at its hour (morning 9, afternoon 15, evening
+  19, night 20); "by end of day" at END_OF_DAY, the end of the week on Friday at END_OF_DAY;
+- a time named without a day is today's, or tomorrow's when it has passed; an hour from 1 to 6 without am/pm is
+  in the afternoon ("at 5" is 17:00);
+- a weekday is the coming one; today's name means a week from today, unless a time later today goes with it;
+  "next Friday" is the coming Friday unless that is tomorrow or the day after, then the one a week later
+  ("下周五", Friday of next week, is read by the week);
+- "next week" is its Monday, "next month" its first day, "the weekend" the coming Saturday at 10:00;
+- "in two hours" counts the hours that pass (a clock change between does not move it); "in three days" keeps the
+  time of day on the calendar;
+- a date or a day of the month that has passed this year or month means the next one; a due time before the
+  moment it was said (today's morning, said in the afternoon) is that moment.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from datetime import date, datetime, time, timedelta, timezone
+from typing import NamedTuple
+
+from dateutil import parser as dateparser
+from dateutil.relativedelta import relativedelta
+
+DEFAULT_HOUR = 9
+END_OF_DAY = 17
+WEEKEND_HOUR = 10
+PARTS = {"morning": 9, "noon": 12, "afternoon": 15, "evening": 19, "night": 20}
+NEXT_IS_LATER_WITHIN = 3  # "next Friday" said two days before it or less: the one a week later
+SOON_MINUTES = 10  # "in a minute", "in five minutes": said of what is done at once
+PHRASE_LIMIT = 80  # characters of the words a due time was read from, as kept
+
+
+class Due(NamedTuple):
+    """A due time: the instant (aware, in the zone it was read in), the words it was read from, and where those
+    words are in the text (to take them out of what is to be done)."""
+
+    at: datetime
+    phrase: str
+    spans: tuple[tuple[int, int], ...]
+
+
+# --- words ------------------------------------------------------------------------------------------------------
+
+_NUMBERS = {
+    **dict.fromkeys(("a", "an", "one", "un", "une", "ein", "eine", "einer", "einem", "einen", "uno", "una", "um"), 1),
+    **dict.fromkeys(("uma",), 1),
+    **dict.fromkeys(("two", "deux", "zwei", "dos", "dois", "duas", "a couple of", "couple of", "a couple"), 2),
+    **dict.fromkeys(("three", "trois", "drei", "tres", "três", "a few", "few", "several"), 3),
+    **dict.fromkeys(("four", "quatre", "vier", "cuatro", "quatro"), 4),
+    **dict.fromkeys(("five", "cinq", "fünf", "cinco"), 5),
+    **dict.fromkeys(("six", "sechs", "seis"), 6),
+    **dict.fromkeys(("seven", "sept", "sieben", "siete", "sete"), 7),
+    **dict.fromkeys(("eight", "huit", "acht", "ocho", "oito"), 8),
+    **dict.fromkeys(("nine", "neuf", "neun", "nueve", "nove"), 9),
+    **dict.fromkeys(("ten", "dix", "zehn", "diez", "dez"), 10),
+    **dict.fromkeys(("eleven", "onze", "elf", "once"), 11),
+    **dict.fromkeys(("twelve", "douze", "zwölf", "doce"), 12),
+    **dict.fromkeys(("fifteen", "quinze", "fünfzehn", "quince"), 15),
+    **dict.fromkeys(("twenty", "vingt", "zwanzig", "veinte", "vinte"), 20),
+    **dict.fromkeys(("thirty", "trente", "dreißig", "treinta", "trinta"), 30),
+    **dict.fromkeys(("forty-five", "forty five", "quarante-cinq"), 45),
+}
+_HAN_DIGITS = {**{c: i for i, c in enumerate("零一二三四五六七八九")}, "两": 2, "兩": 2}
+
+
+def _group(match: re.Match, name: str) -> str | None:
+    """The group `name` of a match — or of the alternative that matched, whose groups are `name2`, `name3`…"""
+    for key, value in match.groupdict().items():
+        if value is not None and (key == name or (key.startswith(name) and key[len(name) :].isdigit())):
+            return value
+    return None
+
+
+def _alternatives(words) -> str:
+    """A regex alternation of these words, the longest first (so "a few" wins over "a")."""
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+
+
+_NUM = rf"(?:\d{{1,3}}|{_alternatives(_NUMBERS)})"
+_HAN_NUM = r"(?:\d{1,3}|[零一二两兩三四五六七八九十]{1,3})"
+
+
+def _number(word: str) -> int | None:
+    word = " ".join(word.lower().split())
+    if word.isdigit():
+        return int(word)
+    if word in _NUMBERS:
+        return _NUMBERS[word]
+    if word and all(c in _HAN_DIGITS or c == "十" for c in word):
+        if "十" not in word:
+            return int("".join(str(_HAN_DIGITS[c]) for c in word))
+        tens, _, units = word.partition("十")
+        return (_HAN_DIGITS[tens] if tens else 1) * 10 + (_HAN_DIGITS[units] if units else 0)
+    return None
+
+
+_UNITS = {
+    "minutes": "minute minutes min mins minuto minutos minuten 分钟 分鐘",
+    "hours": "hour hours hr hrs h heure heures stunde stunden hora horas 小时 个小时 個小時 小時 钟头 個鐘頭",
+    "days": "day days jour jours tag tage tagen día días dia dias 天",
+    "weeks": "week weeks semaine semaines woche wochen semana semanas 周 个星期 個星期 星期 礼拜 个礼拜",
+    "months": "month months mois monat monate monaten mes meses mês 个月 個月",
+}
+_UNIT_OF = {word: unit for unit, words in _UNITS.items() for word in words.split()}
+_UNIT = _alternatives(_UNIT_OF)
+_HALF_HOUR = _alternatives(
+    ("half an hour", "une demi-heure", "une demi heure", "einer halben stunde", "eine halbe stunde", "media hora")
+    + ("meia hora", "半小时", "半个小时", "半個小時")
+)
+
+_WEEKDAY_NAMES = {
+    0: "monday lundi montag lunes segunda-feira segunda 星期一 周一 礼拜一",
+    1: "tuesday mardi dienstag martes terça-feira terca-feira terça terca 星期二 周二 礼拜二",
+    2: "wednesday mercredi mittwoch miércoles miercoles quarta-feira quarta 星期三 周三 礼拜三",
+    3: "thursday jeudi donnerstag jueves quinta-feira quinta 星期四 周四 礼拜四",
+    4: "friday vendredi freitag viernes sexta-feira sexta 星期五 周五 礼拜五",
+    5: "saturday samedi samstag sonnabend sábado sabado 星期六 周六 礼拜六",
+    6: "sunday dimanche sonntag domingo 星期日 星期天 周日 周天 礼拜天 礼拜日",
+}
+_WEEKDAY_OF = {word: day for day, words in _WEEKDAY_NAMES.items() for word in words.split()}
+# Portuguese weekdays without "-feira" are also ordinals ("a segunda vez"): read as days only after a preposition.
+_BARE_ORDINALS = frozenset({"segunda", "terça", "terca", "quarta", "quinta", "sexta"})
+_MONTH_NAMES = {
+    1: "january jan janvier januar jänner enero janeiro",
+    2: "february feb février fevrier februar febrero fevereiro",
+    3: "march mar mars märz maerz marzo março marco",
+    4: "april apr avril abril",
+    5: "may mai mayo maio",
+    6: "june jun juin juni junio junho",
+    7: "july jul juillet juli julio julho",
+    8: "august aug août aout agosto",
+    9: "september sep sept septembre setembro septiembre setiembre",
+    10: "october oct octobre oktober octubre outubro",
+    11: "november nov novembre noviembre novembro",
+    12: "december dec décembre decembre dezember diciembre dezembro",
+}
+_MONTH_OF = {word: month for month, words in _MONTH_NAMES.items() for word in words.split()}
+_MONTH = _alternatives(_MONTH_OF)
+_ENGLISH_MONTH = _alternatives(
+    "january february march april may june july august september october november december".split()
+    + "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+
+_PART_OF = {
+    "morning": "morning matin morgen früh vormittag morgens manhã mañana 上午 早上 早晨",
+    "noon": "noon midday midi mittag mittags mediodía meio-dia 中午",
+    "afternoon": "afternoon après-midi apres-midi nachmittag nachmittags tarde 下午",
+    "evening": "evening soir abend abends 傍晚 晚上",
+    "night": "night nuit nacht nachts noche noite 夜里 夜裡",
+}
+_PART_WORD = {word: part for part, words in _PART_OF.items() for word in words.split()}
+# Where a word starts and ends: not beside another letter or digit — except in the scripts written without spaces,
+# whose words start and end anywhere.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_AT_BOUNDARY = rf"(?<![^\W{_CJK}])(?<!['’])"
+_END = rf"(?![^\W{_CJK}])(?!['’])"  # also not "tomorrow's": a possessive names no due time
+# A part of the day after a day ("tomorrow morning", "vendredi soir", "morgen früh", "mañana por la tarde",
+# "amanhã à noite", "明天下午").
+_PART_AFTER = (
+    r"(?:\s*,?\s*(?:in\s+the\s+|por\s+la\s+|en\s+la\s+|de\s+la\s+|à\s+|a\s+|de\s+|pela\s+|am\s+)?"
+    rf"(?P<part>{_alternatives(_PART_WORD)}){_END})?"
+)
+
+# --- what a text says, piece by piece -------------------------------------------------------------------------
+
+
+class _Reading:
+    """The pieces of a due time found so far."""
+
+    def __init__(self, said: datetime):
+        self.said = said
+        self.today = said.date()
+        self.day: date | None = None  # an explicit day
+        self.weekday: tuple[int, str] | None = None  # (0-6, "coming" / "next" / "this" / "next-week")
+        self.clock: tuple[int, int] | None = None  # an explicit time of day
+        self.part: str | None = None  # a part of the day ("afternoon")
+        self.after: timedelta | None = None  # "in two hours": time that passes
+        self.wall: relativedelta | None = None  # "in three days": days on the calendar
+        self.spans: list[tuple[int, int]] = []
+
+    def found(self) -> bool:
+        return bool(self.spans)
+
+
+Handler = Callable[[_Reading, re.Match], bool]  # takes what a match says; False when it says nothing after all
+
+
+def _set_day(reading: _Reading, day: date) -> bool:
+    if reading.day is None and reading.weekday is None:
+        reading.day = day
+    return True
+
+
+def _set_part(reading: _Reading, match: re.Match) -> None:
+    word = _group(match, "part")
+    if word and reading.part is None:
+        reading.part = _PART_WORD.get(word.lower())
+
+
+def _relative(reading: _Reading, match: re.Match) -> bool:
+    if _group(match, "half"):
+        amount, unit = 30, "minutes"
+    else:
+        number = _number(_group(match, "n") or "")
+        unit = _UNIT_OF.get((_group(match, "unit") or "").lower(), "")
+        if number is None or not unit or number > 1000:
+            return False
+        amount = number
+        if unit == "minutes" and amount < SOON_MINUTES:
+            return False  # "in a minute": at once, nothing to be reminded of
+    if reading.after is not None or reading.wall is not None:
+        return True
+    if unit == "minutes":
+        reading.after = timedelta(minutes=amount)
+    elif unit == "hours":
+        reading.after = timedelta(hours=amount)
+    elif unit == "days":
+        reading.wall = relativedelta(days=amount)
+    elif unit == "weeks":
+        reading.wall = relativedelta(weeks=amount)
+    else:
+        reading.wall = relativedelta(months=amount)
+    return True
+
+
+def _days_from_today(offset: int) -> Handler:
+    def handle(reading: _Reading, match: re.Match) -> bool:
+        _set_part(reading, match)
+        return _set_day(reading, reading.today + timedelta(days=offset))
+
+    return handle
+
+
+def _today_part(part: str) -> Handler:
+    def handle(reading: _Reading, match: re.Match) -> bool:
+        reading.part = reading.part or part
+        return _set_day(reading, reading.today)
+
+    return handle
+
+
+def _weekday(reading: _Reading, match: re.Match) -> bool:
+    name = match.group("day").lower()
+    day = _WEEKDAY_OF.get(name)
+    if day is None:
+        return False
+    before = (match.group("pre") or "").lower().split()
+    before = before[-1] if before else ""
+    after = (match.group("post") or "").lower()
+    if name in _BARE_ORDINALS and not (before or match.group("prep") or match.group("feira")):
+        return False
+    if before in ("下", "下个", "下個"):
+        mode = "next-week"
+    elif before in ("这", "這", "本", "这个", "這個", "this", "ce", "diesen", "este", "esta", "nesta", "neste"):
+        mode = "this"
+    elif before.startswith(("next", "näch", "komm", "próx", "prox")) or after:
+        mode = "next"
+    else:
+        mode = "coming"
+    _set_part(reading, match)
+    if reading.day is None and reading.weekday is None:
+        reading.weekday = (day, mode)
+    return True
+
+
+def _next_week(reading: _Reading, match: re.Match) -> bool:
+    monday = reading.today - timedelta(days=reading.today.weekday()) + timedelta(days=7)
+    return _set_day(reading, monday)
+
+
+def _next_month(reading: _Reading, match: re.Match) -> bool:
+    return _set_day(reading, reading.today.replace(day=1) + relativedelta(months=1))
+
+
+def _weekend(reading: _Reading, match: re.Match) -> bool:
+    ahead = 0 if reading.today.weekday() >= 5 else 5 - reading.today.weekday()
+    reading.part = reading.part or "weekend"
+    return _set_day(reading, reading.today + timedelta(days=ahead))
+
+
+def _end_of(unit: str) -> Handler:
+    def handle(reading: _Reading, match: re.Match) -> bool:
+        today = reading.today
+        if unit == "week":
+            day = today + timedelta(days=(4 - today.weekday()) % 7)
+        elif unit == "month":
+            day = today + relativedelta(day=31)
+        else:
+            day = today
+        reading.part = reading.part or "end"
+        return _set_day(reading, day)
+
+    return handle
+
+
+def _roll_year(reading: _Reading, month: int, day: int, year: int | None) -> date | None:
+    try:
+        if year is not None:
+            return date(year if year >= 100 else 2000 + year, month, day)
+        found = date(reading.today.year, month, day)
+        return found if found >= reading.today else date(reading.today.year + 1, month, day)
+    except ValueError:
+        return None
+
+
+def _english_date(reading: _Reading, match: re.Match) -> bool:
+    # dateutil reads the English forms ("March 16th, 2026", "16 Mar", "the 16th of March"); the year, when not
+    # said, is the next one to reach that day.
+    phrase = re.sub(r"\b(?:the|of|on|by|before|until)\b", " ", match.group(0), flags=re.IGNORECASE)
+    try:
+        parsed = dateparser.parse(phrase, default=datetime(reading.today.year, 1, 1))
+    except (ValueError, OverflowError):
+        return False
+    has_year = re.search(r"\d{4}", match.group(0)) is not None
+    found = _roll_year(reading, parsed.month, parsed.day, parsed.year if has_year else None)
+    return found is not None and _set_day(reading, found)
+
+
+def _iso_date(reading: _Reading, match: re.Match) -> bool:
+    try:
+        parsed = dateparser.isoparse(match.group("iso"))
+    except (ValueError, OverflowError):
+        return False
+    if match.group("clock"):
+        reading.clock = reading.clock or (parsed.hour, parsed.minute)
+    return _set_day(reading, parsed.date())
+
+
+def _named_date(reading: _Reading, match: re.Match) -> bool:
+    month = _MONTH_OF.get(match.group("month").lower())
+    day = int(match.group("d"))
+    year = int(match.group("y")) if match.group("y") else None
+    found = _roll_year(reading, month, day, year) if month else None
+    return found is not None and _set_day(reading, found)
+
+
+def _numeric_date(reading: _Reading, match: re.Match) -> bool:
+    year = int(match.group("y")) if match.group("y") else None
+    found = _roll_year(reading, int(match.group("m")), int(match.group("d")), year)
+    return found is not None and _set_day(reading, found)
+
+
+def _han_date(reading: _Reading, match: re.Match) -> bool:
+    year = int(match.group("y")) if match.group("y") else None
+    found = _roll_year(reading, int(match.group("m")), int(match.group("d")), year)
+    return found is not None and _set_day(reading, found)
+
+
+def _day_of_month(reading: _Reading, match: re.Match) -> bool:
+    number = _number(_group(match, "d") or "")
+    if number is None or not 1 <= number <= 31:
+        return False
+    start = reading.today.replace(day=1)
+    for months in range(0, 13):
+        first = start + relativedelta(months=months)
+        try:
+            found = first.replace(day=number)
+        except ValueError:
+            continue  # a month without that day
+        if found >= reading.today:
+            return _set_day(reading, found)
+    return False
+
+
+def _clock(reading: _Reading, match: re.Match) -> bool:
+    word = (_group(match, "word") or "").lower()
+    if word:
+        hour, minute = (0, 0) if word in ("midnight", "minuit", "mitternacht", "medianoche", "meia-noite") else (12, 0)
+    else:
+        found = _number(_group(match, "h") or "")
+        if found is None:
+            return False
+        hour = found
+        minutes = _group(match, "m")
+        minute = int(minutes) if minutes else (30 if _group(match, "halfpast") else 0)
+        marker = (_group(match, "ampm") or "").lower().replace(".", "")
+        if not (0 <= hour <= 24 and 0 <= minute <= 59) or (marker and not 1 <= hour <= 12):
+            return False
+        if marker == "pm" and hour < 12:
+            hour += 12
+        elif marker == "am" and hour == 12:
+            hour = 0
+        elif not marker:
+            _set_part(reading, match)
+            part = reading.part
+            if part in ("afternoon", "evening", "night") and hour < 12:
+                hour += 12
+            elif part is None and 1 <= hour <= 6:
+                hour += 12  # "at 5" in a conversation is five in the afternoon
+        hour %= 24
+    if reading.clock is None:
+        reading.clock = (hour, minute)
+    return True
+
+
+def _tomorrow(reading: _Reading, match: re.Match) -> bool:
+    word = match.group(0).lower()
+    if word.startswith(("明早",)):
+        reading.part = reading.part or "morning"
+    elif word.startswith("明晚"):
+        reading.part = reading.part or "night"
+    _set_part(reading, match)
+    return _set_day(reading, reading.today + timedelta(days=1))
+
+
+def _this_part(reading: _Reading, match: re.Match) -> bool:
+    """ "this afternoon", "heute Abend", "esta tarde", "今天下午": today, at that part of the day."""
+    return _today_part(_PART_WORD.get((_group(match, "part") or "").lower(), "morning"))(reading, match)
+
+
+def _part_alone(reading: _Reading, match: re.Match) -> bool:
+    _set_part(reading, match)
+    return reading.part is not None
+
+
+# --- the patterns ----------------------------------------------------------------------------------------------
+
+_D = r"(?<!\d)(?P<d>\d{1,2})(?!\d)"
+# The words before a time of day: "at 5", "à 17h", "um 17 Uhr", "a las cinco", "às 17h".
+_AT_CLOCK = r"(?:at|by|around|before|à|vers|avant|um|gegen|bis|a\s+las?|às|as|para\s+las?)"
+# Hours said in words, in the languages that say them so ("a las cinco", "às cinco"): one to twelve.
+_CLOCK_WORDS = [w for w in _NUMBERS if 1 <= _NUMBERS[w] <= 12 and len(w) > 2 and " " not in w]
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> list[tuple[re.Pattern, Handler]]:
+    """The patterns, in the order they are tried (a word is read once, by the first that takes it); compiled on
+    first use: most encode runs meet no promise and need none of them."""
+    return [
+        (re.compile(r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2}(?P<clock>[ T]\d{2}:\d{2})?)(?!\d)"), _iso_date),
+        (re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号號]"), _han_date),
+        (
+            re.compile(
+                rf"{_AT_BOUNDARY}(?:(?:on|by|before|until)\s+)?(?:(?:the\s+)?{_D}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                rf"(?:{_ENGLISH_MONTH})\.?|(?:{_ENGLISH_MONTH})\.?\s+{_D.replace('?P<d>', '')}(?:st|nd|rd|th)?)"
+                r"(?:,?\s+\d{4})?(?![\w'’])",
+                re.IGNORECASE,
+            ),
+            _english_date,
+        ),
+        (
+            re.compile(
+                rf"{_AT_BOUNDARY}(?:(?:le|am|el|o|no|dia)\s+)?{_D}(?:er|\.)?\s+(?:de\s+)?(?P<month>{_MONTH})"
+                r"(?:\s+(?:de\s+)?(?P<y>\d{4}))?(?![\w'’])",
+                re.IGNORECASE,
+            ),
+            _named_date,
+        ),
+        (
+            re.compile(r"(?:\bam\s+)?(?<![\d.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d.])"),
+            _numeric_date,
+        ),
+        (
+            re.compile(
+                rf"(?:{_AT_BOUNDARY}(?:in|within|dans|d['’]ici|en|dentro\s+de|em|daqui\s+a)\s+"
+                rf"(?:(?P<half>{_HALF_HOUR})|(?P<n>{_NUM})\s*(?P<unit>{_UNIT})(?![\w'’]))"
+                rf"|(?P<half2>{_HALF_HOUR})\s*(?:后|以后|之后|後)|(?P<n2>{_HAN_NUM})\s*(?P<unit2>{_UNIT})\s*(?:后|以后|之后|後))",
+                re.IGNORECASE,
+            ),
+            _relative,
+        ),
+        (
+            re.compile(
+                r"(?:\bthe\s+day\s+after\s+tomorrow|\bapr[èe]s[- ]demain|\bübermorgen|\bpasado\s+mañana"
+                rf"|\bdepois\s+de\s+amanhã|后天|後天){_END}{_PART_AFTER}",
+                re.IGNORECASE,
+            ),
+            _days_from_today(2),
+        ),
+        (
+            re.compile(
+                r"\btonight\b|\bce\s+soir\b|\bheute\s+(?:abend|nacht)\b|\besta\s+noche\b|\b(?:hoje|logo)\s+[àa]\s+noite\b"
+                r"|\besta\s+noite\b|今晚|今天晚上|今夜",
+                re.IGNORECASE,
+            ),
+            _today_part("night"),
+        ),
+        (
+            re.compile(
+                r"\bthis\s+(?P<part>morning|afternoon|evening)\b|\b(?:ce|cet)\s+(?P<part2>matin|après-midi|apres-midi)\b"
+                r"|\bheute\s+(?P<part3>morgen|früh|vormittag|nachmittag)\b|\besta\s+(?P<part4>mañana|tarde)\b"
+                r"|\bhoje\s+(?:de|à|a)\s+(?P<part5>manhã|tarde)\b|\besta\s+(?P<part6>manhã|tarde)\b"
+                r"|今天(?P<part7>上午|下午|早上)|今早",
+                re.IGNORECASE,
+            ),
+            _this_part,
+        ),
+        (
+            re.compile(
+                r"(?:\btomorrow|\bdemain|(?<!guten )(?<!schönen )(?<!jeden )(?<!heute )(?<!gestern )(?<![Aa]m )\bmorgen"
+                r"|(?<!la )(?<!esta )(?<!cada )(?<!pasado )\bmañana|\bamanhã|明天|明日|明早|明晚)"
+                rf"{_END}{_PART_AFTER}",
+                re.IGNORECASE,
+            ),
+            _tomorrow,
+        ),
+        (
+            re.compile(r"\btoday\b(?!['’]s)|\baujourd['’]hui\b|\bheute\b|\bhoy\b|\bhoje\b|今天|今日", re.IGNORECASE),
+            _days_from_today(0),
+        ),
+        (
+            re.compile(
+                r"\bnext\s+week\b|\bla\s+semaine\s+(?:prochaine|suivante)\b|\b(?:nächste|kommende)\s+woche\b"
+                r"|\bla\s+semana\s+que\s+viene\b|\bla\s+(?:próxima|proxima)\s+semana\b|\bsemana\s+que\s+vem\b"
+                r"|\b(?:na\s+)?(?:próxima|proxima)\s+semana\b|下周(?![一二三四五六日天末])|下星期(?![一二三四五六日天])"
+                r"|下礼拜(?![一二三四五六日天])",
+                re.IGNORECASE,
+            ),
+            _next_week,
+        ),
+        (
+            re.compile(
+                r"\bnext\s+month\b|\ble\s+mois\s+prochain\b|\b(?:nächsten|kommenden)\s+monat\b"
+                r"|\bel\s+(?:mes\s+que\s+viene|(?:próximo|proximo)\s+mes)\b|\b(?:o\s+)?(?:mês\s+que\s+vem|próximo\s+mês)\b"
+                r"|下个月|下個月",
+                re.IGNORECASE,
+            ),
+            _next_month,
+        ),
+        (
+            re.compile(
+                r"(?:\bby\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?week\b|\bfin\s+de\s+(?:la\s+)?semaine\b"
+                r"|\bende\s+der\s+woche\b|\bfinal\s+de\s+(?:la\s+|esta\s+)?semana\b|\bfim\s+da\s+semana\b",
+                re.IGNORECASE,
+            ),
+            _end_of("week"),
+        ),
+        (
+            re.compile(
+                r"(?:\bby\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?month\b|\bfin\s+(?:du|de)\s+mois\b|\bende\s+des\s+monats\b"
+                r"|\bmonatsende\b|\b(?:final|fin)\s+de(?:l)?\s+mes\b|\bfim\s+do\s+mês\b|月底",
+                re.IGNORECASE,
+            ),
+            _end_of("month"),
+        ),
+        (
+            re.compile(
+                r"(?:\bby\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+)?day\b|\beod\b|\bclose\s+of\s+business\b"
+                r"|\bfin\s+de\s+(?:la\s+)?journée\b|\bende\s+des\s+tages\b|\bfeierabend\b|\bfinal\s+del\s+día\b"
+                r"|\bfi[mn]\s+do\s+dia\b|下班前|今天之内",
+                re.IGNORECASE,
+            ),
+            _end_of("day"),
+        ),
+        (
+            re.compile(
+                r"\b(?:this|the)\s+weekend\b|\bce\s+week-?end\b|\b(?:am|dieses|diesem)\s+wochenende\b"
+                r"|\b(?:este|el)\s+fin\s+de\s+semana\b|\b(?:este|no|neste)\s+fim\s+de\s+semana\b|这个?周末|這個?週末|周末",
+                re.IGNORECASE,
+            ),
+            _weekend,
+        ),
+        (
+            re.compile(
+                rf"{_AT_BOUNDARY}(?:(?P<prep>on|by|until|before|le|am|bis|el|la|na|no|até|ate|hasta)\s+)?"
+                r"(?:(?P<pre>next|this|nächsten|nächster|kommenden|diesen|este|esta|el\s+próximo|el\s+proximo|próximo|"
+                r"proximo|próxima|proxima|na\s+próxima|nesta|neste|下个|下個|下|这个|這個|这|這|本|ce)\s*)?"
+                rf"(?P<day>{_alternatives(_WEEKDAY_OF)})(?P<feira>-feira)?"
+                r"(?P<post>\s+(?:prochain|que\s+viene|que\s+vem))?"
+                rf"{_END}{_PART_AFTER}",
+                re.IGNORECASE,
+            ),
+            _weekday,
+        ),
+        (
+            re.compile(
+                r"\b(?:on|by|before|until)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b|\bthe\s+(?P<d7>\d{1,2})(?:st|nd|rd|th)\b"
+                r"|\ble\s+(?P<d2>\d{1,2})(?:er)?(?!\s*(?:h\b|heures?|:|%|\d|[.,]\d))\b"
+                r"|\bam\s+(?P<d3>\d{1,2})\.(?!\d)"
+                r"|\bel\s+(?:día\s+)?(?P<d4>\d{1,2})\b(?!\s*(?:de\b|:|%|h\b))"
+                r"|\b(?:no\s+)?dia\s+(?P<d5>\d{1,2})\b(?!\s*de\b)"
+                r"|(?<![月\d])(?P<d6>\d{1,2})\s*[号號]",
+                re.IGNORECASE,
+            ),
+            _day_of_month,
+        ),
+        (
+            re.compile(
+                rf"(?:(?P<part>{_alternatives(('上午', '早上', '早晨', '中午', '下午', '傍晚', '晚上'))})\s*)?"
+                rf"(?P<h>{_HAN_NUM})\s*[点點时時](?:\s*(?P<m>\d{{1,2}})\s*分?|(?P<halfpast>半))?",
+            ),
+            _clock,
+        ),
+        (
+            re.compile(
+                r"(?:\b(?:at|by|around|before|à|a|vers|avant|um|gegen|bis|a\s+las?|às|as|para\s+las?)\s+)?"
+                r"\b(?P<h>\d{1,2})(?:[:.h](?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)(?![\w'’])",
+                re.IGNORECASE,
+            ),
+            _clock,
+        ),
+        (
+            re.compile(
+                rf"(?:\b{_AT_CLOCK}\s+)?(?P<h>\d{{1,2}})\s*(?:h|uhr)(?:\s*(?P<m>\d{{2}}))?(?![\w'’])"
+                rf"|\b{_AT_CLOCK}\s+(?P<h2>\d{{1,2}})(?:[:.](?P<m2>\d{{2}}))?\s*(?:heures?|horas?|hs|o['’]clock)?"
+                rf"(?!\s*(?:%|percent|people|st\b|nd\b|rd\b|th\b|[./-]\d|\d|(?:{_UNIT})(?![\w'’])))(?![\w'’])"
+                rf"|\b(?:a\s+las?|à|às|as|para\s+las?)\s+(?P<h4>{_alternatives(_CLOCK_WORDS)})(?:\s+(?:heures?|horas?))?"
+                r"(?![\w'’])"
+                r"|\b(?P<h3>\d{1,2}):(?P<m3>\d{2})(?!\d)",
+                re.IGNORECASE,
+            ),
+            _clock,
+        ),
+        (
+            re.compile(
+                r"\b(?:at\s+|à\s+|a\s+|ao\s+|um\s+)?(?P<word>noon|midday|midnight|midi|minuit|mitternacht|mittags"
+                r"|mediodía|medianoche|meio-dia|meia-noite)\b",
+                re.IGNORECASE,
+            ),
+            _clock,
+        ),
+        (
+            re.compile(
+                r"\bin\s+the\s+(?P<part>morning|afternoon|evening)\b|\b(?:por|en|de)\s+la\s+(?P<part2>mañana|tarde|noche)\b"
+                r"|\b(?:à|de|pela)\s+(?P<part3>manhã|tarde|noite)\b|\b(?P<part4>morgens|abends|nachmittags|vormittags)\b"
+                r"|(?P<part5>上午|下午|晚上|早上)(?!好)",
+                re.IGNORECASE,
+            ),
+            _part_alone,
+        ),
+    ]
+
+
+# --- putting the pieces together ------------------------------------------------------------------------------
+
+
+def read_due(text: str, said: datetime) -> Due | None:
+    """The due time `text` names, read relative to `said` (an aware instant, in the speaker's zone when known);
+    None when it names none."""
+    if said.tzinfo is None:
+        said = said.replace(tzinfo=timezone.utc)
+    reading = _Reading(said)
+    taken: list[tuple[int, int]] = []
+    for pattern, handle in _patterns():
+        position = 0
+        while position <= len(text) and (match := pattern.search(text, position)) is not None:
+            start, end = match.span()
+            overlap = [e for s, e in taken if start < e and s < end]
+            if overlap or start == end:
+                # Words read already: look again after them ("明天下午" taken, "五点" is still there).
+                position = max([start + 1, *(e for e in overlap if e > start)])
+                continue
+            if handle(reading, match):
+                taken.append((start, end))
+            position = end
+    if not taken:
+        return None
+    at = _resolve(reading)
+    if at is None:
+        return None
+    taken.sort()
+    phrase = " ".join(" ".join(text[start:end].split()) for start, end in taken)[:PHRASE_LIMIT]
+    return Due(at, phrase, tuple(taken))
+
+
+def _local(day: date, clock: tuple[int, int], said: datetime) -> datetime:
+    """That wall time on that day in the zone of `said` (a time a clock change skips reads as the instant after)."""
+    naive = datetime.combine(day, time(*clock))
+    zone = said.tzinfo
+    assert zone is not None
+    return naive.replace(tzinfo=zone).astimezone(timezone.utc).astimezone(zone)
+
+
+def _default_clock(reading: _Reading) -> tuple[int, int]:
+    if reading.clock is not None:
+        return reading.clock
+    if reading.part == "end":
+        return (END_OF_DAY, 0)
+    if reading.part == "weekend":
+        return (WEEKEND_HOUR, 0)
+    return (PARTS.get(reading.part or "", DEFAULT_HOUR), 0)
+
+
+def _resolve(reading: _Reading) -> datetime | None:
+    said, today = reading.said, reading.today
+    if reading.after is not None:
+        return (said.astimezone(timezone.utc) + reading.after).astimezone(said.tzinfo)
+    day = reading.day
+    if reading.weekday is not None:
+        weekday, mode = reading.weekday
+        ahead = (weekday - today.weekday()) % 7
+        if mode == "next-week":
+            day = today - timedelta(days=today.weekday()) + timedelta(days=7 + weekday)
+        elif mode == "next":
+            ahead = ahead or 7
+            day = today + timedelta(days=ahead + (7 if ahead < NEXT_IS_LATER_WITHIN else 0))
+        elif ahead == 0 and mode != "this":
+            later_today = reading.clock is not None and _local(today, reading.clock, said) > said
+            day = today if later_today else today + timedelta(days=7)
+        else:
+            day = today + timedelta(days=ahead)
+    if reading.wall is not None and day is None:
+        moved = said.replace(tzinfo=None) + reading.wall
+        if reading.clock is None and reading.part is None:
+            return _local(moved.date(), (moved.hour, moved.minute), said)
+        day = moved.date()
+    if day is not None:
+        return max(_local(day, _default_clock(reading), said), said)
+    if reading.clock is not None or reading.part is not None:
+        at = _local(today, _default_clock(reading), said)
+        return at if at > said else _local(today + timedelta(days=1), _default_clock(reading), said)
+    return None
+
+
+def zone_of(local: str | None, timestamp: str | None) -> timezone | None:
+    """The speaker's UTC offset from OpenClaw's local-time stamp (`Signal.local`: "2026-03-08T22:03+09:00", or
+    without the offset when the stamp named a zone by its abbreviation, then worked out from the message's UTC
+    time); None when it cannot be told."""
+    if not local:
+        return None
+    try:
+        stamped = datetime.fromisoformat(local)
+    except ValueError:
+        return None
+    if stamped.tzinfo is not None:
+        offset = stamped.utcoffset()
+        return timezone(offset) if offset is not None else None
+    from ..timeutil import parse_instant
+
+    instant = parse_instant(timestamp)
+    if instant is None:
+        return None
+    seconds = (stamped - instant.replace(tzinfo=None)).total_seconds()
+    quarters = round(seconds / 900)
+    if abs(quarters) > 14 * 4:
+        return None
+    return timezone(timedelta(minutes=15 * quarters))

@@ -1,0 +1,208 @@
+"""Reading when something is due from the words people use, against a fixed clock: relative days and weekdays, times
+of day, "in two hours", days of the month and dates, in English, French, German, Spanish, Portuguese and Chinese; in
+the speaker's zone, across clock changes."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from hippocampus.ingestion.duetime import read_due, zone_of
+
+GMT2 = timezone(timedelta(hours=2))
+# Thursday 5 March 2026, 10:00 in the speaker's zone.
+SAID = datetime(2026, 3, 5, 10, 0, tzinfo=GMT2)
+BERLIN = ZoneInfo("Europe/Berlin")
+
+
+def due(text: str, said: datetime = SAID) -> str | None:
+    found = read_due(text, said)
+    return found.at.isoformat(timespec="minutes") if found else None
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("tomorrow", "2026-03-06T09:00+02:00"),
+        ("tomorrow at 5pm", "2026-03-06T17:00+02:00"),
+        ("at noon tomorrow", "2026-03-06T12:00+02:00"),
+        ("tomorrow afternoon", "2026-03-06T15:00+02:00"),
+        ("tonight", "2026-03-05T20:00+02:00"),
+        ("the day after tomorrow", "2026-03-07T09:00+02:00"),
+        ("on Friday", "2026-03-06T09:00+02:00"),
+        ("next Friday", "2026-03-13T09:00+02:00"),  # tomorrow is never "next Friday": the one after
+        ("next Tuesday", "2026-03-10T09:00+02:00"),
+        ("next week", "2026-03-09T09:00+02:00"),
+        ("next month", "2026-04-01T09:00+02:00"),
+        ("this weekend", "2026-03-07T10:00+02:00"),
+        ("by the end of the week", "2026-03-06T17:00+02:00"),
+        ("by end of day", "2026-03-05T17:00+02:00"),
+        ("at 5pm", "2026-03-05T17:00+02:00"),
+        ("at 5", "2026-03-05T17:00+02:00"),  # an hour from 1 to 6 alone is in the afternoon
+        ("at 9am", "2026-03-06T09:00+02:00"),  # passed today: tomorrow's
+        ("at 17:30", "2026-03-05T17:30+02:00"),
+        ("in two hours", "2026-03-05T12:00+02:00"),
+        ("in 30 minutes", "2026-03-05T10:30+02:00"),
+        ("in a couple of hours", "2026-03-05T12:00+02:00"),
+        ("in 3 days", "2026-03-08T10:00+02:00"),
+        ("in a week", "2026-03-12T10:00+02:00"),
+        ("on the 16th", "2026-03-16T09:00+02:00"),
+        ("on the 2nd", "2026-04-02T09:00+02:00"),  # passed this month: next month's
+        ("March 16", "2026-03-16T09:00+02:00"),
+        ("16th of March", "2026-03-16T09:00+02:00"),
+        ("on March 2", "2027-03-02T09:00+02:00"),  # passed this year: next year's
+        ("2026-04-01", "2026-04-01T09:00+02:00"),
+        ("2026-04-01 14:30", "2026-04-01T14:30+02:00"),
+    ],
+)
+def test_english_due_times_are_read_relative_to_when_they_were_said(text, expected):
+    assert due(f"Remind me {text} to call the plumber", SAID) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Rappelle-moi demain d'appeler le plombier", "2026-03-06T09:00+02:00"),
+        ("demain à 17h", "2026-03-06T17:00+02:00"),
+        ("vendredi", "2026-03-06T09:00+02:00"),
+        ("dans deux heures", "2026-03-05T12:00+02:00"),
+        ("dans une demi-heure", "2026-03-05T10:30+02:00"),
+        ("la semaine prochaine", "2026-03-09T09:00+02:00"),
+        ("le 16", "2026-03-16T09:00+02:00"),
+        ("le 16 mars", "2026-03-16T09:00+02:00"),
+        ("ce soir", "2026-03-05T20:00+02:00"),
+        ("après-demain", "2026-03-07T09:00+02:00"),
+        ("Erinnere mich morgen daran", "2026-03-06T09:00+02:00"),
+        ("morgen um 17 Uhr", "2026-03-06T17:00+02:00"),
+        ("morgen früh", "2026-03-06T09:00+02:00"),
+        ("am Freitag", "2026-03-06T09:00+02:00"),
+        ("in zwei Stunden", "2026-03-05T12:00+02:00"),
+        ("nächste Woche", "2026-03-09T09:00+02:00"),
+        ("übermorgen", "2026-03-07T09:00+02:00"),
+        ("heute Abend", "2026-03-05T20:00+02:00"),
+        ("am 16.", "2026-03-16T09:00+02:00"),
+        ("am 16. März", "2026-03-16T09:00+02:00"),
+        ("16.03.2026", "2026-03-16T09:00+02:00"),
+        ("Recuérdame mañana", "2026-03-06T09:00+02:00"),
+        ("mañana a las 5 de la tarde", "2026-03-06T17:00+02:00"),
+        ("mañana por la mañana", "2026-03-06T09:00+02:00"),
+        ("el viernes", "2026-03-06T09:00+02:00"),
+        ("en dos horas", "2026-03-05T12:00+02:00"),
+        ("la semana que viene", "2026-03-09T09:00+02:00"),
+        ("esta noche", "2026-03-05T20:00+02:00"),
+        ("pasado mañana", "2026-03-07T09:00+02:00"),
+        ("el 16 de marzo", "2026-03-16T09:00+02:00"),
+        ("a las cinco", "2026-03-05T17:00+02:00"),
+        ("amanhã", "2026-03-06T09:00+02:00"),
+        ("amanhã às 17h", "2026-03-06T17:00+02:00"),
+        ("na sexta", "2026-03-06T09:00+02:00"),
+        ("sexta-feira", "2026-03-06T09:00+02:00"),
+        ("daqui a duas horas", "2026-03-05T12:00+02:00"),
+        ("semana que vem", "2026-03-09T09:00+02:00"),
+        ("hoje à noite", "2026-03-05T20:00+02:00"),
+        ("depois de amanhã", "2026-03-07T09:00+02:00"),
+        ("dia 16", "2026-03-16T09:00+02:00"),
+        ("明天", "2026-03-06T09:00+02:00"),
+        ("明天下午五点", "2026-03-06T17:00+02:00"),
+        ("周五", "2026-03-06T09:00+02:00"),
+        ("星期五", "2026-03-06T09:00+02:00"),
+        ("下周五", "2026-03-13T09:00+02:00"),
+        ("下周", "2026-03-09T09:00+02:00"),
+        ("两个小时后", "2026-03-05T12:00+02:00"),
+        ("半小时后", "2026-03-05T10:30+02:00"),
+        ("今晚", "2026-03-05T20:00+02:00"),
+        ("后天", "2026-03-07T09:00+02:00"),
+        ("16号", "2026-03-16T09:00+02:00"),
+        ("3月16日", "2026-03-16T09:00+02:00"),
+    ],
+)
+def test_french_german_spanish_portuguese_and_chinese_due_times_are_read(text, expected):
+    assert due(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can you check tomorrow's forecast",  # a possessive names no due time
+        "Guten Morgen!",
+        "Buenos días, esta es la mañana de la reunión",
+        "I'll send it in a minute",  # at once
+        "a segunda vez que tentei",  # an ordinal, not Monday
+        "I have 2 kids and 3 cats",
+        "remind me to buy milk",
+        "早上好",
+    ],
+)
+def test_words_that_name_no_due_time_give_none(text):
+    assert due(text) is None
+
+
+def test_a_day_name_that_is_today_means_a_week_from_today_unless_a_later_time_today_goes_with_it():
+    assert due("on Thursday") == "2026-03-12T09:00+02:00"
+    assert due("jeudi") == "2026-03-12T09:00+02:00"
+    assert due("on Thursday at 5pm") == "2026-03-05T17:00+02:00"
+    assert due("on Thursday at 8am") == "2026-03-12T08:00+02:00"  # passed today
+
+
+def test_a_time_already_past_today_is_due_at_once_not_in_the_past():
+    assert due("this morning") == "2026-03-05T10:00+02:00"
+    assert due("today") == "2026-03-05T10:00+02:00"
+
+
+def test_the_day_is_the_speakers_day_not_the_utc_day():
+    # 23:30 UTC on Thursday is 08:30 on Friday in Tokyo: "tomorrow" is Saturday there.
+    tokyo = datetime(2026, 3, 5, 23, 30, tzinfo=timezone.utc).astimezone(timezone(timedelta(hours=9)))
+    found = read_due("remind me tomorrow", tokyo)
+    assert found is not None
+    assert found.at.isoformat(timespec="minutes") == "2026-03-07T09:00+09:00"
+    assert found.at.astimezone(timezone.utc).isoformat(timespec="minutes") == "2026-03-07T00:00+00:00"
+
+
+def test_on_the_day_clocks_go_forward_tomorrow_at_nine_is_nine_on_the_wall_and_two_hours_are_two_hours():
+    evening = datetime(2026, 3, 28, 20, 0, tzinfo=BERLIN)  # Saturday; summer time starts at 02:00 on Sunday
+    found = read_due("tomorrow at 9am", evening)
+    assert found is not None and found.at.isoformat() == "2026-03-29T09:00:00+02:00"
+    assert found.at.astimezone(timezone.utc).hour == 7
+    night = datetime(2026, 3, 29, 1, 30, tzinfo=BERLIN)
+    found = read_due("in 2 hours", night)
+    assert found is not None
+    assert found.at.astimezone(timezone.utc) == night.astimezone(timezone.utc) + timedelta(hours=2)
+    assert found.at.isoformat() == "2026-03-29T04:30:00+02:00"
+    found = read_due("tomorrow at 2:30am", evening)  # a time the clock change skips: the instant after
+    assert found is not None and found.at.isoformat() == "2026-03-29T03:30:00+02:00"
+
+
+def test_on_the_day_clocks_go_back_tomorrow_at_nine_is_nine_on_the_wall_and_days_keep_their_hour():
+    evening = datetime(2026, 10, 24, 20, 0, tzinfo=BERLIN)  # Saturday; summer time ends at 03:00 on Sunday
+    found = read_due("tomorrow at 9am", evening)
+    assert found is not None and found.at.isoformat() == "2026-10-25T09:00:00+01:00"
+    found = read_due("in 1 day", evening)
+    assert found is not None and found.at.isoformat() == "2026-10-25T20:00:00+01:00"  # 25 hours later
+    found = read_due("in two hours", datetime(2026, 10, 25, 1, 30, tzinfo=BERLIN))
+    assert found is not None and found.at.astimezone(timezone.utc).isoformat() == "2026-10-25T01:30:00+00:00"
+
+
+def test_the_words_of_the_due_time_are_given_with_where_they_are():
+    text = "Can you remind me on Friday at 5pm to call the plumber?"
+    found = read_due(text, SAID)
+    assert found is not None
+    assert found.phrase == "on Friday at 5pm"
+    assert [text[s:e] for s, e in found.spans] == ["on Friday", "at 5pm"]
+
+
+def test_a_naive_instant_is_read_as_utc():
+    found = read_due("tomorrow", datetime(2026, 3, 5, 10, 0))
+    assert found is not None and found.at.isoformat() == "2026-03-06T09:00:00+00:00"
+
+
+def test_the_speakers_zone_comes_from_openclaws_stamp_with_or_without_its_offset():
+    assert zone_of("2026-03-08T22:03+09:00", "2026-03-08T13:03:00.000Z") == timezone(timedelta(hours=9))
+    # "[Sun 2026-03-08 22:03 PST]": no offset in the stamp; the message's UTC time gives it.
+    assert zone_of("2026-03-08T22:03", "2026-03-09T06:03:41.120Z") == timezone(timedelta(hours=-8))
+    assert zone_of("2026-03-08T22:03", "2026-03-08T16:33:00Z") == timezone(timedelta(hours=5, minutes=30))
+    assert zone_of("2026-03-08T22:03", None) is None
+    assert zone_of("2026-03-08T22:03", "2026-03-01T00:00:00Z") is None  # days apart: no zone
+    assert zone_of(None, "2026-03-08T13:03:00Z") is None
+    assert zone_of("yesterday", "2026-03-08T13:03:00Z") is None

@@ -1,0 +1,268 @@
+"""What one message commits to, or says is done, in the phrasings people use in English, French, German, Spanish,
+Portuguese and Chinese: the user's requests to be reminded, the agent's promises with a time, the sentences that say
+something is done — and the look-alikes that are none of them."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from hippocampus.ingestion.promises import done_sentences, promises, requests
+
+SAID = datetime(2026, 3, 5, 10, 0, tzinfo=timezone(timedelta(hours=2)))  # Thursday, 10:00 in the user's zone
+FRIDAY = "2026-03-06T09:00+02:00"
+
+
+def when(found) -> str | None:
+    return found.due.at.isoformat(timespec="minutes") if found.due else None
+
+
+@pytest.mark.parametrize(
+    "text, task, due",
+    [
+        ("Can you remind me on Friday to call the plumber?", "Remind the user to call the plumber", FRIDAY),
+        ("Remind me to call the plumber tomorrow", "Remind the user to call the plumber", FRIDAY),
+        (
+            "Please remind me at 5pm to take my medication",
+            "Remind the user to take their medication",
+            "2026-03-05T17:00+02:00",
+        ),
+        (
+            "don't let me forget to send the invoice on Monday",
+            "Remind the user to send the invoice",
+            "2026-03-09T09:00+02:00",
+        ),
+        (
+            "Could you remind me in two hours to check the oven?",
+            "Remind the user to check the oven",
+            "2026-03-05T12:00+02:00",
+        ),
+        ("remind me about the dentist next week", "Remind the user about the dentist", "2026-03-09T09:00+02:00"),
+        ("Set a reminder for tomorrow at 9 to call mom", "Remind the user to call mom", FRIDAY),
+        (
+            "Remind me that I have a haircut on Saturday",
+            "Remind the user that they have a haircut",
+            "2026-03-07T09:00+02:00",
+        ),
+        ("remind me to buy milk", "Remind the user to buy milk", None),
+        ("Remind me of the dentist tomorrow", "Remind the user about the dentist", FRIDAY),
+        (
+            "Can you help me set a reminder for my writing session on Sunday?",
+            "Remind the user about their writing session",
+            "2026-03-08T09:00+02:00",
+        ),
+        ("Hey Nova, ping me tomorrow about the invoice", "Remind the user about the invoice", FRIDAY),
+        ("Rappelle-moi d'appeler le plombier vendredi", "Remind the user: appeler le plombier", FRIDAY),
+        ("Tu peux me rappeler demain à 9h de payer le loyer ?", "Remind the user: payer le loyer", FRIDAY),
+        (
+            "N'oublie pas de me rappeler d'envoyer la facture lundi",
+            "Remind the user: envoyer la facture",
+            "2026-03-09T09:00+02:00",
+        ),
+        ("Erinnere mich morgen daran, den Klempner anzurufen", "Remind the user: den Klempner anzurufen", FRIDAY),
+        ("Kannst du mich am Freitag an die Steuererklärung erinnern?", "Remind the user: die Steuererklärung", FRIDAY),
+        (
+            "Erinnere mich in zwei Stunden, die Wäsche aufzuhängen",
+            "Remind the user: die Wäsche aufzuhängen",
+            "2026-03-05T12:00+02:00",
+        ),
+        ("Recuérdame mañana llamar al fontanero", "Remind the user: llamar al fontanero", FRIDAY),
+        ("¿Me puedes recordar el viernes que pague la luz?", "Remind the user: pague la luz", FRIDAY),
+        (
+            "No me dejes olvidar enviar la factura el lunes",
+            "Remind the user: enviar la factura",
+            "2026-03-09T09:00+02:00",
+        ),
+        ("Me lembra amanhã de ligar para o encanador", "Remind the user: ligar para o encanador", FRIDAY),
+        ("Lembra-me de pagar a renda na sexta", "Remind the user: pagar a renda", FRIDAY),
+        (
+            "Pode me lembrar daqui a duas horas de tirar o bolo do forno?",
+            "Remind the user: tirar o bolo do forno",
+            "2026-03-05T12:00+02:00",
+        ),
+        ("明天提醒我给水管工打电话", "Remind the user: 给水管工打电话", FRIDAY),
+        ("周五提醒我交房租", "Remind the user: 交房租", FRIDAY),
+        ("两个小时后提醒我关烤箱", "Remind the user: 关烤箱", "2026-03-05T12:00+02:00"),
+        ("别让我忘了明天交报告", "Remind the user: 交报告", FRIDAY),
+    ],
+)
+def test_the_users_requests_to_be_reminded_are_read_with_what_and_when(text, task, due):
+    [found] = requests(text, SAID)
+    assert (found.by, found.task, when(found)) == ("user", task, due)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "That reminds me, the plumber came yesterday",
+        "Remind me what the wifi password is?",
+        "remind me how the heating works",
+        "You remind me of my grandmother",
+        "I'll call the plumber tomorrow",  # the user's own plan: no request
+        "Ich erinnere mich an den Urlaub in Rom",  # "I remember"
+        "Eu me lembro dessa viagem",
+        "Rappelle-moi comment on fait déjà ?",
+        "Can you remind me of the score of the Super Bowl?",
+        "Can you remind me when the workshop with Sarah is?",
+        "By the way, can you remind me about the typical vaccination schedule for horses?",
+        "I set a reminder on my Fitbit to go to bed by 10:30 pm every night.",
+        "I'd like to make sure I don't forget to register for the next run.",
+        "Maybe something that encourages viewers to set a reminder?",
+        "So maybe I can set a reminder for 9:00 pm to start winding down.",
+    ],
+)
+def test_what_only_looks_like_a_request_is_none(text):
+    assert requests(text, SAID) == []
+
+
+@pytest.mark.parametrize(
+    "text, task, due",
+    [
+        ("I'll send you the summary tomorrow.", "The agent promised to send the user the summary", FRIDAY),
+        ("I'll remind you on Friday to call the plumber.", "Remind the user to call the plumber", FRIDAY),
+        (
+            "Sure — I will follow up with the quotes next week.",
+            "The agent promised to follow up with the quotes",
+            "2026-03-09T09:00+02:00",
+        ),
+        (
+            "Let me look into the train times tomorrow morning and get back to you.",
+            "The agent promised to look into the train times and get back to the user",
+            FRIDAY,
+        ),
+        ("Je t'enverrai le résumé demain.", "The agent promised: Je t'enverrai le résumé", FRIDAY),
+        ("Je te rappellerai vendredi d'appeler le plombier.", "Remind the user: appeler le plombier", FRIDAY),
+        (
+            "Ich schicke dir morgen die Zusammenfassung.",
+            "The agent promised: Ich schicke dir die Zusammenfassung",
+            FRIDAY,
+        ),
+        (
+            "Ich werde dich morgen daran erinnern, den Klempner anzurufen.",
+            "Remind the user: den Klempner anzurufen",
+            FRIDAY,
+        ),
+        ("Te enviaré el resumen mañana.", "The agent promised: Te enviaré el resumen", FRIDAY),
+        ("Voy a revisar los horarios mañana.", "The agent promised: Voy a revisar los horarios", FRIDAY),
+        ("Vou te enviar o resumo amanhã.", "The agent promised: Vou te enviar o resumo", FRIDAY),
+        ("Amanhã te lembro de ligar para o encanador.", "Remind the user: ligar para o encanador", FRIDAY),
+        ("我明天把总结发给你。", "The agent promised: 我把总结发给你", FRIDAY),
+        ("我会在周五提醒你给水管工打电话。", "Remind the user: 给水管工打电话", FRIDAY),
+    ],
+)
+def test_the_agents_promises_are_read_with_what_and_when(text, task, due):
+    [found] = promises(text, SAID)
+    assert (found.by, found.task, when(found)) == ("agent", task, due)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sure, I'll remind you on Friday!",
+        "Ich werde dich am Freitag daran erinnern.",
+        "Te lo recordaré el viernes.",
+        "好的，我会在周五提醒你。",
+    ],
+)
+def test_a_promise_to_remind_that_names_nothing_confirms_the_request_before_it(text):
+    [found] = promises(text, SAID)
+    assert (found.what, found.task, when(found)) == ("", "", FRIDAY)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll keep that in mind.",
+        "I'll check the file now.",  # no time: done at once
+        "I will keep it safe.",
+        "Shall I remind you tomorrow?",
+        "If you want, I'll send it tomorrow.",
+        "Let me know tomorrow how it went.",
+        "I won't be able to send it tomorrow.",
+        "Got it — dentist moved to Friday 16:30.",
+        "Si tu veux, je t'enverrai le résumé demain.",
+        "需要我明天提醒你吗？",
+        'Try an affirmation like "I will finish the report by Friday." every morning.',
+        "Here is a draft of the email:\n\nHi team, I'll send the figures tomorrow.",
+        "> I'll call you tomorrow, he wrote.",
+        "```\nprint('I will run tomorrow')\n```",
+    ],
+)
+def test_what_only_looks_like_a_promise_is_none(text):
+    assert promises(text, SAID) == []
+
+
+@pytest.mark.parametrize(
+    "text, role",
+    [
+        ("I called the plumber", "user"),
+        ("Thanks, got the summary!", "user"),
+        ("The invoice is paid.", "user"),
+        ("I've booked the table for Saturday.", "user"),
+        ("Here's the summary I promised: rent 1,200, notice three months.", "assistant"),
+        ("J'ai appelé le plombier", "user"),
+        ("Merci, j'ai bien reçu le résumé", "user"),
+        ("Ich habe den Klempner angerufen", "user"),
+        ("Danke, hab die Zusammenfassung bekommen", "user"),
+        ("Ya llamé al fontanero", "user"),
+        ("Gracias, recibí el resumen", "user"),
+        ("Já liguei para o encanador", "user"),
+        ("Obrigado, recebi o resumo", "user"),
+        ("我已经给水管工打过电话了", "user"),
+        ("收到总结了，谢谢", "user"),
+    ],
+)
+def test_a_sentence_that_says_something_is_done_is_found(text, role):
+    assert done_sentences(text, role, SAID) == [text]
+
+
+@pytest.mark.parametrize(
+    "text", ["done", "Done!", "all done 👍", "sent it", "C'est fait", "Erledigt!", "Hecho", "Feito!", "搞定了", "✅"]
+)
+def test_a_message_that_only_says_done_is_done_about_what_came_just_before(text):
+    assert done_sentences(text, "user", SAID) == [""]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I haven't called the plumber yet",
+        "I forgot to call the plumber",
+        "Did you call the plumber?",
+        "I need to call the plumber",
+        "Got it, thanks!",
+        "I wanted to call the plumber but he was out",
+        "I'll call the plumber tomorrow.",
+        "Here's the plan for tomorrow",  # the user handing something over
+        "Je n'ai pas encore appelé le plombier",
+        "Ich habe den Klempner noch nicht angerufen",
+        "Todavía no he llamado al fontanero",
+        "Ainda não liguei para o encanador",
+        "我还没给水管工打电话",
+    ],
+)
+def test_a_sentence_that_says_it_is_not_done_or_asks_or_plans_is_not_done(text):
+    assert done_sentences(text, "user", SAID) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've set a reminder for Friday to call the plumber.",
+        "I put it in your calendar for Friday: call the plumber.",
+        "I've added 'call the plumber' to your to-do list.",
+    ],
+)
+def test_the_agent_noting_a_task_down_is_not_the_task_kept(text):
+    assert done_sentences(text, "assistant", SAID) == []
+
+
+def test_our_own_listing_read_back_from_a_transcript_commits_to_nothing_and_closes_nothing():
+    listing = (
+        "## Commitments due (1)\n"
+        "- [due in 3 hours, Fri 2026-03-06 09:00 GMT+2] Remind the user to call the plumber · mem_043\n"
+        "(close one that is kept: commitments.py --done ID; saying so in the conversation closes it too)"
+    )
+    assert promises(listing, SAID) == [] and requests(listing, SAID) == []
+    assert done_sentences(listing, "assistant", SAID) == []
