@@ -169,16 +169,17 @@ def cron_steps(sessions: Sequence[Session], asked: datetime) -> tuple[list[Step]
     Encoding at its first run after a session's last turn (every three hours); consolidation every Sunday from the
     first encoding on, after that day's decay; and the last decay before the questions. Decay's other daily runs are
     left out: its result depends only on the days passed, never on how many runs there were (decay.py's contract),
-    and every reader computes today's importance afresh. Questions are asked at `asked`, or just after the last
-    encoding when that comes later (a data set may date a session after its question, on the same day)."""
+    and every reader computes today's importance afresh. Sessions that end too close to the questions for the cron to
+    have reached them are encoded at the questions' time, as an encoding run on demand would; and the questions wait
+    for the last session to end (a data set may date a session later than its question, on the same day)."""
+    asked = max([asked, *(s.end for s in sessions)])
     encodes: dict[datetime, list[Session]] = defaultdict(list)
     for session in sessions:
-        encodes[next_fire(cronjobs.ENCODING_SCHEDULE, session.end)].append(session)
+        encodes[min(next_fire(cronjobs.ENCODING_SCHEDULE, session.end), asked)].append(session)
     steps = [Step(t, "encode", tuple(s)) for t, s in sorted(encodes.items())]
     if not steps:
         return [], asked
     first = steps[0].when
-    asked = max(asked, steps[-1].when + timedelta(minutes=1))
     decays = set()
     sunday = next_fire(cronjobs.CONSOLIDATION_SCHEDULE, first)
     while sunday <= asked:
@@ -190,7 +191,7 @@ def cron_steps(sessions: Sequence[Session], asked: datetime) -> tuple[list[Step]
         last = _day_fire(cronjobs.DECAY_SCHEDULE, asked.date() - timedelta(days=1))
     decays |= {last} if last >= first else set()
     steps += [Step(t, "decay") for t in decays if t <= asked]
-    steps.sort(key=lambda s: s.when)
+    steps.sort(key=lambda s: (s.when, s.script != "decay"))  # a day's decay before what runs at the same minute
     return steps, asked
 
 

@@ -17,8 +17,11 @@ index, memories per turn and time; then both modes side by side. Modes: `default
 computes it, runs on the same haystacks as the reference. bench/quality.py runs this with the ablations, beside
 LoCoMo.
 
-Usage: python3 bench/longmemeval.py [--data FILE] [--mode default|all-turns|both] [--questions N] [--type TYPE]
-       [--jobs 2]
+Usage: python3 bench/longmemeval.py [--data FILE] [--mode default|all-turns|both] [--questions N] [--per-type N]
+       [--type TYPE] [--jobs 2]
+
+The file holds its questions in the order of their ids, most temporal-reasoning ones last: `--per-type N` (the first
+N of each type) is a subset with every type in it, `--questions N` the first N.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import gzip
 import json
 import sys
+from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -86,13 +90,23 @@ def item_of(entry: dict) -> Item:
     return Item(str(entry["question_id"]), sessions, [question], when(entry["question_date"]))
 
 
-def load(path: Path, questions: int | None = None, types: list[str] | None = None) -> list[Item]:
-    """The questions with evidence (abstention ones left out), in the file's order: the first `questions` of them,
-    of the `types` given."""
+def load(
+    path: Path, questions: int | None = None, types: list[str] | None = None, per_type: int | None = None
+) -> list[Item]:
+    """The questions with evidence (abstention ones left out), in the file's order: of the `types` given, at most
+    `per_type` of each type, then the first `questions` of them."""
     with gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8") as f:
         entries = json.load(f)
     items = [item_of(e) for e in entries if not abstains(e) and (not types or e["question_type"] in types)]
     items = [i for i in items if i.questions[0].evidence]
+    if per_type is not None:
+        seen: Counter[str] = Counter()
+        kept = []
+        for item in items:
+            seen[item.questions[0].category] += 1
+            if seen[item.questions[0].category] <= per_type:
+                kept.append(item)
+        items = kept
     return items[:questions]
 
 
@@ -109,8 +123,9 @@ def main() -> int:
     parser = harness.modes_parser(__doc__, DEFAULT_DATA, "LongMemEval-format JSON (.gz or not)")
     parser.add_argument("--questions", type=int, metavar="N", help="only the first N questions with evidence")
     parser.add_argument("--type", action="append", choices=TYPES, help="only questions of this type (repeatable)")
+    parser.add_argument("--per-type", type=int, metavar="N", help="only the first N questions of each type")
     args = parser.parse_args()
-    items = load(args.data, args.questions, args.type)
+    items = load(args.data, args.questions, args.type, args.per_type)
     print(describe(items, args.data))
     harness.report_modes(items, args.mode, args.jobs, "longmemeval", COLUMNS)
     return 0

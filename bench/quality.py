@@ -15,11 +15,12 @@ consolidation) stands against the targets — at least the baseline in every cat
 turn R@5, LongMemEval knowledge-update evidence among the first five at 85 % or more — and the time each set took.
 
 Everything is recomputed from the product on every run. A full run takes one to two hours on two shared cores: for
-quick iteration take a subset (`--conversations N`, `--questions N`), fewer switches (`--off episodes,recency` or
+quick iteration take a subset (`--conversations N`; `--per-type N`, the first N LongMemEval questions of each
+type, or `--questions N`, the first N), fewer switches (`--off episodes,recency` or
 `--off none`) or one set (`--sets longmemeval`); the output says what it ran on.
 
 Usage: python3 bench/quality.py [--sets locomo,longmemeval] [--off NAME,...|none] [--conversations N]
-       [--questions N] [--jobs 2] [--json FILE] [--locomo-data FILE] [--longmemeval-data FILE]
+       [--per-type N] [--questions N] [--jobs 2] [--json FILE] [--locomo-data FILE] [--longmemeval-data FILE]
 """
 
 from __future__ import annotations
@@ -155,6 +156,7 @@ def main() -> int:
     )
     parser.add_argument("--conversations", type=int, metavar="N", help="only the first N LoCoMo conversations")
     parser.add_argument("--questions", type=int, metavar="N", help="only the first N LongMemEval questions")
+    parser.add_argument("--per-type", type=int, metavar="N", help="only the first N LongMemEval questions of each type")
     parser.add_argument("--jobs", type=int, default=2, help="builds run in parallel")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write every figure to FILE")
     parser.add_argument("--locomo-data", type=Path, default=locomo.DEFAULT_DATA)
@@ -173,7 +175,7 @@ def main() -> int:
         items = locomo.load(args.locomo_data, args.conversations)
         out["locomo"] = run_set(LOCOMO, items, locomo.describe(items, args.locomo_data), switches, args.jobs)
     if "longmemeval" in sets:
-        items = longmemeval.load(args.longmemeval_data, args.questions)
+        items = longmemeval.load(args.longmemeval_data, args.questions, per_type=args.per_type)
         description = longmemeval.describe(items, args.longmemeval_data)
         out["longmemeval"] = run_set(LONGMEMEVAL, items, description, switches, args.jobs)
     if args.json:

@@ -54,11 +54,20 @@ def test_consolidation_runs_every_sunday_after_that_days_decay_and_the_last_deca
     ]
 
 
-def test_questions_dated_before_a_session_of_the_same_day_are_asked_after_its_encoding():
-    late = session(0, MONDAY + timedelta(hours=20), ["a"])
+def test_questions_are_asked_at_their_date_with_a_session_the_cron_has_not_reached_encoded_on_demand():
+    earlier = session(0, MONDAY + timedelta(hours=8), ["a"])
+    recent = session(1, MONDAY + timedelta(hours=19), ["b", "c"])  # the cron's next encoding would be at 21:17
+    steps, asked = harness.cron_steps([earlier, recent], MONDAY + timedelta(hours=20))
+    assert asked == MONDAY + timedelta(hours=20)
+    encodes = [(s.when, [x.number for x in s.sessions]) for s in steps if s.script == "encode"]
+    assert encodes == [(MONDAY + timedelta(hours=9, minutes=17), [0]), (asked, [1])]
+
+
+def test_questions_dated_before_a_session_of_the_same_day_wait_for_it_to_end():
+    late = session(0, MONDAY + timedelta(hours=20), ["a", "b"])
     steps, asked = harness.cron_steps([late], MONDAY + timedelta(hours=8))
-    assert steps[-1].script == "encode" and asked == steps[-1].when + timedelta(minutes=1)
-    assert asked == MONDAY + timedelta(hours=21, minutes=18)
+    assert asked == late.end == MONDAY + timedelta(hours=20, seconds=30)
+    assert [(s.when, s.script) for s in steps][-1] == (asked, "encode")
 
 
 def test_the_cron_reader_refuses_a_schedule_it_does_not_know():
@@ -103,7 +112,9 @@ def test_a_longmemeval_haystack_keeps_its_dates_and_its_message_ids_lead_back_to
     assert said[(1, 1)]["role"] == "assistant" and said[(1, 1)]["content"] == [{"type": "text", "text": "Hello!"}]
 
 
-def test_abstention_questions_are_left_out_and_a_subset_is_the_first_questions_of_the_file(tmp_path):
+def test_abstention_questions_are_left_out_and_a_subset_takes_the_first_questions_of_the_file_or_of_each_type(
+    tmp_path,
+):
     path = tmp_path / "dev.json.gz"
     entries = [lme_entry("a_abs"), lme_entry("b", "knowledge-update"), lme_entry("c"), lme_entry("d")]
     with gzip.open(path, "wt", encoding="utf-8") as f:
@@ -111,6 +122,7 @@ def test_abstention_questions_are_left_out_and_a_subset_is_the_first_questions_o
     assert [i.name for i in longmemeval.load(path)] == ["b", "c", "d"]
     assert [i.name for i in longmemeval.load(path, questions=2)] == ["b", "c"]
     assert [i.name for i in longmemeval.load(path, types=["single-session-user"])] == ["c", "d"]
+    assert [i.name for i in longmemeval.load(path, per_type=1)] == ["b", "c"]
 
 
 def test_figures_count_the_first_distinct_turns_and_sessions_in_the_order_recall_lists_them():
