@@ -297,7 +297,7 @@ class Adversary:
         number of times reads at most in it: its bound times the length of what is repeated)."""
         kinds, repeated = self.kinds(False), self.kinds(True)
         pieces = self.pieces()
-        runs = set(kinds) | {a + b for a in repeated for b in repeated} | pieces
+        runs = (set(kinds) | {a + b for a in repeated for b in repeated} | pieces) - {""}  # a piece may match nothing
         made: list[tuple[str, Callable[[int], str | bytes], int]] = []
         for unit in sorted(runs):
             made.append((f"{unit!r} repeated", partial(self._run, unit), self.bound * len(unit)))

@@ -51,9 +51,9 @@ _OWN_LINE = re.compile(
 _CODE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _DRAFT_INTRO = re.compile(
-    r"^.*\b(?:draft|template|example|sample|caption|post|tweet|script|affirmation|statement|e-?mail|letter|message"
+    r"^(?=[^\n]*?\b(?:draft|template|example|sample|caption|post|tweet|script|affirmation|statement|e-?mail|letter|message"
     r"|announcement|brouillon|modèle|exemple|entwurf|vorlage|beispiel|borrador|plantilla|ejemplo|rascunho|modelo"
-    r"|exemplo)\b.*:[ \t]*$|^.*(?:草稿|模板|示例|例如)[^\n]*[:：][ \t]*$",
+    r"|exemplo)\b)[^\n]*:[ \t]*$|^(?=[^\n]*?(?:草稿|模板|示例|例如))[^\n]*[:：][ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
 # Inside quotation marks: the trigger is preceded, in its sentence, by an opening quote not closed before it.
@@ -197,7 +197,7 @@ _TRAILING = re.compile(
 # Where the task ends and the reason or the aside begins: ", it is really important", "because…", "parce que…".
 _ASIDE = re.compile(
     r"(?:,\s*(?:it|that|this)(?:['’]s|\s+is|\s+was|\s+will)\b|,\s*(?:which|who)\b"
-    r"|,?\s*\b(?:because|since|otherwise|parce\s+que|weil"
+    r"|(?:,|(?<![\s,]))\s*\b(?:because|since|otherwise|parce\s+que|weil"
     r"|porque|por\s+que)\b|，?因为).*\Z",
     re.IGNORECASE | re.DOTALL,
 )
@@ -261,10 +261,10 @@ def _english(what: str, words: dict[str, str]) -> str:
     return re.sub(r"\bthey am\b", "they are", out)
 
 
-_CONNECTOR = re.compile(r"\W*(?:(?:please|also|just)\s+)*(?P<word>to|that|about|of|for)\b", re.IGNORECASE)
+_CONNECTOR = re.compile(r"\A\W*(?:(?:please|also|just)\s+)*(?P<word>to|that|about|of|for)\b", re.IGNORECASE)
 # "remind me to <verb>" and its forms in the other languages: a task, even when asked as a question.
 _CONNECTOR_TO = re.compile(
-    r"\W*(?:to\b|de\b|d['’]|daran|zu\b|que\b|a\b)|\W*[^\W\d_]+(?:er|ir|re|ar|en)\b|\W*[\u4e00-\u9fff]", re.IGNORECASE
+    r"\A\W*(?:to\b|de\b|d['’]|daran|zu\b|que\b|a\b|[^\W\d_]+(?:er|ir|re|ar|en)\b|[\u4e00-\u9fff])", re.IGNORECASE
 )
 
 
@@ -288,7 +288,7 @@ def requests(text: str, said: datetime) -> list[Promise]:
             if _ASKING_FACTS.match(_LEADING.sub("", what)):
                 break  # "remind me what the wifi password is": a question about a fact
             if due is None and (
-                re.match(r"\W*of\b", what, re.IGNORECASE)
+                re.match(r"\A\W*of\b", what, re.IGNORECASE)
                 or (sentence.rstrip().endswith(("?", "？")) and not _CONNECTOR_TO.match(what))
             ):
                 break  # "can you remind me of the score?", "…about the vaccination schedule?": asking to be told
@@ -308,7 +308,7 @@ def _user_task(what: str, raw: str, english: bool) -> str:
         return f"Remind the user: {what}"
     found = _CONNECTOR.match(raw)
     connector = found.group("word").lower() if found else "to"
-    if connector == "for" and not re.match(r"\W*for\s+(?:\S+\s+){0,6}?to\b", raw, re.IGNORECASE):
+    if connector == "for" and not re.match(r"\A\W*for\s+(?:\S+\s+){0,6}?to\b", raw, re.IGNORECASE):
         connector = "about"  # "set a reminder for my writing session"
     elif connector in ("of", "for"):
         connector = "about" if connector == "of" else "to"
@@ -426,13 +426,13 @@ def done_sentences(text: str, role: str, said: datetime) -> list[str]:
         return [""]
     out = []
     for sentence in sentences(text):
+        found = _DONE.search(sentence)
+        if found is None:
+            continue
         if sentence.rstrip().endswith(("?", "？")) or _NOT_DONE.search(sentence) or _ABOUT_REMINDERS.search(sentence):
             continue
         if promises(sentence, said) or requests(sentence, said):
             continue  # "I'll call the plumber tomorrow": a promise, not a report
-        found = _DONE.search(sentence)
-        if found is None:
-            continue
         delivered = found.group(0).lower().startswith(("here", "as promised", "attached", "please find"))
         if delivered and role != "assistant":
             continue  # "here is…" from the user hands something over; from the agent it delivers what it promised
