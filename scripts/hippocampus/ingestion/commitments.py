@@ -185,8 +185,9 @@ class _Book:
         if self._key(signal.source) in self.held:
             return  # read by an earlier run already (the queue read again)
         said = signal_time(signal, self.now).astimezone(self.zones.get(session) or self.zone or timezone.utc)
-        for sentence in done_sentences(text, signal.role, said):
-            self._close(signal, sentence, before, said)
+        if self.open:  # nothing to close otherwise
+            for sentence in done_sentences(text, signal.role, said):
+                self._close(signal, sentence, before, said)
         found = requests(text, said) if signal.role == "user" else promises(text, said)
         for promise in found[:PER_MESSAGE]:
             self._open(signal, promise, before, said, number)
