@@ -222,6 +222,70 @@ def test_the_due_time_is_read_in_the_users_zone_from_their_stamp(workspace, tmp_
     assert options["due"] == "2026-03-06T19:00+09:00", "the agent's reply is read in the zone of the user it answers"
 
 
+# Thursday 26 March 2026, 09:00 UTC: 10:00 in Berlin, whose stamps say GMT+1 until the clocks go forward on Sunday.
+BEFORE_SUMMER_TIME = datetime(2026, 3, 26, 9, 0, tzinfo=timezone.utc)
+
+
+def monday_plumber(state, config: str | None) -> None:
+    """The user in Berlin asks on Thursday for a reminder on Monday at 9, after the clocks change; OpenClaw's
+    openclaw.json beside the transcripts (or none)."""
+    talk = Session("c0000000-0010-4000-8000-000000000010", BEFORE_SUMMER_TIME)
+    said = f"{stamp(BEFORE_SUMMER_TIME, 1)} remind me on Monday at 9 to call the plumber"
+    talk.user(said, local_stamp=False, is_owner=True, at=BEFORE_SUMMER_TIME)
+    write_state(state, {"agent:main:main": talk})
+    if config is not None:
+        (state / "openclaw.json").write_text(config, encoding="utf-8")
+
+
+def test_the_users_time_zone_in_openclaw_json_reads_a_due_time_after_a_clock_change_in_that_zone(workspace, tmp_path):
+    state = tmp_path / "state"
+    # JSON5, as people write it by hand: a comment, unquoted keys, trailing commas.
+    config = '{\n  // where Dana lives\n  agents: { defaults: { userTimezone: "Europe/Berlin", }, },\n}\n'
+    monday_plumber(state, config)
+    report = encode(workspace, state, BEFORE_SUMMER_TIME + timedelta(hours=1))
+    [plumber] = commitments_of(workspace)
+    assert plumber["due"] == "2026-03-30T09:00+02:00", "9:00 on Monday in Berlin is summer time: 07:00 UTC"
+    assert report["commitments"]["zone"] == "Europe/Berlin"
+
+
+def test_without_openclaw_json_the_due_time_is_read_at_the_offset_of_the_users_stamp(workspace, tmp_path):
+    state = tmp_path / "state"
+    monday_plumber(state, None)
+    report = encode(workspace, state, BEFORE_SUMMER_TIME + timedelta(hours=1))
+    [plumber] = commitments_of(workspace)
+    assert plumber["due"] == "2026-03-30T09:00+01:00", "only the offset of Thursday's stamp is known"
+    assert "zone" not in report["commitments"]
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        '{"agents": {"defaults": {"userTimezone": "Mars/Olympus_Mons"}}}',
+        '{"agents": {"defaults": {"userTimezone": "../../../../etc/localtime"}}}',
+        '{"agents": {"defaults": {"userTimezone": "/etc/localtime"}}}',
+        '{"agents": {"defaults": {"userTimezone": "Europe/Berlin\\u0000"}}}',
+        '{"agents": {"defaults": {"userTimezone": "' + "A/" * 5000 + 'x"}}}',
+        '{"agents": {"defaults": {"userTimezone": 60}}}',
+        '{"agents": {"defaults": {"userTimezone": ""}}}',
+        '{"agents": {"defaults": "Europe/Berlin"}}',
+        '{"agents": {"defaults": {"userTimezone": "Europe/Berlin"}',
+        "[" * 100_000,
+        "\ufeff\x00\x01 not json at all",
+    ],
+)
+def test_a_zone_in_openclaw_json_that_is_no_zone_or_a_file_that_cannot_be_read_is_ignored(workspace, tmp_path, config):
+    state = tmp_path / "state"
+    monday_plumber(state, config)
+    done = run_script(
+        "encode", "--state-dir", str(state), "--json", ws=workspace, now=utc(BEFORE_SUMMER_TIME + timedelta(hours=1))
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(done.stderr.splitlines()) <= 1, "one warning line at most"
+    [plumber] = commitments_of(workspace)
+    assert plumber["due"] == "2026-03-30T09:00+01:00", "read as without openclaw.json"
+    assert "zone" not in json.loads(done.stdout)["commitments"]
+
+
 def test_the_same_request_said_again_later_is_one_commitment_never_a_fact_encoding_changes(workspace, tmp_path):
     state = tmp_path / "state"
     sessions = plumber_week()
@@ -405,6 +469,18 @@ def test_one_message_opens_a_bounded_number_of_commitments():
     pasted = " ".join(f"Remind me tomorrow to phone {name}." for name in names)
     out = run(Index([]), signal(1, "user", pasted, THURSDAY))
     assert len(out.opened) == 10
+
+
+def test_an_agent_promise_before_any_stamped_user_message_is_read_in_the_configured_zone():
+    from zoneinfo import ZoneInfo
+
+    said = signal(1, "assistant", "I'll send you the lease summary tomorrow at 9.", BEFORE_SUMMER_TIME, session="s8")
+    index = Index([])
+    track(index, [said], BEFORE_SUMMER_TIME + timedelta(minutes=1))
+    assert index.memories[0].raw["due"] == "2026-03-27T09:00+00:00", "no stamp, no zone: UTC, as before"
+    index = Index([])
+    track(index, [said], BEFORE_SUMMER_TIME + timedelta(minutes=1), zone=ZoneInfo("America/Chicago"))
+    assert index.memories[0].raw["due"] == "2026-03-27T09:00-05:00"
 
 
 def test_an_agent_promise_without_a_time_or_anything_to_do_is_no_commitment():

@@ -1,7 +1,12 @@
-"""openclaw.json: the memory-search paths earlier installs added come out of either key; JSON5 is never rewritten."""
+"""openclaw.json: the memory-search paths earlier installs added come out of either key; JSON5 is never rewritten,
+only read."""
 
 import json
+import math
 
+import pytest
+
+from hippocampus import json5
 from hippocampus.installation import openclaw_config as oc
 
 ALIASES = {
@@ -42,3 +47,30 @@ def test_json5_is_never_rewritten_and_what_to_remove_by_hand_is_said():
 
 def test_removal_from_a_file_without_our_paths_changes_nothing():
     assert not oc.plan_remove('{"memory": {"search": {"extraPaths": ["mine.md"]}}}', ALIASES).changed
+
+
+def test_json5_as_people_write_openclaw_json_by_hand_reads_as_the_json_it_means():
+    text = """{
+      // the user's zone
+      agents: { defaults: { userTimezone: 'America/Chicago', workspace: "~/w", }, },
+      /* a block
+         comment */ $port: 0x1F90, ratio: .5, big: +1e3, none: null, on: true, list: [1, 2.5, -3,],
+      'quoted key': 'it\\'s "fine"', escapes: "\\u00e9\\x41\\t\\
+    continued", max: Infinity,
+    }"""
+    got = json5.loads(text)
+    assert got["agents"] == {"defaults": {"userTimezone": "America/Chicago", "workspace": "~/w"}}
+    assert got["$port"] == 8080 and got["ratio"] == 0.5 and got["big"] == 1000.0 and got["list"] == [1, 2.5, -3]
+    assert got["none"] is None and got["on"] is True and got["quoted key"] == 'it\'s "fine"'
+    assert got["escapes"] == "éA\t    continued" and math.isinf(got["max"])
+    plain = {"a": [1, {"b": "c\u00e9\n"}], "d": -0.25e-3, "e": False}
+    assert json5.loads(json.dumps(plain)) == json5.loads(json.dumps(plain, ensure_ascii=False)) == plain
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "{a: 1", "{a 1}", "{a: 01}", "'never ends", "'a\nb'", "'a\\", "{a: 1} 2", "[" * 100_000, "{1: 2}", "tru"],
+)
+def test_text_that_is_no_json5_is_an_error_saying_where(text):
+    with pytest.raises(json5.JSON5Error, match="line 1|leading zero"):
+        json5.loads(text)

@@ -26,7 +26,7 @@ import json
 import sys
 
 from .. import cli
-from ..ingestion import arguments, encoding, runs
+from ..ingestion import arguments, encoding, runs, userzone
 
 
 def describe(report: runs.EncodeReport) -> str:
@@ -85,10 +85,15 @@ def main(argv: list[str] | None = None) -> int:
         read = None
         if not ctx.args.no_preprocess:
             read = runs.Sources(*arguments.source_spec(ctx.args, ctx.ws))
-        report = runs.encode(ctx.ws, ctx.now, ctx.wait, ctx.args.min_importance, prepare=ctx.args.prepare, read=read)
+        zone = userzone.read(arguments.config_dir(ctx.args, ctx.ws))
+        report = runs.encode(
+            ctx.ws, ctx.now, ctx.wait, ctx.args.min_importance, prepare=ctx.args.prepare, read=read, zone=zone
+        )
     if report.preprocess is not None:
         for problem in report.preprocess.problems:
             print(f"warning: {problem}", file=sys.stderr)
+    if report.zone.problem is not None:
+        print(f"warning: {report.zone.problem}", file=sys.stderr)
     if ctx.args.json:
         data = report.to_dict()
         if ctx.args.prepare:

@@ -49,9 +49,21 @@ def source_spec(args, ws: Workspace) -> tuple[SourceSpec, int | None, bool]:
     if not agent.strip() or "/" in agent or agent in (".", ".."):
         raise UsageError(f"--agent: {agent!r} is not an agent id")
     paths = [Path(p) for p in args.sessions] if args.sessions else None
-    state_dir = None if paths else resolve_state_dir(args.state_dir, recorded=load_config(ws).state_dir)
-    spec = SourceSpec(state_dir=state_dir, agent=agent, paths=paths)
+    spec = SourceSpec(state_dir=None if paths else state_dir(args, ws), agent=agent, paths=paths)
     limit = args.limit
     if args.full and limit is None:
         limit = -1  # no first-run limit
     return spec, limit, args.full
+
+
+def state_dir(args, ws: Workspace) -> Path:
+    """OpenClaw's state dir these flags name: --state-dir, $OPENCLAW_STATE_DIR, the one the installer recorded…"""
+    return resolve_state_dir(args.state_dir, recorded=load_config(ws).state_dir)
+
+
+def config_dir(args, ws: Workspace) -> Path | None:
+    """Where OpenClaw's openclaw.json is, for what it says of the user (their time zone): its state dir when the
+    run reads the agent's stores there; with --sessions only a --state-dir given as well."""
+    if args.sessions:
+        return Path(args.state_dir) if args.state_dir else None
+    return state_dir(args, ws)

@@ -3,8 +3,9 @@ they are done, expired when long past due, closed by hand. Pure: the index, the 
 in; each function changes the index and says which memories it changed.
 
 - A request of the owner's ("remind me on Friday to call the plumber") or a promise of the agent's, made to the
-  owner, opens a commitment (`commitment.KIND`), due when the words say, read in the user's zone (OpenClaw's local
-  time stamp on their messages). A stranger's words — a group chat, an email the agent read — never do, nor does
+  owner, opens a commitment (`commitment.KIND`), due when the words say, read in the user's zone: the one OpenClaw
+  is configured with (`userzone`), wall-clock times right across a clock change; else the UTC offset of OpenClaw's
+  local-time stamp on their messages. A stranger's words — a group chat, an email the agent read — never do, nor does
   the agent's answer to them.
 - The same thing asked or promised again while it is open is the same commitment: it gains the message as a
   source (and the user's new time, when they give one). A reply that only confirms ("Sure, I'll remind you on
@@ -127,8 +128,9 @@ class Tracked:
 class _Book:
     """The store's commitments as one run reads and changes them."""
 
-    def __init__(self, index: Index, now: datetime):
+    def __init__(self, index: Index, now: datetime, zone: tzinfo | None = None):
         self.index, self.now, self.out = index, now, Tracked()
+        self.configured = zone  # the user's zone as OpenClaw is configured with it: before any stamp
         self.all = [m for m in index.memories if commitment.is_commitment(m.raw)]
         self.open = [m for m in self.all if commitment.status_of(m.raw) == OPEN]
         self.held = {self._key(s) for m in self.all for s in [*m.sources, m.raw.get("closedFrom")] if type(s) is dict}
@@ -175,16 +177,17 @@ class _Book:
             self.owner_asked[session] = owner
             if not owner:
                 return  # a stranger's words never commit the owner, nor close what the owner asked
-            zone = zone_of(signal.local, signal.timestamp)
-            if zone is not None:
-                self.zones[session] = self.zone = zone
+            stamped = zone_of(signal.local, signal.timestamp) if self.configured is None else None
+            if stamped is not None:
+                self.zones[session] = self.zone = stamped
         else:
             asked = self.owner_asked.get(session)
             if asked is False or (asked is None and self._stranger_session(session)):
                 return  # the agent answering a stranger
         if self._key(signal.source) in self.held:
             return  # read by an earlier run already (the queue read again)
-        said = signal_time(signal, self.now).astimezone(self.zones.get(session) or self.zone or timezone.utc)
+        zone = self.configured or self.zones.get(session) or self.zone or timezone.utc
+        said = signal_time(signal, self.now).astimezone(zone)
         if self.open:  # nothing to close otherwise
             for sentence in done_sentences(text, signal.role, said):
                 self._close(signal, sentence, before, said)
@@ -344,10 +347,10 @@ def _keywords(what: str) -> list[str]:
     return kept[:KEYWORDS_KEPT]
 
 
-def track(index: Index, signals: Iterable[Signal], now: datetime) -> Tracked:
+def track(index: Index, signals: Iterable[Signal], now: datetime, zone: tzinfo | None = None) -> Tracked:
     """Open, join and close commitments from these signals (in the order they were said), then expire those long
-    past due; returns what changed."""
-    book = _Book(index, now)
+    past due; returns what changed. `zone`: the user's configured zone (None: read from their stamps)."""
+    book = _Book(index, now, zone)
     for signal in signals:
         book.read(signal)
     book.expire()

@@ -19,6 +19,7 @@ from ..text import asks
 from ..timeutil import parse_instant
 from ..workspace import Workspace
 from . import commitments, encoding, pending, queue
+from .userzone import UserZone
 from .candidates import Candidates
 from .encoding import Draft, Outcome
 from .ledger import Ledger, ledger_path
@@ -41,10 +42,13 @@ class EncodeReport:
     total: int = 0
     preprocess: PreprocessReport | None = None
     commitments: commitments.Tracked = field(default_factory=commitments.Tracked)
+    zone: UserZone = field(default_factory=UserZone)  # the user's zone from openclaw.json, due times are read in
 
     def to_dict(self) -> dict:
         out = {"mode": self.mode, **self.outcome.to_dict(), "signals": self.signals, "total": self.total}
         out["commitments"] = self.commitments.to_dict()
+        if self.zone.name is not None:
+            out["commitments"]["zone"] = self.zone.name
         if self.mode == "prepare":
             out["prepared"] = self.prepared
         if self.mode == "apply":
@@ -104,10 +108,12 @@ def encode(
     min_importance: float,
     prepare: bool = False,
     read: Sources | None = None,
+    zone: UserZone | None = None,
 ) -> EncodeReport:
     """The automatic path (or, with `prepare`, the first half of the agent's path): preprocess when `read` says
-    where from, then encode every queued signal past `encodedThrough`, in the order things were said."""
-    report = EncodeReport(mode="prepare" if prepare else "auto")
+    where from, then encode every queued signal past `encodedThrough`, in the order things were said. `zone`: the
+    user's zone as OpenClaw is configured with it, for the due times of commitments."""
+    report = EncodeReport(mode="prepare" if prepare else "auto", zone=zone or UserZone())
     with writing.write(ws, now, wait=wait) as store:
         index = store.index
         if read is not None:
@@ -142,7 +148,7 @@ def encode(
                 outcome.add(encoding.encode(index, backlog, now, min_importance, lookup=lookup))
         # Beside encoding, over the same messages: the promises and reminders they make or keep; and those long past
         # due expire, whether or not anything new was said.
-        report.commitments = commitments.track(index, backlog, now)
+        report.commitments = commitments.track(index, backlog, now, report.zone.zone)
         report.signals = len(backlog)
         report.expired = len(old)
         report.total = len(index.memories)
