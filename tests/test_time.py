@@ -380,3 +380,19 @@ def test_the_dashboard_data_carries_the_days_a_memory_refers_to():
         Scored(said_on("mem_002", "x", "2023-05-24"), 0.5, "active", "user", False, None, 0), date(2023, 5, 25)
     )
     assert "dates" not in compact_row(plain)
+
+
+@pytest.mark.parametrize(
+    "text, may",
+    [
+        ("coffee in the morning", False),
+        ("what did I eat this morning", True),
+        ("sister Lisbon", False),
+        ("3 apples", True),
+    ],
+)
+def test_only_a_text_that_may_name_a_day_is_read_with_the_patterns(text, may):
+    assert duetime.may_name_days(text) is may
+    if not may:
+        assert days(text, question=True) == []
+    assert days("what did I eat this morning", question=True) == [("2023-03-09", "2023-03-09")]

@@ -1016,10 +1016,7 @@ _CALENDAR = {
 # Words without which no pattern of days matches (a text without them and without a digit is not read: the patterns
 # are compiled, which takes a while, only when a text may name a day).
 _DAY_WORDS = frozenset(
-    w
-    for words in (_WEEKDAY_OF, _MONTH_OF, _AGO_UNIT_OF, _PART_WORD)
-    for word in words
-    for w in re.findall(r"[^\W\d_]+", word)
+    w for words in (_WEEKDAY_OF, _MONTH_OF, _AGO_UNIT_OF) for word in words for w in re.findall(r"[^\W\d_]+", word)
 ) | frozenset(
     """yesterday today tonight tomorrow ago weekend hier aujourd demain soir matin semaine gestern heute morgen
     vorgestern übermorgen wochenende ayer anoche hoy mañana anteayer ontem hoje amanhã anteontem""".split()
@@ -1029,10 +1026,12 @@ _WORD = re.compile(r"[^\W\d_]+")
 
 
 def may_name_days(text: str) -> bool:
-    """Whether `text` may name a day (a digit, a word of days, months, weeks…): when not, it names none."""
+    """Whether `text` may name a day (a digit, a word of days, months, weeks…, "this" with a part of the day): when
+    not, it names none. ("coffee in the morning" names none.)"""
     if any(c.isdigit() for c in text) or not _DAY_CHARACTERS.isdisjoint(text):
         return True
-    return any(word in _DAY_WORDS for word in _WORD.findall(text.lower()))
+    found = set(_WORD.findall(text.lower()))
+    return not found.isdisjoint(_DAY_WORDS) or ("this" in found and not found.isdisjoint(_PART_WORD))
 
 
 @lru_cache(maxsize=1)
