@@ -441,14 +441,14 @@ _ENGLISH_DATE = (
     r"(?:,?\s+\d{4})?(?![\w'’])"
 )
 _NAMED_DATE = (
-    rf"{_AT_BOUNDARY}(?:(?:le|am|el|o|no|dia)\s+)?{_D}(?:er|\.)?\s+(?:de\s+)?(?P<month>{_MONTH})"
+    rf"{_AT_BOUNDARY}(?:(?:le|am|el|o|no|dia)\s+)?{_D}(?:er|\.)?\s++(?:de\s++)?(?P<month>{_MONTH})"
     r"(?:\s+(?:de\s+)?(?P<y>\d{4}))?(?![\w'’])"
 )
 _HAN_DATE = r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号號]"
 _NUMERIC_DATE = r"(?:\bam\s+)?(?<![\d.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d.])"
 _IN_TIME = (
-    rf"(?:{_AT_BOUNDARY}(?:in|within|dans|d['’]ici|en|dentro\s+de|em|daqui\s+a)\s+"
-    rf"(?:(?P<half>{_HALF_HOUR})|(?P<n>{_NUM})\s*(?P<unit>{_UNIT})(?![\w'’]))"
+    rf"(?:{_AT_BOUNDARY}(?:in|within|dans|d['’]ici|en|dentro\s+de|em|daqui\s+a)\s++"
+    rf"(?:(?P<half>{_HALF_HOUR})|(?P<n>{_NUM})\s*+(?P<unit>{_UNIT})(?![\w'’]))"
     rf"|(?P<half2>{_HALF_HOUR})\s*(?:后|以后|之后|後)|(?P<n2>{_HAN_NUM})\s*(?P<unit2>{_UNIT})\s*(?:后|以后|之后|後))"
 )
 _DAY_AFTER_TOMORROW = (
@@ -476,9 +476,9 @@ _WEEKEND = (
     r"|\b(?:este|el)\s+fin\s+de\s+semana\b|\b(?:este|no|neste)\s+fim\s+de\s+semana\b|这个?周末|這個?週末|周末"
 )
 _WEEKDAY = (
-    rf"{_AT_BOUNDARY}(?:(?P<prep>on|by|until|before|le|am|bis|el|la|na|no|até|ate|hasta)\s+)?"
+    rf"{_AT_BOUNDARY}(?:(?P<prep>on|by|until|before|le|am|bis|el|la|na|no|até|ate|hasta)\s++)?"
     r"(?:(?P<pre>next|this|nächsten|nächster|kommenden|diesen|este|esta|el\s+próximo|el\s+proximo|próximo|"
-    r"proximo|próxima|proxima|na\s+próxima|nesta|neste|下个|下個|下|这个|這個|这|這|本|ce)\s*)?"
+    r"proximo|próxima|proxima|na\s+próxima|nesta|neste|下个|下個|下|这个|這個|这|這|本|ce)\s*+)?"
     rf"(?P<day>{_alternatives(_WEEKDAY_OF)})(?P<feira>-feira)?"
     r"(?P<post>\s+(?:prochain|que\s+viene|que\s+vem))?"
     rf"{_END}{_PART_AFTER}"
@@ -933,29 +933,29 @@ def _weekday_named(said: datetime, match: re.Match, question: bool) -> Span | No
 
 _HAN_WEEKDAY = r"(?P<hanwhich>上|下|这|這|本)(?:个|個)?(?:周|週|星期|礼拜|禮拜)(?P<handay>[一二三四五六日天])"
 _LAST_WEEKDAY = (
-    rf"{_AT_BOUNDARY}(?:on\s+|am\s+)?{_LAST}\s+(?P<lastday>{_alternatives(_WEEKDAY_OF)}){_END}"
-    rf"|{_AT_BOUNDARY}(?:(?:el|na|no|le)\s+)?(?P<lastday2>{_alternatives(_WEEKDAY_OF)})(?:-feira)?\s+{_PAST_WORDS}{_END}"
+    rf"{_AT_BOUNDARY}(?:on\s++|am\s++)?{_LAST}\s++(?P<lastday>{_alternatives(_WEEKDAY_OF)}){_END}"
+    rf"|{_AT_BOUNDARY}(?:(?:el|na|no|le)\s++)?(?P<lastday2>{_alternatives(_WEEKDAY_OF)})(?:-feira)?\s++{_PAST_WORDS}{_END}"
 )
 _AGO = (
-    rf"{_AT_BOUNDARY}(?:(?P<n>{_NUM})\s+(?P<unit>{_AGO_UNIT})\s+(?:ago|back|earlier|atrás|atras)"
-    rf"|(?:il\s+y\s+a|vor|hace|há|ha)\s+(?P<n2>{_NUM})\s+(?P<unit2>{_AGO_UNIT}))(?![\w'’])"
+    rf"{_AT_BOUNDARY}(?:(?P<n>{_NUM})\s++(?P<unit>{_AGO_UNIT})\s++(?:ago|back|earlier|atrás|atras)"
+    rf"|(?:il\s+y\s+a|vor|hace|há|ha)\s++(?P<n2>{_NUM})\s++(?P<unit2>{_AGO_UNIT}))(?![\w'’])"
     rf"|(?P<n3>{_HAN_NUM})\s*(?P<unit3>{_AGO_UNIT})\s*(?:前|以前|之前)"
-    rf"|(?P<ahead>{_AT_BOUNDARY}(?:in|dans|en|em|daqui\s+a)\s+(?P<n4>{_NUM})\s+(?P<unit4>{_AGO_UNIT})(?![\w'’])(?!\s+(?:ago|back|earlier))"
+    rf"|(?P<ahead>{_AT_BOUNDARY}(?:in|dans|en|em|daqui\s+a)\s++(?P<n4>{_NUM})\s++(?P<unit4>{_AGO_UNIT})(?![\w'’])(?!\s+(?:ago|back|earlier))"
     rf"|(?P<n5>{_HAN_NUM})\s*(?P<unit5>{_AGO_UNIT})\s*(?:后|以后|之后|後))"
 )
 _LATELY = (
-    rf"{_AT_BOUNDARY}(?:(?:the|these)\s+(?:past|last)|past)\s+(?:(?P<n>{_NUM})\s+)?(?P<unit>{_AGO_UNIT})(?![\w'’])"
-    rf"|{_AT_BOUNDARY}(?:les|ces)\s+(?:(?P<n2>{_NUM})\s+)?(?:derniers|dernières|dernieres)\s+(?P<unit2>{_AGO_UNIT})(?![\w'’])"
-    rf"|{_AT_BOUNDARY}(?:in\s+)?den\s+letzten\s+(?:(?P<n3>{_NUM})\s+)?(?P<unit3>{_AGO_UNIT})(?![\w'’])"
-    rf"|{_AT_BOUNDARY}(?:los|las|n?os|n?as)\s+(?:últimos|últimas|ultimos|ultimas)\s+(?:(?P<n4>{_NUM})\s+)?"
+    rf"{_AT_BOUNDARY}(?:(?:the|these)\s+(?:past|last)|past)\s++(?:(?P<n>{_NUM})\s++)?(?P<unit>{_AGO_UNIT})(?![\w'’])"
+    rf"|{_AT_BOUNDARY}(?:les|ces)\s++(?:(?P<n2>{_NUM})\s++)?(?:derniers|dernières|dernieres)\s++(?P<unit2>{_AGO_UNIT})(?![\w'’])"
+    rf"|{_AT_BOUNDARY}(?:in\s+)?den\s+letzten\s++(?:(?P<n3>{_NUM})\s++)?(?P<unit3>{_AGO_UNIT})(?![\w'’])"
+    rf"|{_AT_BOUNDARY}(?:los|las|n?os|n?as)\s+(?:últimos|últimas|ultimos|ultimas)\s++(?:(?P<n4>{_NUM})\s++)?"
     rf"(?P<unit4>{_AGO_UNIT})(?![\w'’])"
     rf"|(?:过去|過去|最近)(?:\s*(?P<n5>{_HAN_NUM}))?\s*(?P<unit5>天|周|週|个星期|個星期|个月|個月|年)"
 )
 _MONTH_NAMED = (
-    rf"{_AT_BOUNDARY}(?P<month>{_MONTH})\.?\s+(?:(?:de|of)\s+)?(?P<y>(?:19|20)\d\d)(?![\d'’])"
+    rf"{_AT_BOUNDARY}(?P<month>{_MONTH})\.?\s++(?:(?:de|of)\s++)?(?P<y>(?:19|20)\d\d)(?![\d'’])"
     r"|(?P<y2>(?:19|20)\d\d)\s*年\s*(?P<m>\d{1,2})\s*月(?!\s*\d)"
-    rf"|{_AT_BOUNDARY}(?:(?:in|during|since|en|im|em|durant|pendant|während|durante|no\s+mês\s+de|au\s+mois\s+de)\s+"
-    rf"(?:(?:early|late|mid)[- ]?\s*)?|(?P<which>last|this|next)\s+)(?P<month2>{_MONTH}){_END}"
+    rf"|{_AT_BOUNDARY}(?:(?:in|during|since|en|im|em|durant|pendant|während|durante|no\s+mês\s+de|au\s+mois\s+de)\s++"
+    rf"(?:(?:early|late|mid)[- ]?\s*)?|(?P<which>last|this|next)\s++)(?P<month2>{_MONTH}){_END}"
     r"(?:\s+(?:de\s+)?(?P<y3>(?:19|20)\d\d)(?![\d'’]))?"
     rf"(?P<past>\s+{_PAST_WORDS}{_END})?"
     rf"|(?<![\d年个個几幾])(?P<m2>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月(?:份)?(?!\s*[\d一二三四五六七八九十]+\s*[日号號])"
