@@ -1028,35 +1028,65 @@ _WORD = re.compile(r"[^\W\d_]+")
 def may_name_days(text: str) -> bool:
     """Whether `text` may name a day (a digit, a word of days, months, weeks…, "this" with a part of the day): when
     not, it names none. ("coffee in the morning" names none.)"""
-    if any(c.isdigit() for c in text) or not _DAY_CHARACTERS.isdisjoint(text):
-        return True
+    return _tokens(text) is not None
+
+
+def _tokens(text: str) -> frozenset[str] | None:
+    """The words of a text that may name a day, with DIGIT for a digit and HAN for a Chinese word of days; None when
+    it may name none."""
     found = set(_WORD.findall(text.lower()))
-    return not found.isdisjoint(_DAY_WORDS) or ("this" in found and not found.isdisjoint(_PART_WORD))
+    if any(c.isdigit() for c in text):
+        found.add(DIGIT)
+    if not _DAY_CHARACTERS.isdisjoint(text):
+        found.add(HAN)
+    if found.isdisjoint(_DAY_WORDS) and not found & {DIGIT, HAN}:
+        if not ("this" in found and not found.isdisjoint(_PART_WORD)):
+            return None
+    return frozenset(found)
 
 
-@lru_cache(maxsize=1)
-def _period_patterns() -> list[tuple[re.Pattern, PeriodHandler]]:
-    """The patterns of days, in the order they are tried (a word is read once, by the first that takes it)."""
-    flags = re.IGNORECASE
+# Each pattern with the words one of which a text must hold for it to match: DIGIT stands for a digit, HAN for a
+# character of days in Chinese, None for none needed. A question compiles only the patterns its words may match.
+DIGIT, HAN = "0", "中"
+_UNIT_WORDS = frozenset(_AGO_UNIT_OF) | {HAN}
+_TOMORROW_WORDS = frozenset({"tomorrow", "demain", "morgen", "mañana", "amanhã", "übermorgen", "pasado", HAN})
+_WEEKDAY_WORDS = frozenset(w for word in _WEEKDAY_OF for w in re.findall(r"[^\W\d_]+", word)) | {HAN}
+_MONTH_WORDS = frozenset(_MONTH_OF) | {DIGIT, HAN}
+_ONLY_DIGITS = frozenset({DIGIT})
+PeriodRule = tuple[frozenset[str] | None, str, int, PeriodHandler]
+_PERIOD_RULES: list[PeriodRule] = [
+    (_ONLY_DIGITS, r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2})(?!\d)", 0, _date_in_numbers),
+    (_ONLY_DIGITS, _HAN_DATE, 0, _date_in_numbers),
+    (_ONLY_DIGITS, _NUMERIC_DATE, 0, _date_in_numbers),
+    (_ONLY_DIGITS, _ENGLISH_DATE, re.IGNORECASE, _date_in_words),
+    (_ONLY_DIGITS, _NAMED_DATE, re.IGNORECASE, _date_in_words),
+    (_UNIT_WORDS, _AGO, re.IGNORECASE, _ago),
+    (_UNIT_WORDS, _LATELY, re.IGNORECASE, _lately),
+    (None, _BEFORE_YESTERDAY, re.IGNORECASE, _day(-2)),
+    (_TOMORROW_WORDS, _DAY_AFTER_TOMORROW, re.IGNORECASE, _day(2)),
+    (None, _YESTERDAY, re.IGNORECASE, _day(-1)),
+    (None, _TODAY, re.IGNORECASE, _day(0)),
+    (_TOMORROW_WORDS, _TOMORROW, re.IGNORECASE, _day(1)),
+    *(
+        (_UNIT_WORDS | {"weekend", "wochenende"}, pattern, re.IGNORECASE, _calendar(*key))
+        for key, pattern in _CALENDAR.items()
+    ),
+    (_WEEKDAY_WORDS, _HAN_WEEKDAY + "|" + _LAST_WEEKDAY, re.IGNORECASE, _weekday_named),
+    (_WEEKDAY_WORDS, _WEEKDAY, re.IGNORECASE, _weekday_named),
+    (_MONTH_WORDS, _MONTH_NAMED, re.IGNORECASE, _month),
+    (_ONLY_DIGITS, _YEAR, re.IGNORECASE, _year),
+    (_ONLY_DIGITS, _DAY_OF_MONTH, re.IGNORECASE, _day_in_month),
+]
+_compile = lru_cache(maxsize=None)(re.compile)
+
+
+def _period_patterns(tokens: frozenset[str] | None = None) -> list[tuple[re.Pattern, PeriodHandler]]:
+    """The patterns of days, in the order they are tried (a word is read once, by the first that takes it): those a
+    text of these `tokens` (its words, DIGIT, HAN) may match, or all of them. Each is compiled on first use."""
     return [
-        (re.compile(r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2})(?!\d)"), _date_in_numbers),
-        (re.compile(_HAN_DATE), _date_in_numbers),
-        (re.compile(_NUMERIC_DATE), _date_in_numbers),
-        (re.compile(_ENGLISH_DATE, flags), _date_in_words),
-        (re.compile(_NAMED_DATE, flags), _date_in_words),
-        (re.compile(_AGO, flags), _ago),
-        (re.compile(_LATELY, flags), _lately),
-        (re.compile(_BEFORE_YESTERDAY, flags), _day(-2)),
-        (re.compile(_DAY_AFTER_TOMORROW, flags), _day(2)),
-        (re.compile(_YESTERDAY, flags), _day(-1)),
-        (re.compile(_TODAY, flags), _day(0)),
-        (re.compile(_TOMORROW, flags), _day(1)),
-        *((re.compile(pattern, flags), _calendar(*key)) for key, pattern in _CALENDAR.items()),
-        (re.compile(_HAN_WEEKDAY + "|" + _LAST_WEEKDAY, flags), _weekday_named),
-        (re.compile(_WEEKDAY, flags), _weekday_named),
-        (re.compile(_MONTH_NAMED, flags), _month),
-        (re.compile(_YEAR, flags), _year),
-        (re.compile(_DAY_OF_MONTH, flags), _day_in_month),
+        (_compile(source, flags), handler)
+        for needs, source, flags, handler in _PERIOD_RULES
+        if tokens is None or needs is None or not needs.isdisjoint(tokens)
     ]
 
 
@@ -1064,13 +1094,14 @@ def read_periods(text: str, said: datetime, question: bool = False) -> list[Peri
     """The stretches of days `text` refers to, read relative to `said` (an aware instant, in the speaker's zone when
     known; naive is UTC), in the order they are written: at most PERIODS_READ. `question`: the text asks about what
     was said before (a name alone is the last one; see above)."""
-    if not may_name_days(text):
+    tokens = _tokens(text)
+    if tokens is None:
         return []
     if said.tzinfo is None:
         said = said.replace(tzinfo=timezone.utc)
     found: list[Period] = []
     taken: list[tuple[int, int]] = []
-    for handle, match in _unread(text, _period_patterns(), taken):
+    for handle, match in _unread(text, _period_patterns(tokens), taken):
         try:
             days = handle(said, match, question)
         except (ValueError, OverflowError):
