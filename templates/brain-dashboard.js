@@ -110,6 +110,12 @@
     }
     meta.appendChild(el("span", null, used));
     if (m.created) meta.appendChild(el("span", null, "created " + m.created));
+    if (m.dates && m.dates.length) {
+      var about = m.dates.map(function (d) {
+        return d.words + " (" + (d.from === d.to ? d.from : d.from + " – " + d.to) + ")";
+      });
+      meta.appendChild(el("span", null, "refers to " + about.join(", ")));
+    }
     if (m.pinned) meta.appendChild(el("span", "flag", "pinned"));
     if (m.untrusted) meta.appendChild(el("span", "flag warn", "untrusted source"));
     meta.appendChild(el("span", "mem-id", m.id));

@@ -31,6 +31,7 @@ from transcript_fixtures import Session
 
 import hippocampus
 from hippocampus import redaction
+from hippocampus.ingestion import duetime
 
 _parser = importlib.import_module("re._parser")
 _compiler = importlib.import_module("re._compiler")
@@ -145,6 +146,11 @@ def package_patterns() -> dict[str, re.Pattern]:
     add("redaction gates", trie)
     for number, (pattern, _) in enumerate(letters):
         add(f"redaction gate {number}", pattern)
+    # Built on first use: the patterns of due times and of the days a text refers to.
+    for number, (pattern, _) in enumerate(duetime._patterns()):
+        add(f"ingestion.duetime due {number}", pattern)
+    for number, (pattern, _) in enumerate(duetime._period_patterns()):
+        add(f"ingestion.duetime days {number}", pattern)
     return {name: pattern for name, pattern in found.values()}
 
 
@@ -163,6 +169,8 @@ def test_the_patterns_read_are_every_kind_the_package_compiles():
         "published.identity._SVG_START",
     ):
         assert expected in names, sorted(names)
+    for built in ("ingestion.duetime due", "ingestion.duetime days"):  # compiled on first use
+        assert any(name.startswith(built) for name in names), sorted(names)
     written_inline = {p.pattern for name, p in PATTERNS.items() if " line " in name}
     assert {r"\bgroup\b|id:-\d", r"[^a-z0-9_-]+", r"[\w'’.:/-]+"} <= written_inline, written_inline
     assert len(PATTERNS) > 150

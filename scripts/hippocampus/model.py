@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import MutableMapping
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, NamedTuple
 
 from .errors import HippocampusError
@@ -49,7 +49,7 @@ _KNOWN = (
     "history",
 )
 # Lists a memory leaves out of its stored form when they are empty.
-_DROPPED_WHEN_EMPTY = ("sources", "history", "episode")
+_DROPPED_WHEN_EMPTY = ("sources", "history", "episode", "dates")
 
 
 class Change(NamedTuple):
@@ -59,6 +59,23 @@ class Change(NamedTuple):
     content: str
     since: str | None
     until: str
+
+
+class Dated(NamedTuple):
+    """Days a memory's words refer to: the first and the last (inclusive), and the words."""
+
+    first: date
+    last: date
+    words: str
+
+
+def _iso_day(value: Any) -> date | None:
+    if type(value) is not str or len(value) != 10:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
 
 
 def tier(importance: float) -> str:
@@ -229,6 +246,23 @@ class Memory:
         return [t for t in value if type(t) is dict and type(t.get("text")) is str and type(t.get("source")) is dict]
 
     @property
+    def dates(self) -> list["Dated"]:
+        """The days its messages refer to ("last Tuesday", "in May", "two weeks ago"), read when they were encoded:
+        each stored `{"from", "to", "words"}` whose days are readable, in the order kept."""
+        value = self.raw.get("dates")
+        if type(value) is not list:
+            return []
+        out = []
+        for entry in value:
+            if type(entry) is not dict:
+                continue
+            first, last = _iso_day(entry.get("from")), _iso_day(entry.get("to"))
+            if first is not None and last is not None and first <= last:
+                words = entry.get("words")
+                out.append(Dated(first, last, words if type(words) is str else ""))
+        return out
+
+    @property
     def changes(self) -> list["Change"]:
         """The values this memory said before its current one, oldest first: each corrected or updated content with
         when it was said and until when it held (not what it merged or superseded: those were memories of their
@@ -322,7 +356,7 @@ class Memory:
                     if isinstance(keyword, bool) or not isinstance(keyword, (int, float)):
                         raise HippocampusError(f"{where} ({memory_id}): `keywords` must be words, not {keyword!r}")
                     keywords[i] = str(keyword)
-        for name in ("sources", "history", "episode"):
+        for name in ("sources", "history", "episode", "dates"):
             value = raw.get(name)
             if value is not None and (type(value) is not list or any(type(v) is not dict for v in value)):
                 raise HippocampusError(f"{where} ({memory_id}): `{name}` must be a list of objects")

@@ -15,14 +15,16 @@ from datetime import datetime
 
 from .model import Memory
 from .store.cache import Cache, Facts
-from .terms import document_terms, pieces, text_terms, Piece, TIME_TERM
+from .terms import days_of_text, document_terms, pieces, text_terms, Piece, TIME_TERM
 from .smalltalk import substance
 from .text import asks, terms
 
 K1 = 0.9
 B = 0.5
 WHEN_WEIGHT = 0.5  # how much a "when" question favours memories that say when
-WEIGHTS = {"relevance": 0.8, "importance": 0.1, "recency": 0.1}
+# "when": a question that names a time ("last Saturday", "two weeks ago", "in May") favours the memories said in it
+# or referring to it; a question that names none has no such part and ranks as if it did not exist.
+WEIGHTS = {"relevance": 0.8, "importance": 0.1, "recency": 0.1, "when": 0.1}
 WEAK_MATCH = 0.5
 BATCH = 256
 
@@ -54,6 +56,22 @@ def query_weights(query: str) -> dict[str, float]:
     if found and _ASKS_WHEN.search(query):
         found[TIME_TERM] = WHEN_WEIGHT
     return found
+
+
+def asked_days(query: str, now: datetime) -> list[tuple[int, int]]:
+    """The stretches of days a question names, as (first, last) day numbers, read against `now` ("last Saturday",
+    "two weeks ago", "in May", "上周六"): [] when it names none."""
+    from .ingestion.duetime import read_periods  # the one reader of dates, built on first use
+
+    return [(p.first.toordinal(), p.last.toordinal()) for p in read_periods(query, now, question=True)]
+
+
+def in_days(days: str, asked: list[tuple[int, int]]) -> float:
+    """1.0 when a memory's days (terms.days_text) meet any of the days asked about, else 0.0."""
+    for found in days_of_text(days):
+        if any(found[0] <= last and first <= found[1] for first, last in asked):
+            return 1.0
+    return 0.0
 
 
 def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict], dict | None]:
@@ -131,27 +149,33 @@ def rank(
     # reaching a cap, and importance and recency reorder only memories about as relevant as each other.
     ceiling = max(relevance[order[0]], ideal * WEAK_MATCH)
     w_rel, w_imp, w_rec = WEIGHTS["relevance"], WEIGHTS["importance"], WEIGHTS["recency"]
-    found: list[tuple[float, float, str, int, Facts]] = []
+    asked = asked_days(query, now)
+    w_when = WEIGHTS["when"] if asked else 0.0
+    found: list[tuple[float, float, str, int, Facts, float]] = []
     floor = -1.0  # the score to beat once `top` hits are in hand
     for start in range(0, len(order), BATCH):
         batch = order[start : start + BATCH]
-        if len(found) >= top and w_rel * min(1.0, relevance[batch[0]] / ceiling) + w_imp + w_rec < floor:
+        if len(found) >= top and w_rel * min(1.0, relevance[batch[0]] / ceiling) + w_imp + w_rec + w_when < floor:
             break
         for doc, fact in view.facts(batch, now).items():
             if (domain and fact.domain != domain) or (fact.hidden and not include_all):
                 continue
             rel = min(1.0, relevance[doc] / ceiling)
             score = w_rel * rel + w_imp * fact.importance + w_rec * fact.recency
+            when = in_days(fact.days, asked) if asked else 0.0
+            score += w_when * when
             if score >= min_score and (len(found) < top or score >= floor):
-                found.append((score, rel, fact.id, doc, fact))
+                found.append((score, rel, fact.id, doc, fact, when))
         found.sort(key=lambda h: (-h[0], -h[1], h[2]))
         del found[top:]
         if len(found) >= top:
             floor = found[-1][0]
     memories = view.fetch([h[3] for h in found], now.date())
     hits = []
-    for score, rel, _, doc, fact in found:
+    for score, rel, _, doc, fact, when in found:
         parts = {"relevance": round(rel, 4), "importance": round(fact.importance, 4), "recency": round(fact.recency, 4)}
+        if asked:
+            parts["when"] = when
         memory = memories[doc]
         held = document_terms(memory)
         matched = [t for t in lists if held.get(t)]

@@ -137,6 +137,37 @@ def document_terms(memory: Memory) -> dict[str, float]:
     return counts
 
 
+def memory_days(memory: Memory) -> list[tuple[int, int]]:
+    """The days a memory is about, as (first, last) day numbers (date.toordinal), in order, overlapping and adjacent
+    stretches joined: the days its messages were said (UTC) and the days they refer to (`Memory.dates`)."""
+    found = [(d.first.toordinal(), d.last.toordinal()) for d in memory.dates]
+    for value in [memory.created, *(s.get("ts") for s in memory.every_source())]:
+        day = parse_day(value)
+        if day is not None:
+            found.append((day.toordinal(), day.toordinal()))
+    joined: list[tuple[int, int]] = []
+    for first, last in sorted(found):
+        if joined and first <= joined[-1][1] + 1:
+            joined[-1] = (joined[-1][0], max(joined[-1][1], last))
+        else:
+            joined.append((first, last))
+    return joined
+
+
+def days_text(days: list[tuple[int, int]]) -> str:
+    """Stretches of days as the search cache keeps them: "738000-738006 738100-738100"."""
+    return " ".join(f"{first}-{last}" for first, last in days)
+
+
+def days_of_text(text: str) -> list[tuple[int, int]]:
+    """The stretches of days `days_text` wrote."""
+    out = []
+    for part in text.split():
+        first, _, last = part.partition("-")
+        out.append((int(first), int(last)))
+    return out
+
+
 # Words that colour how a thing is said, not what it is about ("again please", "by the way", "I always take…").
 # Negations ("never", "only", "rarely") are not among them: they change the fact.
 _ASIDE_WORDS = (

@@ -142,6 +142,8 @@ def as_json(
     }
     if m.untrusted:
         out["trust"] = "untrusted"
+    if m.dates:
+        out["dates"] = [{"from": d.first.isoformat(), "to": d.last.isoformat(), "words": d.words} for d in m.dates]
     part = matched_part(m, hit.matched)
     if part:
         out["matchedPart"] = part

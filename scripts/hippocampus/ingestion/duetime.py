@@ -20,12 +20,11 @@ The rules, so that a reader of a listing can check one:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from datetime import date, datetime, time, timedelta, timezone
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
-from dateutil import parser as dateparser
 from dateutil.relativedelta import relativedelta
 
 DEFAULT_HOUR = 9
@@ -159,12 +158,14 @@ _PART_WORD = {word: part for part, words in _PART_OF.items() for word in words.s
 # Where a word starts and ends: not beside another letter or digit — except in the scripts written without spaces,
 # whose words start and end anywhere.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_AT_BOUNDARY = rf"(?<![^\W{_CJK}])(?<!['’])"
-_END = rf"(?![^\W{_CJK}])(?!['’])"  # also not "tomorrow's": a possessive names no due time
+# (Case-sensitive either way, "(?-i:…)": the same characters, and a pattern that ignores case compiles its classes of
+# thousands of characters once for every case, slowly.)
+_AT_BOUNDARY = rf"(?-i:(?<![^\W{_CJK}])(?<!['’]))"
+_END = rf"(?-i:(?![^\W{_CJK}])(?!['’]))"  # also not "tomorrow's": a possessive names no due time
 # A part of the day after a day ("tomorrow morning", "vendredi soir", "morgen früh", "mañana por la tarde",
 # "amanhã à noite", "明天下午").
 _PART_AFTER = (
-    r"(?:\s*,?\s*(?:in\s+the\s+|por\s+la\s+|en\s+la\s+|de\s+la\s+|à\s+|a\s+|de\s+|pela\s+|am\s+)?"
+    r"(?:(?:\s*,)?\s*(?:in\s+the\s+|por\s+la\s+|en\s+la\s+|de\s+la\s+|à\s+|a\s+|de\s+|pela\s+|am\s+)?"
     rf"(?P<part>{_alternatives(_PART_WORD)}){_END})?"
 )
 
@@ -190,6 +191,7 @@ class _Reading:
 
 
 Handler = Callable[[_Reading, re.Match], bool]  # takes what a match says; False when it says nothing after all
+H = TypeVar("H")
 
 
 def _set_day(reading: _Reading, day: date) -> bool:
@@ -313,6 +315,8 @@ def _roll_year(reading: _Reading, month: int, day: int, year: int | None) -> dat
 def _english_date(reading: _Reading, match: re.Match) -> bool:
     # dateutil reads the English forms ("March 16th, 2026", "16 Mar", "the 16th of March"); the year, when not
     # said, is the next one to reach that day.
+    from dateutil import parser as dateparser  # only for a date in words: keeps recall's start-up light
+
     phrase = re.sub(r"\b(?:the|of|on|by|before|until)\b", " ", match.group(0), flags=re.IGNORECASE)
     try:
         parsed = dateparser.parse(phrase, default=datetime(reading.today.year, 1, 1))
@@ -324,6 +328,8 @@ def _english_date(reading: _Reading, match: re.Match) -> bool:
 
 
 def _iso_date(reading: _Reading, match: re.Match) -> bool:
+    from dateutil import parser as dateparser
+
     try:
         parsed = dateparser.isoparse(match.group("iso"))
     except (ValueError, OverflowError):
@@ -429,51 +435,79 @@ _AT_CLOCK = r"(?:at|by|around|before|à|vers|avant|um|gegen|bis|a\s+las?|às|as|
 _CLOCK_WORDS = [w for w in _NUMBERS if 1 <= _NUMBERS[w] <= 12 and len(w) > 2 and " " not in w]
 
 
+_ENGLISH_DATE = (
+    rf"{_AT_BOUNDARY}(?:(?:on|by|before|until)\s+)?(?:(?:the\s+)?{_D}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    rf"(?:{_ENGLISH_MONTH})\.?|(?:{_ENGLISH_MONTH})\.?\s+{_D.replace('?P<d>', '')}(?:st|nd|rd|th)?)"
+    r"(?:,?\s+\d{4})?(?![\w'’])"
+)
+_NAMED_DATE = (
+    rf"{_AT_BOUNDARY}(?:(?:le|am|el|o|no|dia)\s+)?{_D}(?:er|\.)?\s++(?:de\s++)?(?P<month>{_MONTH})"
+    r"(?:\s+(?:de\s+)?(?P<y>\d{4}))?(?![\w'’])"
+)
+_HAN_DATE = r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号號]"
+_NUMERIC_DATE = r"(?:\bam\s+)?(?<![\d.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d.])"
+_IN_TIME = (
+    rf"(?:{_AT_BOUNDARY}(?:in|within|dans|d['’]ici|en|dentro\s+de|em|daqui\s+a)\s++"
+    rf"(?:(?P<half>{_HALF_HOUR})|(?P<n>{_NUM})\s*+(?P<unit>{_UNIT})(?![\w'’]))"
+    rf"|(?P<half2>{_HALF_HOUR})\s*(?:后|以后|之后|後)|(?P<n2>{_HAN_NUM})\s*(?P<unit2>{_UNIT})\s*(?:后|以后|之后|後))"
+)
+_DAY_AFTER_TOMORROW = (
+    r"(?:\bthe\s+day\s+after\s+tomorrow|\bapr[èe]s[- ]demain|\bübermorgen|\bpasado\s+mañana"
+    rf"|\bdepois\s+de\s+amanhã|后天|後天){_END}{_PART_AFTER}"
+)
+_TOMORROW = (
+    r"(?:\btomorrow|\bdemain|(?<!guten )(?<!schönen )(?<!jeden )(?<!heute )(?<!gestern )(?<![Aa]m )\bmorgen"
+    r"|(?<!la )(?<!esta )(?<!cada )(?<!pasado )\bmañana|\bamanhã|明天|明日|明早|明晚)"
+    rf"{_END}{_PART_AFTER}"
+)
+_NEXT_WEEK = (
+    r"\bnext\s+week\b|\bla\s+semaine\s+(?:prochaine|suivante)\b|\b(?:nächste|kommende)\s+woche\b"
+    r"|\bla\s+semana\s+que\s+viene\b|\bla\s+(?:próxima|proxima)\s+semana\b|\bsemana\s+que\s+vem\b"
+    r"|\b(?:na\s+)?(?:próxima|proxima)\s+semana\b|下周(?![一二三四五六日天末])|下星期(?![一二三四五六日天])"
+    r"|下礼拜(?![一二三四五六日天])"
+)
+_NEXT_MONTH = (
+    r"\bnext\s+month\b|\ble\s+mois\s+prochain\b|\b(?:nächsten|kommenden)\s+monat\b"
+    r"|\bel\s+(?:mes\s+que\s+viene|(?:próximo|proximo)\s+mes)\b|\b(?:o\s+)?(?:mês\s+que\s+vem|próximo\s+mês)\b"
+    r"|下个月|下個月"
+)
+_WEEKEND = (
+    r"\b(?:this|the)\s+weekend\b|\bce\s+week-?end\b|\b(?:am|dieses|diesem)\s+wochenende\b"
+    r"|\b(?:este|el)\s+fin\s+de\s+semana\b|\b(?:este|no|neste)\s+fim\s+de\s+semana\b|这个?周末|這個?週末|周末"
+)
+_WEEKDAY = (
+    rf"{_AT_BOUNDARY}(?:(?P<prep>on|by|until|before|le|am|bis|el|la|na|no|até|ate|hasta)\s++)?"
+    r"(?:(?P<pre>next|this|nächsten|nächster|kommenden|diesen|este|esta|el\s+próximo|el\s+proximo|próximo|"
+    r"proximo|próxima|proxima|na\s+próxima|nesta|neste|下个|下個|下|这个|這個|这|這|本|ce)\s*+)?"
+    rf"(?P<day>{_alternatives(_WEEKDAY_OF)})(?P<feira>-feira)?"
+    r"(?P<post>\s+(?:prochain|que\s+viene|que\s+vem))?"
+    rf"{_END}{_PART_AFTER}"
+)
+_DAY_OF_MONTH = (
+    r"\b(?:on|by|before|until)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b|\bthe\s+(?P<d7>\d{1,2})(?:st|nd|rd|th)\b"
+    r"|\ble\s+(?P<d2>\d{1,2})(?:er)?(?!\s*(?:h\b|heures?|:|%|\d|[.,]\d))\b"
+    r"|\bam\s+(?P<d3>\d{1,2})\.(?!\d)"
+    r"|\bel\s+(?:día\s+)?(?P<d4>\d{1,2})\b(?!\s*(?:de\b|:|%|h\b))"
+    r"|\b(?:no\s+)?dia\s+(?P<d5>\d{1,2})\b(?!\s*de\b)"
+    r"|(?<![月\d])(?P<d6>\d{1,2})\s*[号號]"
+)
+
+
 @lru_cache(maxsize=1)
 def _patterns() -> list[tuple[re.Pattern, Handler]]:
     """The patterns, in the order they are tried (a word is read once, by the first that takes it); compiled on
     first use: most encode runs meet no promise and need none of them."""
     return [
         (re.compile(r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2}(?P<clock>[ T]\d{2}:\d{2})?)(?!\d)"), _iso_date),
-        (re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号號]"), _han_date),
+        (re.compile(_HAN_DATE), _han_date),
+        (re.compile(_ENGLISH_DATE, re.IGNORECASE), _english_date),
+        (re.compile(_NAMED_DATE, re.IGNORECASE), _named_date),
         (
-            re.compile(
-                rf"{_AT_BOUNDARY}(?:(?:on|by|before|until)\s+)?(?:(?:the\s+)?{_D}(?:st|nd|rd|th)?\s+(?:of\s+)?"
-                rf"(?:{_ENGLISH_MONTH})\.?|(?:{_ENGLISH_MONTH})\.?\s+{_D.replace('?P<d>', '')}(?:st|nd|rd|th)?)"
-                r"(?:,?\s+\d{4})?(?![\w'’])",
-                re.IGNORECASE,
-            ),
-            _english_date,
-        ),
-        (
-            re.compile(
-                rf"{_AT_BOUNDARY}(?:(?:le|am|el|o|no|dia)\s+)?{_D}(?:er|\.)?\s+(?:de\s+)?(?P<month>{_MONTH})"
-                r"(?:\s+(?:de\s+)?(?P<y>\d{4}))?(?![\w'’])",
-                re.IGNORECASE,
-            ),
-            _named_date,
-        ),
-        (
-            re.compile(r"(?:\bam\s+)?(?<![\d.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d.])"),
+            re.compile(_NUMERIC_DATE),
             _numeric_date,
         ),
-        (
-            re.compile(
-                rf"(?:{_AT_BOUNDARY}(?:in|within|dans|d['’]ici|en|dentro\s+de|em|daqui\s+a)\s+"
-                rf"(?:(?P<half>{_HALF_HOUR})|(?P<n>{_NUM})\s*(?P<unit>{_UNIT})(?![\w'’]))"
-                rf"|(?P<half2>{_HALF_HOUR})\s*(?:后|以后|之后|後)|(?P<n2>{_HAN_NUM})\s*(?P<unit2>{_UNIT})\s*(?:后|以后|之后|後))",
-                re.IGNORECASE,
-            ),
-            _relative,
-        ),
-        (
-            re.compile(
-                r"(?:\bthe\s+day\s+after\s+tomorrow|\bapr[èe]s[- ]demain|\bübermorgen|\bpasado\s+mañana"
-                rf"|\bdepois\s+de\s+amanhã|后天|後天){_END}{_PART_AFTER}",
-                re.IGNORECASE,
-            ),
-            _days_from_today(2),
-        ),
+        (re.compile(_IN_TIME, re.IGNORECASE), _relative),
+        (re.compile(_DAY_AFTER_TOMORROW, re.IGNORECASE), _days_from_today(2)),
         (
             re.compile(
                 r"\btonight\b|\bce\s+soir\b|\bheute\s+(?:abend|nacht)\b|\besta\s+noche\b|\b(?:hoje|logo)\s+[àa]\s+noite\b"
@@ -492,38 +526,13 @@ def _patterns() -> list[tuple[re.Pattern, Handler]]:
             ),
             _this_part,
         ),
-        (
-            re.compile(
-                r"(?:\btomorrow|\bdemain|(?<!guten )(?<!schönen )(?<!jeden )(?<!heute )(?<!gestern )(?<![Aa]m )\bmorgen"
-                r"|(?<!la )(?<!esta )(?<!cada )(?<!pasado )\bmañana|\bamanhã|明天|明日|明早|明晚)"
-                rf"{_END}{_PART_AFTER}",
-                re.IGNORECASE,
-            ),
-            _tomorrow,
-        ),
+        (re.compile(_TOMORROW, re.IGNORECASE), _tomorrow),
         (
             re.compile(r"\btoday\b(?!['’]s)|\baujourd['’]hui\b|\bheute\b|\bhoy\b|\bhoje\b|今天|今日", re.IGNORECASE),
             _days_from_today(0),
         ),
-        (
-            re.compile(
-                r"\bnext\s+week\b|\bla\s+semaine\s+(?:prochaine|suivante)\b|\b(?:nächste|kommende)\s+woche\b"
-                r"|\bla\s+semana\s+que\s+viene\b|\bla\s+(?:próxima|proxima)\s+semana\b|\bsemana\s+que\s+vem\b"
-                r"|\b(?:na\s+)?(?:próxima|proxima)\s+semana\b|下周(?![一二三四五六日天末])|下星期(?![一二三四五六日天])"
-                r"|下礼拜(?![一二三四五六日天])",
-                re.IGNORECASE,
-            ),
-            _next_week,
-        ),
-        (
-            re.compile(
-                r"\bnext\s+month\b|\ble\s+mois\s+prochain\b|\b(?:nächsten|kommenden)\s+monat\b"
-                r"|\bel\s+(?:mes\s+que\s+viene|(?:próximo|proximo)\s+mes)\b|\b(?:o\s+)?(?:mês\s+que\s+vem|próximo\s+mês)\b"
-                r"|下个月|下個月",
-                re.IGNORECASE,
-            ),
-            _next_month,
-        ),
+        (re.compile(_NEXT_WEEK, re.IGNORECASE), _next_week),
+        (re.compile(_NEXT_MONTH, re.IGNORECASE), _next_month),
         (
             re.compile(
                 r"(?:\bby\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?week\b|\bfin\s+de\s+(?:la\s+)?semaine\b"
@@ -549,38 +558,9 @@ def _patterns() -> list[tuple[re.Pattern, Handler]]:
             ),
             _end_of("day"),
         ),
-        (
-            re.compile(
-                r"\b(?:this|the)\s+weekend\b|\bce\s+week-?end\b|\b(?:am|dieses|diesem)\s+wochenende\b"
-                r"|\b(?:este|el)\s+fin\s+de\s+semana\b|\b(?:este|no|neste)\s+fim\s+de\s+semana\b|这个?周末|這個?週末|周末",
-                re.IGNORECASE,
-            ),
-            _weekend,
-        ),
-        (
-            re.compile(
-                rf"{_AT_BOUNDARY}(?:(?P<prep>on|by|until|before|le|am|bis|el|la|na|no|até|ate|hasta)\s+)?"
-                r"(?:(?P<pre>next|this|nächsten|nächster|kommenden|diesen|este|esta|el\s+próximo|el\s+proximo|próximo|"
-                r"proximo|próxima|proxima|na\s+próxima|nesta|neste|下个|下個|下|这个|這個|这|這|本|ce)\s*)?"
-                rf"(?P<day>{_alternatives(_WEEKDAY_OF)})(?P<feira>-feira)?"
-                r"(?P<post>\s+(?:prochain|que\s+viene|que\s+vem))?"
-                rf"{_END}{_PART_AFTER}",
-                re.IGNORECASE,
-            ),
-            _weekday,
-        ),
-        (
-            re.compile(
-                r"\b(?:on|by|before|until)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b|\bthe\s+(?P<d7>\d{1,2})(?:st|nd|rd|th)\b"
-                r"|\ble\s+(?P<d2>\d{1,2})(?:er)?(?!\s*(?:h\b|heures?|:|%|\d|[.,]\d))\b"
-                r"|\bam\s+(?P<d3>\d{1,2})\.(?!\d)"
-                r"|\bel\s+(?:día\s+)?(?P<d4>\d{1,2})\b(?!\s*(?:de\b|:|%|h\b))"
-                r"|\b(?:no\s+)?dia\s+(?P<d5>\d{1,2})\b(?!\s*de\b)"
-                r"|(?<![月\d])(?P<d6>\d{1,2})\s*[号號]",
-                re.IGNORECASE,
-            ),
-            _day_of_month,
-        ),
+        (re.compile(_WEEKEND, re.IGNORECASE), _weekend),
+        (re.compile(_WEEKDAY, re.IGNORECASE), _weekday),
+        (re.compile(_DAY_OF_MONTH, re.IGNORECASE), _day_of_month),
         (
             re.compile(
                 rf"(?:(?P<part>{_alternatives(('上午', '早上', '早晨', '中午', '下午', '傍晚', '晚上'))})\s*)?"
@@ -631,14 +611,12 @@ def _patterns() -> list[tuple[re.Pattern, Handler]]:
 # --- putting the pieces together ------------------------------------------------------------------------------
 
 
-def read_due(text: str, said: datetime) -> Due | None:
-    """The due time `text` names, read relative to `said` (an aware instant, in the speaker's zone when known);
-    None when it names none."""
-    if said.tzinfo is None:
-        said = said.replace(tzinfo=timezone.utc)
-    reading = _Reading(said)
-    taken: list[tuple[int, int]] = []
-    for pattern, handle in _patterns():
+def _unread(
+    text: str, patterns: list[tuple[re.Pattern, H]], taken: list[tuple[int, int]]
+) -> Iterator[tuple[H, re.Match]]:
+    """(handler, match) of each match of each pattern in turn, left to right, that takes no word of `taken` (the
+    spans read so far, which the caller adds to as it reads)."""
+    for pattern, handle in patterns:
         position = 0
         while position <= len(text) and (match := pattern.search(text, position)) is not None:
             start, end = match.span()
@@ -647,9 +625,20 @@ def read_due(text: str, said: datetime) -> Due | None:
                 # Words read already: look again after them ("明天下午" taken, "五点" is still there).
                 position = max([start + 1, *(e for e in overlap if e > start)])
                 continue
-            if handle(reading, match):
-                taken.append((start, end))
+            yield handle, match
             position = end
+
+
+def read_due(text: str, said: datetime) -> Due | None:
+    """The due time `text` names, read relative to `said` (an aware instant, in the speaker's zone when known);
+    None when it names none."""
+    if said.tzinfo is None:
+        said = said.replace(tzinfo=timezone.utc)
+    reading = _Reading(said)
+    taken: list[tuple[int, int]] = []
+    for handle, match in _unread(text, _patterns(), taken):
+        if handle(reading, match):
+            taken.append(match.span())
     if not taken:
         return None
     at = _resolve(reading)
@@ -707,6 +696,424 @@ def _resolve(reading: _Reading) -> datetime | None:
         at = _local(today, _default_clock(reading), said)
         return at if at > said else _local(today + timedelta(days=1), _default_clock(reading), said)
     return None
+
+
+# --- the days a text refers to ----------------------------------------------------------------------------------
+#
+# The same words, read for the days they name rather than for a due time: "last Tuesday", "two weeks ago",
+# "yesterday", "last month", "in May", "on the 3rd", "in 2023", and the days ahead ("tomorrow", "next week"). What is
+# read is a stretch of days (a day, a week, a month, a year). A name alone (a weekday, a month, a day of the month, a
+# date without its year) may point back or ahead: in a question (`question`) it is the last one up to that day —
+# questions ask about what was said; in a message it is the nearest one, and a weekday alone is not read at all (the
+# last one and the coming one are as near).
+
+AGO_SPREAD = {"days": 0, "weeks": 3, "months": 15, "years": 182}  # "two weeks ago" is about then: ± this many days
+PERIODS_READ = 8  # stretches read from one text at most (a text made of dates is read no further)
+
+
+class Period(NamedTuple):
+    """Days a text refers to: the first and the last (inclusive), the words they were read from, where those are."""
+
+    first: date
+    last: date
+    phrase: str
+    span: tuple[int, int]
+
+
+Span = tuple[date, date]
+PeriodHandler = Callable[[datetime, re.Match, bool], "Span | None"]  # (said, match, question) -> days, or None
+
+_AGO_UNIT_OF = {
+    **_UNIT_OF,
+    **dict.fromkeys("year years yr yrs ans année années jahr jahre jahren año años ano anos 年".split(), "years"),
+}
+_AGO_UNIT = _alternatives(_AGO_UNIT_OF)
+_PAST_WORDS = r"(?:dernier|dernière|derniere|passé|passe|passée|passee|pasado|pasada|passado|passada)"
+_LAST = r"(?:last|letzten|letzter|letztes|letzte|vergangenen|vergangene|vergangenes)"
+
+
+def _day(offset: int) -> PeriodHandler:
+    def handle(said: datetime, match: re.Match, question: bool) -> Span | None:
+        day = said.date() + timedelta(days=offset)
+        return day, day
+
+    return handle
+
+
+def _week_of(day: date) -> Span:
+    monday = day - timedelta(days=day.weekday())
+    return monday, monday + timedelta(days=6)
+
+
+def _month_of(day: date) -> Span:
+    first = day.replace(day=1)
+    return first, first + relativedelta(day=31)
+
+
+def _calendar(unit: str, offset: int) -> PeriodHandler:
+    """The week, weekend, month or year `offset` of them from the one the text was said in ("last month": -1)."""
+
+    def handle(said: datetime, match: re.Match, question: bool) -> Span | None:
+        today = said.date()
+        if unit == "week":
+            return _week_of(today + timedelta(weeks=offset))
+        if unit == "weekend":
+            saturday = _week_of(today + timedelta(weeks=offset))[0] + timedelta(days=5)
+            return saturday, saturday + timedelta(days=1)
+        if unit == "month":
+            return _month_of(today + relativedelta(months=offset))
+        return date(today.year + offset, 1, 1), date(today.year + offset, 12, 31)
+
+    return handle
+
+
+def _ago(said: datetime, match: re.Match, question: bool) -> Span | None:
+    """ "two weeks ago", "il y a trois jours", "vor einem Monat", "hace dos semanas", "há duas semanas", "三天前";
+    and ahead, "in three days": about that day (AGO_SPREAD)."""
+    number = _number(_group(match, "n") or "")
+    unit = _AGO_UNIT_OF.get((_group(match, "unit") or "").lower())
+    if number is None or unit is None or number > 1000:
+        return None
+    if _group(match, "ahead") and question:
+        return None  # "how much did it grow in two weeks?": a question's "in two weeks" is how long, not when
+    sign = 1 if _group(match, "ahead") else -1
+    if unit in ("minutes", "hours"):
+        day = (said + sign * timedelta(**{unit: number})).date()
+        return day, day
+    day = said.date() + _units(unit, sign * number)
+    spread = timedelta(days=AGO_SPREAD[unit])
+    return day - spread, day + spread
+
+
+def _lately(said: datetime, match: re.Match, question: bool) -> Span | None:
+    """ "the past two weeks", "ces derniers jours", "in den letzten drei Tagen", "过去三天": up to the day said."""
+    word = _group(match, "n")
+    number = _number(word) if word else (3 if (_group(match, "unit") or "").lower().endswith(("s", "en")) else 1)
+    unit = _AGO_UNIT_OF.get((_group(match, "unit") or "").lower())
+    if number is None or unit is None or unit in ("minutes", "hours") or number > 1000:
+        return None
+    today = said.date()
+    return today - _units(unit, number), today
+
+
+def _units(unit: str, number: int) -> relativedelta:
+    """`number` days, weeks, months or years on the calendar."""
+    if unit == "days":
+        return relativedelta(days=number)
+    if unit == "weeks":
+        return relativedelta(weeks=number)
+    if unit == "months":
+        return relativedelta(months=number)
+    return relativedelta(years=number)
+
+
+def _nearest(candidates: list[date], today: date, question: bool) -> date | None:
+    """Of the days a name may mean: in a question the last one up to `today`, else the nearest one."""
+    if question:
+        return max((d for d in candidates if d <= today), default=None)
+    return min(candidates, key=lambda d: (abs((d - today).days), d > today), default=None)
+
+
+def _on(today: date, month: int, day: int, year: int | None, question: bool) -> Span | None:
+    years = [year] if year is not None else [today.year - 1, today.year, today.year + 1]
+    candidates = []
+    for y in years:
+        try:
+            candidates.append(date(y if y >= 100 else 2000 + y, month, day))
+        except ValueError:
+            continue
+    found = candidates[0] if year is not None and candidates else _nearest(candidates, today, question)
+    return (found, found) if found else None
+
+
+def _date_in_words(said: datetime, match: re.Match, question: bool) -> Span | None:
+    """A date with a month's name: "March 16th, 2023", "the 16th of March", "16 mars", "am 16. März", "3 de mayo"."""
+    text = match.group(0).lower()
+    month = next((_MONTH_OF[w] for w in re.findall(r"[^\W\d_]+", text) if w in _MONTH_OF), None)
+    day = re.search(r"(?<!\d)\d{1,2}(?!\d)", text)
+    year = re.search(r"(?<!\d)\d{4}(?!\d)", text)
+    if month is None or day is None:
+        return None
+    return _on(said.date(), month, int(day.group(0)), int(year.group(0)) if year else None, question)
+
+
+def _date_in_numbers(said: datetime, match: re.Match, question: bool) -> Span | None:
+    """ "2023-05-02", "2.5.2023", "2023年5月2日", "5月2日"."""
+    if match.groupdict().get("iso"):
+        try:
+            found = date.fromisoformat(match.group("iso"))
+        except ValueError:
+            return None
+        return found, found
+    year = _group(match, "y")
+    month, day = _number(_group(match, "m") or ""), _number(_group(match, "d") or "")
+    if month is None or day is None:
+        return None
+    return _on(said.date(), month, day, int(year) if year else None, question)
+
+
+def _month(said: datetime, match: re.Match, question: bool) -> Span | None:
+    """A month: "in May", "im Mai", "May 2023", "2023年5月", "五月", "last May", "mai dernier"."""
+    word = (_group(match, "month") or "").lower()
+    month = _MONTH_OF.get(word) or _number(_group(match, "m") or "")
+    if month is None or not 1 <= month <= 12:
+        return None
+    today = said.date()
+    year = _group(match, "y")
+    which = (_group(match, "which") or "").lower()
+    if year:
+        first = date(int(year), month, 1)
+    elif which in ("last",) or _group(match, "past"):
+        first = date(today.year - (month >= today.month), month, 1)
+    elif which == "next":
+        first = date(today.year + (month <= today.month), month, 1)
+    elif which == "this":
+        first = date(today.year, month, 1)
+    else:
+        nearest = _nearest([date(today.year + k, month, 1) for k in (-1, 0, 1)], today.replace(day=1), question)
+        if nearest is None:
+            return None
+        first = nearest
+    return _month_of(first)
+
+
+def _year(said: datetime, match: re.Match, question: bool) -> Span | None:
+    year = int(_group(match, "y") or 0)
+    return (date(year, 1, 1), date(year, 12, 31)) if 1900 <= year <= 2100 else None
+
+
+def _day_in_month(said: datetime, match: re.Match, question: bool) -> Span | None:
+    """ "on the 3rd", "le 3", "am 3.", "el 3", "dia 3", "3号": the last such day (a question) or the nearest."""
+    if match.group("d7"):
+        return None  # "the 27th" alone may be the 27th of anything
+    number = _number(_group(match, "d") or "")
+    if number is None or not 1 <= number <= 31:
+        return None
+    today = said.date()
+    candidates = []
+    for months in (-1, 0, 1):
+        try:
+            candidates.append((today.replace(day=1) + relativedelta(months=months)).replace(day=number))
+        except ValueError:
+            continue  # a month without that day
+    found = _nearest(candidates, today, question)
+    return (found, found) if found else None
+
+
+def _weekday_named(said: datetime, match: re.Match, question: bool) -> Span | None:
+    """A weekday: "last Tuesday", "mardi dernier", "letzten Dienstag", "el martes pasado", "na terça passada", "上周二"
+    are the last one before the day said; "next Friday", "this Friday", "下周五" as a due time reads them; a weekday
+    alone ("on Saturday") is the last one before the day said in a question, and nothing in a message."""
+    today = said.date()
+    han = _group(match, "handay")
+    if han:
+        weekday = "一二三四五六".find(han) if han in "一二三四五六" else 6
+        which = _group(match, "hanwhich") or ""
+        week = -1 if which == "上" else (1 if which == "下" else 0)
+        day = _week_of(today + timedelta(weeks=week))[0] + timedelta(days=weekday)
+        return day, day
+    name = (_group(match, "lastday") or "").lower()
+    if name:
+        weekday = _WEEKDAY_OF[name]
+        day = today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
+        return day, day
+    if not (question and match.group("prep")) and not match.group("pre") and not match.group("post"):
+        return None  # "the Sunday mass": a weekday alone is read in a question only after "on" ("am", "el"…)
+    reading = _Reading(said)
+    if not _weekday(reading, match):
+        return None
+    assert reading.weekday is not None
+    weekday, mode = reading.weekday
+    if mode == "coming":  # the weekday alone, in a question
+        day = today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
+        return day, day
+    due = _resolve(reading)
+    return (due.date(), due.date()) if due else None
+
+
+_HAN_WEEKDAY = r"(?P<hanwhich>上|下|这|這|本)(?:个|個)?(?:周|週|星期|礼拜|禮拜)(?P<handay>[一二三四五六日天])"
+_LAST_WEEKDAY = (
+    rf"{_AT_BOUNDARY}(?:on\s++|am\s++)?{_LAST}\s++(?P<lastday>{_alternatives(_WEEKDAY_OF)}){_END}"
+    rf"|{_AT_BOUNDARY}(?:(?:el|na|no|le)\s++)?(?P<lastday2>{_alternatives(_WEEKDAY_OF)})(?:-feira)?\s++{_PAST_WORDS}{_END}"
+)
+_AGO = (
+    rf"{_AT_BOUNDARY}(?:(?P<n>{_NUM})\s++(?P<unit>{_AGO_UNIT})\s++(?:ago|back|earlier|atrás|atras)"
+    rf"|(?:il\s+y\s+a|vor|hace|há|ha)\s++(?P<n2>{_NUM})\s++(?P<unit2>{_AGO_UNIT}))(?![\w'’])"
+    rf"|(?P<n3>{_HAN_NUM})\s*(?P<unit3>{_AGO_UNIT})\s*(?:前|以前|之前)"
+    rf"|(?P<ahead>{_AT_BOUNDARY}(?:in|dans|en|em|daqui\s+a)\s++(?P<n4>{_NUM})\s++(?P<unit4>{_AGO_UNIT})(?![\w'’])(?!\s+(?:ago|back|earlier))"
+    rf"|(?P<n5>{_HAN_NUM})\s*(?P<unit5>{_AGO_UNIT})\s*(?:后|以后|之后|後))"
+)
+_LATELY = (
+    rf"{_AT_BOUNDARY}(?:(?:the|these)\s+(?:past|last)|past)\s++(?:(?P<n>{_NUM})\s++)?(?P<unit>{_AGO_UNIT})(?![\w'’])"
+    rf"|{_AT_BOUNDARY}(?:les|ces)\s++(?:(?P<n2>{_NUM})\s++)?(?:derniers|dernières|dernieres)\s++(?P<unit2>{_AGO_UNIT})(?![\w'’])"
+    rf"|{_AT_BOUNDARY}(?:in\s+)?den\s+letzten\s++(?:(?P<n3>{_NUM})\s++)?(?P<unit3>{_AGO_UNIT})(?![\w'’])"
+    rf"|{_AT_BOUNDARY}(?:los|las|n?os|n?as)\s+(?:últimos|últimas|ultimos|ultimas)\s++(?:(?P<n4>{_NUM})\s++)?"
+    rf"(?P<unit4>{_AGO_UNIT})(?![\w'’])"
+    rf"|(?:过去|過去|最近)(?:\s*(?P<n5>{_HAN_NUM}))?\s*(?P<unit5>天|周|週|个星期|個星期|个月|個月|年)"
+)
+_MONTH_NAMED = (
+    rf"{_AT_BOUNDARY}(?P<month>{_MONTH})\.?\s++(?:(?:de|of)\s++)?(?P<y>(?:19|20)\d\d)(?![\d'’])"
+    r"|(?P<y2>(?:19|20)\d\d)\s*年\s*(?P<m>\d{1,2})\s*月(?!\s*\d)"
+    rf"|{_AT_BOUNDARY}(?:(?:in|during|since|en|im|em|durant|pendant|während|durante|no\s+mês\s+de|au\s+mois\s+de)\s++"
+    rf"(?:(?:early|late|mid)[- ]?\s*)?|(?P<which>last|this|next)\s++)(?P<month2>{_MONTH}){_END}"
+    r"(?:\s+(?:de\s+)?(?P<y3>(?:19|20)\d\d)(?![\d'’]))?"
+    rf"(?P<past>\s+{_PAST_WORDS}{_END})?"
+    rf"|(?<![\d年个個几幾])(?P<m2>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月(?:份)?(?!\s*[\d一二三四五六七八九十]+\s*[日号號])"
+)
+_YEAR = (
+    r"(?:\b(?:in|during|since|en|em|durant|pendant|während|durante|im\s+jahr(?:e)?|in\s+the\s+year|no\s+ano\s+de|"
+    r"en\s+el\s+año|en\s+l['’]an)\s+)(?P<y>(?:19|20)\d\d)(?![\d'’]|\s*[-/.:]\d)|(?P<y2>(?:19|20)\d\d)\s*年(?!\s*\d)"
+)
+_YESTERDAY = (
+    r"\byesterday\b|\blast\s+night\b|\bhier\s+(?:soir|matin|midi|après-midi|apres-midi)\b|(?:\bdepuis\s+|\bd['’])hier\b"
+    r"|\bgestern\b|\bayer\b|\banoche\b|\bontem\b|昨天|昨日|昨晚|昨夜"
+)
+_BEFORE_YESTERDAY = (
+    r"\bthe\s+day\s+before\s+yesterday\b|\bavant[- ]hier\b|\bvorgestern\b|\bantes\s+de\s*ayer\b|\banteayer\b"
+    r"|\banteontem\b|前天"
+)
+_TODAY = (
+    r"\btoday\b|\btonight\b|\bthis\s+(?:morning|afternoon|evening)\b|\baujourd['’]hui\b|\bce\s+(?:matin|soir)\b"
+    r"|\bheute\b|\bhoy\b|\besta\s+(?:mañana|tarde|noche|noite|manhã)\b|\bhoje\b|今天|今日|今晚|今早"
+)
+_CALENDAR = {
+    ("week", -1): (
+        r"\blast\s+week\b|\bla\s+semaine\s+(?:dernière|derniere|passée|passee)\b|\b(?:letzte|vergangene)\s+woche\b"
+        r"|\bla\s+semana\s+pasada\b|\bsemana\s+passada\b|上周(?![一二三四五六日天末])"
+        r"|上(?:个|個)?(?:星期|礼拜|禮拜)(?![一二三四五六日天])"
+    ),
+    ("week", 0): (
+        r"\bthis\s+week\b|\bcette\s+semaine\b|\bdiese\s+woche\b|\besta\s+semana\b|\bnesta\s+semana\b"
+        r"|这周(?![一二三四五六日天末])|本周(?![一二三四五六日天末])|這週(?![一二三四五六日天末])"
+    ),
+    ("week", 1): _NEXT_WEEK,
+    ("weekend", -1): (
+        r"\blast\s+weekend\b|\ble\s+week-?end\s+dernier\b|\b(?:letztes|vergangenes|letzten|vergangenen)\s+wochenende\b"
+        r"|\bel\s+fin\s+de\s+semana\s+pasado\b|\bfim\s+de\s+semana\s+passado\b|上(?:个|個)?(?:周末|週末)"
+    ),
+    ("weekend", 0): _WEEKEND,
+    ("month", -1): (
+        r"\blast\s+month\b|\ble\s+mois\s+dernier\b|\b(?:letzten|vergangenen)\s+monat\b|\bel\s+mes\s+pasado\b"
+        r"|\bmês\s+passado\b|上个月|上個月"
+    ),
+    ("month", 0): (
+        r"\bthis\s+month\b|\bce\s+mois(?:-ci)?\b|\bdiesen\s+monat\b|\beste\s+mes\b|\b(?:n?este)\s+mês\b"
+        r"|这个月|這個月|本月"
+    ),
+    ("month", 1): _NEXT_MONTH,
+    ("year", -1): (
+        r"\blast\s+year\b|\bl['’]année\s+(?:dernière|derniere)\b|\bl['’]an\s+dernier\b"
+        r"|\b(?:letztes|vergangenes|letzten|vergangenen)\s+jahr\b|\bel\s+año\s+pasado\b|\bano\s+passado\b|去年"
+    ),
+    ("year", 0): r"\bthis\s+year\b|\bcette\s+année\b|\bdieses\s+jahr\b|\beste\s+año\b|\b(?:n?este)\s+ano\b|今年",
+    ("year", 1): (
+        r"\bnext\s+year\b|\bl['’]année\s+prochaine\b|\bl['’]an\s+prochain\b|\bnächstes\s+jahr\b"
+        r"|\bel\s+(?:año\s+que\s+viene|próximo\s+año)\b|\b(?:ano\s+que\s+vem|próximo\s+ano)\b|明年"
+    ),
+}
+
+
+# Words without which no pattern of days matches (a text without them and without a digit is not read: the patterns
+# are compiled, which takes a while, only when a text may name a day).
+_DAY_WORDS = frozenset(
+    w for words in (_WEEKDAY_OF, _MONTH_OF, _AGO_UNIT_OF) for word in words for w in re.findall(r"[^\W\d_]+", word)
+) | frozenset(
+    """yesterday today tonight tomorrow ago weekend hier aujourd demain soir matin semaine gestern heute morgen
+    vorgestern übermorgen wochenende ayer anoche hoy mañana anteayer ontem hoje amanhã anteontem""".split()
+)
+_DAY_CHARACTERS = frozenset("年月日号號天周週星期礼拜禮昨今明晚早")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def may_name_days(text: str) -> bool:
+    """Whether `text` may name a day (a digit, a word of days, months, weeks…, "this" with a part of the day): when
+    not, it names none. ("coffee in the morning" names none.)"""
+    return _tokens(text) is not None
+
+
+def _tokens(text: str) -> frozenset[str] | None:
+    """The words of a text that may name a day, with DIGIT for a digit and HAN for a Chinese word of days; None when
+    it may name none."""
+    found = set(_WORD.findall(text.lower()))
+    if any(c.isdigit() for c in text):
+        found.add(DIGIT)
+    if not _DAY_CHARACTERS.isdisjoint(text):
+        found.add(HAN)
+    if found.isdisjoint(_DAY_WORDS) and not found & {DIGIT, HAN}:
+        if not ("this" in found and not found.isdisjoint(_PART_WORD)):
+            return None
+    return frozenset(found)
+
+
+# Each pattern with the words one of which a text must hold for it to match: DIGIT stands for a digit, HAN for a
+# character of days in Chinese, None for none needed. A question compiles only the patterns its words may match.
+DIGIT, HAN = "0", "中"
+_UNIT_WORDS = frozenset(_AGO_UNIT_OF) | {HAN}
+_TOMORROW_WORDS = frozenset({"tomorrow", "demain", "morgen", "mañana", "amanhã", "übermorgen", "pasado", HAN})
+_WEEKDAY_WORDS = frozenset(w for word in _WEEKDAY_OF for w in re.findall(r"[^\W\d_]+", word)) | {HAN}
+_MONTH_WORDS = frozenset(_MONTH_OF) | {DIGIT, HAN}
+_ONLY_DIGITS = frozenset({DIGIT})
+PeriodRule = tuple[frozenset[str] | None, str, int, PeriodHandler]
+_PERIOD_RULES: list[PeriodRule] = [
+    (_ONLY_DIGITS, r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2})(?!\d)", 0, _date_in_numbers),
+    (_ONLY_DIGITS, _HAN_DATE, 0, _date_in_numbers),
+    (_ONLY_DIGITS, _NUMERIC_DATE, 0, _date_in_numbers),
+    (_ONLY_DIGITS, _ENGLISH_DATE, re.IGNORECASE, _date_in_words),
+    (_ONLY_DIGITS, _NAMED_DATE, re.IGNORECASE, _date_in_words),
+    (_UNIT_WORDS, _AGO, re.IGNORECASE, _ago),
+    (_UNIT_WORDS, _LATELY, re.IGNORECASE, _lately),
+    (None, _BEFORE_YESTERDAY, re.IGNORECASE, _day(-2)),
+    (_TOMORROW_WORDS, _DAY_AFTER_TOMORROW, re.IGNORECASE, _day(2)),
+    (None, _YESTERDAY, re.IGNORECASE, _day(-1)),
+    (None, _TODAY, re.IGNORECASE, _day(0)),
+    (_TOMORROW_WORDS, _TOMORROW, re.IGNORECASE, _day(1)),
+    *(
+        (_UNIT_WORDS | {"weekend", "wochenende"}, pattern, re.IGNORECASE, _calendar(*key))
+        for key, pattern in _CALENDAR.items()
+    ),
+    (_WEEKDAY_WORDS, _HAN_WEEKDAY + "|" + _LAST_WEEKDAY, re.IGNORECASE, _weekday_named),
+    (_WEEKDAY_WORDS, _WEEKDAY, re.IGNORECASE, _weekday_named),
+    (_MONTH_WORDS, _MONTH_NAMED, re.IGNORECASE, _month),
+    (_ONLY_DIGITS, _YEAR, re.IGNORECASE, _year),
+    (_ONLY_DIGITS, _DAY_OF_MONTH, re.IGNORECASE, _day_in_month),
+]
+_compile = lru_cache(maxsize=None)(re.compile)
+
+
+def _period_patterns(tokens: frozenset[str] | None = None) -> list[tuple[re.Pattern, PeriodHandler]]:
+    """The patterns of days, in the order they are tried (a word is read once, by the first that takes it): those a
+    text of these `tokens` (its words, DIGIT, HAN) may match, or all of them. Each is compiled on first use."""
+    return [
+        (_compile(source, flags), handler)
+        for needs, source, flags, handler in _PERIOD_RULES
+        if tokens is None or needs is None or not needs.isdisjoint(tokens)
+    ]
+
+
+def read_periods(text: str, said: datetime, question: bool = False) -> list[Period]:
+    """The stretches of days `text` refers to, read relative to `said` (an aware instant, in the speaker's zone when
+    known; naive is UTC), in the order they are written: at most PERIODS_READ. `question`: the text asks about what
+    was said before (a name alone is the last one; see above)."""
+    tokens = _tokens(text)
+    if tokens is None:
+        return []
+    if said.tzinfo is None:
+        said = said.replace(tzinfo=timezone.utc)
+    found: list[Period] = []
+    taken: list[tuple[int, int]] = []
+    for handle, match in _unread(text, _period_patterns(tokens), taken):
+        try:
+            days = handle(said, match, question)
+        except (ValueError, OverflowError):
+            days = None  # a date beyond the calendar
+        if days is None:
+            continue
+        taken.append(match.span())
+        phrase = " ".join(match.group(0).split())[:PHRASE_LIMIT]
+        found.append(Period(days[0], days[1], phrase, match.span()))
+        if len(found) >= PERIODS_READ:
+            break
+    return sorted(found, key=lambda p: p.span)
 
 
 def zone_of(local: str | None, timestamp: str | None) -> timezone | None:

@@ -18,6 +18,7 @@ from ..text import asks, label, may_contain, one_line, words
 from ..timeutil import iso, parse_instant
 from . import scoring
 from .candidates import CANDIDATES_SHOWN, Candidates
+from .duetime import read_periods, zone_of
 from .facts import SAME_TOPIC, Fact, asserted, relation, values_of, with_value
 from .scoring import Score
 from .summary import CONTENT_LIMIT, KEYWORDS_KEPT, keywords_of, summarise
@@ -28,6 +29,7 @@ SMALL_TALK_CEILING = 0.3  # small talk kept as a memory of its own (at --min-imp
 CONTEXT_WORDS = 40  # of the message a memory answered (its `context`) and of the one that followed (its `reply`)
 TURN_LIMIT = 2000  # characters of one attached turn (a long reply is kept to its start: it is context, not a note)
 EPISODE_TURNS = 24  # turns attached to one memory at most; the next one starts a memory of its own
+DATES_KEPT = 24  # stretches of days one memory keeps (`dates`): those its messages refer to, the first ones
 EPISODE_HEAD = 0.3  # a memory made only to hold turns that are no memory of their own: background, found by search
 # A pause this long in a session ends a stretch of conversation: OpenClaw's main session lives for days, and what was
 # said the next morning is no context, episode, reply or correction of what was said the evening before.
@@ -336,7 +338,8 @@ def neighbour_text(text: str) -> str:
 
 def attach_turn(memory: Memory, signal: Signal) -> None:
     """Attach a message that is no memory of its own to a memory of its session: searchable, with its own source,
-    never shown as the memory. A stranger's words stay marked as a stranger's."""
+    never shown as the memory (the days it refers to are kept with the memory's). A stranger's words stay marked as
+    a stranger's."""
     text = one_line(redacted_text(signal), TURN_LIMIT)
     turn: dict = {"text": text, "role": signal.role, "source": signal.source}
     if signal.trust == "untrusted":
@@ -346,6 +349,28 @@ def attach_turn(memory: Memory, signal: Signal) -> None:
     if type(episode) is not list:
         episode = memory.raw["episode"] = []
     episode.append(turn)
+    note_dates(memory, signal)
+
+
+def note_dates(memory: Memory, signal: Signal) -> None:
+    """Keep on the memory (`dates`) the days its new message refers to ("last Tuesday", "two weeks ago", "in May"),
+    read from when it was said, in the speaker's zone when known."""
+    said = parse_instant(signal.timestamp)
+    if said is None:
+        return
+    zone = zone_of(signal.local, signal.timestamp)
+    found = read_periods(redacted_text(signal), said.astimezone(zone) if zone else said)
+    if not found:
+        return
+    dates = memory.raw.get("dates")
+    if type(dates) is not list:
+        dates = memory.raw["dates"] = []
+    for period in found:
+        entry = {"from": period.first.isoformat(), "to": period.last.isoformat(), "words": period.phrase}
+        if len(dates) >= DATES_KEPT:
+            break
+        if entry not in dates:
+            dates.append(entry)
 
 
 class Episodes:
@@ -451,6 +476,7 @@ class Episodes:
             return None
         draft.importance = EPISODE_HEAD
         head = create(self.index, self.lookup, draft)
+        note_dates(head, signal)
         self.outcome.new.append(head.id)
         for turn, _, _ in turns:
             if turn is not signal:
@@ -519,6 +545,7 @@ def encode(
                 memory = create(index, lookup, draft)
                 outcome.new.append(memory.id)
         if memory is not None:
+            note_dates(memory, signal)
             episodes.joined(signal, memory)
         else:
             episodes.left_out(signal, score, before)

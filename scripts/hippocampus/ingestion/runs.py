@@ -204,6 +204,7 @@ def apply(ws: Workspace, now: datetime, wait: bool, decisions_file: Path) -> Enc
                 encoding.reinforce(index, memory, draft)
                 lookup.holds(memory, draft.source)
                 outcome.reinforced.append(memory.id)
+            encoding.note_dates(memory, pending.item_signal(item, str(ws.pending)))
             if key is not None:
                 lookup.held.add(key)
             attached, bad = pending.attached_signals(item, str(ws.pending))

@@ -23,7 +23,7 @@ TOP_COUNT = 10
 CONTENT_LIMIT = 600  # characters of one memory in the page
 KEYWORD_LIMIT = 12
 SOURCE_LIMIT = 3
-HISTORY_LIMIT = 5  # earlier values of one memory in the page, newest first
+HISTORY_LIMIT = 5  # earlier values of one memory in the page, newest first (and the first days it refers to)
 HISTOGRAM_BINS = 20  # 0.05 wide: the tier thresholds 0.2, 0.4 and 0.7 fall on bin edges
 PROJECTION_DAYS = 90
 PROJECTION_MARKS = (0, 7, 30, 60, 90)
@@ -138,6 +138,10 @@ def memory_row(item: Scored, today: date) -> dict:
             {"content": _text(c.content, CONTENT_LIMIT), "from": (c.since or "")[:10] or None, "until": c.until[:10]}
             for c in m.changes[::-1][:HISTORY_LIMIT]
         ],
+        "dates": [
+            {"from": d.first.isoformat(), "to": d.last.isoformat(), "words": _text(d.words, 80) or ""}
+            for d in m.dates[:HISTORY_LIMIT]
+        ],
         "pinned": m.pinned,
         "untrusted": m.untrusted,
         "archived": m.archived or m.superseded,
@@ -154,6 +158,7 @@ _OPTIONAL = (
     "archived",
     "keywords",
     "history",
+    "dates",
 )
 
 

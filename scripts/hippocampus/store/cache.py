@@ -28,7 +28,7 @@ from ..retention import importance, lowest_key, recency
 from ..workspace import Workspace
 from . import files
 
-SCHEMA = 14
+SCHEMA = 15
 # The cache holds the store's words as redacted under one set of rules: after new rules it is built again.
 VERSION = SCHEMA * 1000 + redaction.RULES
 BATCH = 500  # documents read in one statement
@@ -49,6 +49,7 @@ class Facts(NamedTuple):
     hidden: bool
     importance: float
     recency: float
+    days: str  # the days it is about (terms.days_text)
 
 
 class Scored(NamedTuple):
@@ -136,8 +137,8 @@ class Cache:
     def facts(self, docs: list[int], now: datetime) -> dict[int, Facts]:
         today = now.date()
         out = {}
-        for doc, memory_id, domain, hidden, pinned, base, since, value, seen in self._rows(
-            docs, "id, domain, hidden, pinned, base, since, importance, seen"
+        for doc, memory_id, domain, hidden, pinned, base, since, value, seen, days in self._rows(
+            docs, "id, domain, hidden, pinned, base, since, importance, seen, days"
         ):
             out[doc] = Facts(
                 memory_id,
@@ -145,6 +146,7 @@ class Cache:
                 bool(hidden),
                 importance(bool(pinned), value, base, date.fromordinal(since), today),
                 recency(date.fromordinal(seen) if seen else None, today),
+                days,
             )
         return out
 

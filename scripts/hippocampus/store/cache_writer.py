@@ -15,7 +15,7 @@ from .. import commitment
 from ..errors import HippocampusError
 from ..model import Index, Memory
 from ..retention import anchor, ceiling, order_key
-from ..terms import document_terms, topic_terms
+from ..terms import days_text, document_terms, memory_days, topic_terms
 from ..timeutil import parse_day, parse_instant
 from ..workspace import Workspace
 from .cache import BATCH, CODES, VERSION, Broken, Cache, arrays_of, connect, describes, path_of
@@ -39,7 +39,8 @@ CREATE TABLE docs(
     created INTEGER,
     reinforced INTEGER NOT NULL,
     length REAL NOT NULL,         -- of the weighted terms (ranking)
-    topic TEXT NOT NULL           -- the topic terms, space-separated (encoding's same-fact lookup)
+    topic TEXT NOT NULL,          -- the topic terms, space-separated (encoding's same-fact lookup)
+    days TEXT NOT NULL            -- the days it is about (terms.days_text): a question naming a time favours them
 );
 CREATE TABLE bodies(doc INTEGER PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE terms(term TEXT PRIMARY KEY, docs BLOB NOT NULL, tfs BLOB NOT NULL, lengths BLOB NOT NULL);
@@ -90,6 +91,7 @@ def _entry(doc: int, memory: Memory, meta: dict, today: date) -> Entry:
         memory.timesReinforced,
         length,
         " ".join(sorted(topic)),
+        days_text(memory_days(memory)),
     )
     body = {k: v for k, v in memory.to_dict().items() if k not in _LEFT_OUT}
     return row, _ENCODE(body), counts, length, topic, _commitment_row(doc, memory)
@@ -107,7 +109,7 @@ def _commitment_row(doc: int, memory: Memory) -> tuple | None:
 
 
 def _insert(db: sqlite3.Connection, entries: list[Entry]) -> None:
-    db.executemany(f"INSERT INTO docs VALUES ({','.join('?' * 16)})", [e[0] for e in entries])
+    db.executemany(f"INSERT INTO docs VALUES ({','.join('?' * 17)})", [e[0] for e in entries])
     db.executemany("INSERT INTO bodies VALUES (?, ?)", [(e[0][0], e[1]) for e in entries])
     db.executemany("INSERT INTO commitments VALUES (?, ?, ?, ?)", [e[5] for e in entries if e[5] is not None])
 
