@@ -277,6 +277,15 @@ def ask(ws: Path, asked: datetime, question: str, patches: Sequence[Patch] = ())
     return [[t for t in (turn_of(s.get("message")) for s in r.get("sources", [])) if t] for r in out["results"]]
 
 
+def archived(ws: Path) -> list[dict]:
+    """The memories consolidation archived that recall still searches (those not merged into another)."""
+    path = ws / "memory" / "archive.jsonl"
+    if not path.exists():
+        return []
+    entries = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [e for e in entries if not e.get("mergedInto")]
+
+
 def stored_turns(memory: dict) -> set[tuple[int, int]]:
     """The turns a stored memory holds: its own sources and the turns attached to it (its `episode`)."""
     sources = list(memory.get("sources") or [])
@@ -393,7 +402,7 @@ class Result:
     label: str
     tally: Tally = field(default_factory=Tally)
     evidence: int = 0
-    kept: int = 0  # evidence turns held by a memory of the index
+    kept: int = 0  # evidence turns held by a memory recall searches (in the index, or archived and not merged)
     memories: int = 0
     turns: int = 0
     index_bytes: int = 0
@@ -413,7 +422,7 @@ def _run_build(item: Item, variants: list[Variant], prefix: str) -> tuple[list[l
     with tempfile.TemporaryDirectory(prefix=f"hippocampus-{prefix}-") as tmp:
         ws, asked = build_memory(item, Path(tmp), variants[0], prefix)
         stored = json.loads((ws / "memory" / "index.json").read_text(encoding="utf-8"))["memories"]
-        held = {t for m in stored for t in stored_turns(m)}
+        held = {t for m in stored + archived(ws) for t in stored_turns(m)}
         facts = {
             "memories": len(stored),
             "index_bytes": (ws / "memory" / "index.json").stat().st_size,
@@ -539,7 +548,7 @@ def by_category_table(rows: Sequence[Result], reference: Result, columns: Column
 def stats_line(result: Result) -> str:
     s = result.stats()
     return (
-        f"evidence turns held by a memory of the index: {s['kept']:.1f} % · memories per turn: {s['per_turn']:.2f} "
+        f"evidence turns held by a memory recall searches: {s['kept']:.1f} % · memories per turn: {s['per_turn']:.2f} "
         f"({result.memories} memories from {result.turns} turns) · index.json: {s['bytes_per_turn']:.0f} bytes per "
         f"turn · {result.seconds:.0f} s of building and asking (summed over parallel work)"
     )

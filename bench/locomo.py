@@ -9,7 +9,7 @@ consolidation); then every question goes through `recall.py --json --no-touch` t
 the memories' `sources` say which turns came back. At k, the first k distinct turns in the order recall lists them
 count (recall lists a memory's sources in the order they match the question, so a memory carrying several turns is
 not k answers at once). Printed per question category and overall: Recall@1/5/10 at turn and at session level (the
-sessions of those k turns), the share of evidence turns held by a memory of the index (its own sources and the turns
+sessions of those k turns), the share of evidence turns held by a memory recall searches (its own sources and the turns
 attached to it), memories per turn, the index's size per turn and time; then both modes side by side.
 
 Modes: `default` (the product as shipped) and `all-turns` (`--min-importance 0`: every turn kept, the ranking

@@ -11,11 +11,11 @@ which turns came back. Evidence: the turns marked `has_answer`, and the sessions
 
 Printed per question type and overall: turn R@1/5/10 (the share of evidence turns among the first k distinct turns
 recall lists), turn any@5 (an evidence turn among the first five), session recall_any@5 and recall_all@5 (any / all
-evidence sessions among the first five distinct sessions), with the share of evidence turns held by a memory of the
-index, memories per turn and time; then both modes side by side. Modes: `default` (the product as shipped) and
-`all-turns` (`--min-importance 0`). A plain Okapi BM25 (k1 1.5, b 0.75) over single turns, as bench/locomo.py
-computes it, runs on the same haystacks as the reference. bench/quality.py runs this with the ablations, beside
-LoCoMo.
+evidence sessions among the first five distinct sessions), with the share of evidence turns held by a memory recall
+searches (in the index or archived), memories per turn and time; then both modes side by side. Modes: `default`
+(the product as shipped) and `all-turns` (`--min-importance 0`). A plain Okapi BM25 (k1 1.5, b 0.75) over single
+turns, as bench/locomo.py computes it, runs on the same haystacks as the reference. bench/quality.py runs this with
+the ablations, beside LoCoMo.
 
 Usage: python3 bench/longmemeval.py [--data FILE] [--mode default|all-turns|both] [--questions N] [--per-type N]
        [--type TYPE] [--jobs 2]

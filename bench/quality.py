@@ -6,7 +6,7 @@ For LoCoMo (bench/locomo.py) and LongMemEval (bench/longmemeval.py), on the same
 (the product as shipped, run as the installer's cron runs it), `all-turns` (`--min-importance 0`), the plain Okapi
 BM25 baseline, and `default` with one switch of bench/ablations.py off — importance (its weight in ranking), recency
 (its weight), decay (nothing fades), episodes (the turns attached to memories), consolidation (the weekly job) — so
-each shows what it adds. Weekly consolidation archives what has faded, which recall then no longer searches; so the
+each shows what it adds. Weekly consolidation archives what has faded (recall still finds it, its importance low); the
 switches that need no build of their own are also measured with consolidation off, where nothing is archived.
 
 Printed per data set: turn R@5 by category for every variant with its distance from its reference (for LongMemEval

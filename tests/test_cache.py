@@ -16,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 from conftest import SCRIPTS, memory, read_index, run_script, write_index
 from hippocampus import search, writing
 from hippocampus.model import Memory
-from hippocampus.store import cache, cache_writer, indexfile, reading
+from hippocampus.store import archive, cache, cache_writer, indexfile, reading
 from hippocampus.store.files import LOCK_WAIT_SECONDS
 from hippocampus.workspace import Workspace
 
@@ -85,7 +85,8 @@ def contents(view: cache.Cache) -> dict:
 
 
 def rebuilt(ws: Workspace, today) -> dict:
-    fresh = cache_writer.in_memory(indexfile.load(ws).index, today)
+    index = indexfile.load(ws).index
+    fresh = cache_writer.in_memory(index, today, archive.searchable(ws, {m.id for m in index.memories}))
     try:
         return contents(fresh)
     finally:
@@ -112,7 +113,9 @@ def hits(ws, query, now=NOW, **kw):
 
 EDITS = st.lists(
     st.tuples(
-        st.sampled_from(["content", "add", "remove", "supersede", "pin", "touch", "turn", "importance"]),
+        st.sampled_from(
+            ["content", "add", "remove", "supersede", "pin", "touch", "turn", "importance", "archive", "restore"]
+        ),
         st.integers(0, 10_000),
         st.sampled_from(WORDS),
     ),
@@ -141,6 +144,19 @@ def test_after_any_writes_the_cache_holds_what_a_build_from_the_saved_index_hold
                     continue
                 elif kind == "remove":
                     memories.remove(target)
+                elif kind == "archive":  # as consolidation moves a faded memory out of the index
+                    memories.remove(target)
+                    target.extra["archived"] = True
+                    archive.add(ws, [target], {m.id for m in memories})
+                    store.shelved[target.id] = target
+                elif kind == "restore":  # as recall --archive brings one back
+                    shelf = archive.searchable(ws, {m.id for m in memories})
+                    if not shelf:
+                        continue
+                    back = archive.restore(ws, store.index, [shelf[at % len(shelf)].id], now)
+                    store.changed(*back)
+                    store.after_save.append(lambda back=back: archive.drop(ws, back))
+                    continue
                 elif kind == "supersede":
                     target.extra["supersededBy"] = memories[0].id
                 elif kind == "pin":
@@ -376,3 +392,33 @@ def test_a_reader_reads_one_snapshot_whatever_a_writer_commits_meanwhile(workspa
         assert after.fetch([doc], NOW.date()) == {}
     finally:
         after.close()
+
+
+def test_an_archived_memory_stays_findable_by_recall_and_out_of_every_other_view(workspace):
+    write_index(
+        workspace,
+        [memory("mem_001", "User drinks green tea", 0.8), memory("mem_002", "User keeps bees on the roof", 0.9)],
+    )
+    ws = Workspace(workspace)
+    with writing.write(ws, NOW) as store:
+        bees = store.index.by_id()["mem_002"]
+        store.index.memories.remove(bees)
+        bees.extra["archived"] = True
+        archive.add(ws, [bees], {"mem_001"})
+        store.shelved[bees.id] = bees
+        store.changed(bees.id)
+    assert [m["id"] for m in read_index(workspace)["memories"]] == ["mem_001"]
+    for view in (
+        reading.for_reading(ws, NOW.date()),
+        cache_writer.in_memory(indexfile.load(ws).index, NOW.date(), archive.searchable(ws, {"mem_001"})),
+    ):
+        try:
+            found = search.rank(view, "bees roof", NOW)
+            assert [(h.memory.id, h.memory.archived) for h in found] == [("mem_002", True)]
+            total, core = view.core(NOW.date(), 0.0)
+            assert total == 1 and [m.id for m, _ in core] == ["mem_001"]
+            assert [s.memory.id for s in view.ranked(NOW.date(), 10)] == ["mem_001"]
+            assert view.census(NOW.date(), 10).total == 1
+            assert view.topic_docs("bee") == view.topic_docs("nothing-here")
+        finally:
+            view.close()

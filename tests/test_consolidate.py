@@ -158,7 +158,9 @@ def test_a_contradiction_it_cannot_settle_is_listed_and_both_memories_stay_as_th
 def test_a_faded_memory_moves_to_the_archive_and_a_recall_of_it_brings_it_back_into_the_index(ws):
     consolidate(ws)
     assert "mem_112" not in by_id(ws) and archived(ws)["mem_112"]["archivedOn"] == "2026-01-25"
-    assert recall(ws, "beekeeping podcast")["results"] == []
+    found = recall(ws, "beekeeping podcast")["results"]
+    assert [(r["id"], r.get("archived")) for r in found] == [("mem_112", True)], "archived, never unfindable"
+    assert "mem_112" not in by_id(ws) and "mem_112" in archived(ws), "found without --archive, it stays there"
 
     found = recall(ws, "beekeeping podcast", "--archive", now="2026-01-26T09:00:00Z")["results"]
     assert [(r["id"], r.get("archived")) for r in found] == [("mem_112", True)]

@@ -220,6 +220,31 @@ def test_the_answer_to_a_matching_question_comes_before_the_question():
     assert hit.turn["source"]["message"] == "m3"
 
 
+def test_the_answer_comes_after_a_question_whose_statement_matched_rather_than_what_it_asked():
+    stay = mem(
+        "mem_001",
+        "I was in Japan for two weeks last spring. Can you recommend a budget hotel in Kyoto?",
+        sources=[{"session": "s", "message": "m1", "ts": "2026-02-01T10:00:00Z"}],
+        episode=[
+            {
+                "text": "Sure! Here are three good ones, each a short walk from a station.",
+                "role": "assistant",
+                "source": {"session": "s", "message": "m2", "ts": "2026-02-01T10:01:00Z"},
+            }
+        ],
+    )
+    [hit] = rank([stay], "how long was I in Japan", NOW, {})
+    assert [s["message"] for s in hit.sources] == ["m1", "m2"], "what was said, then the answer to what was asked"
+    [hit] = rank([stay], "budget hotel in Kyoto", NOW, {})
+    assert [s["message"] for s in hit.sources] == ["m2", "m1"], "what was asked matched: its answer first"
+
+
+def test_the_asked_part_of_a_message_is_its_last_sentences_that_ask():
+    assert search.asked_part("I was in Japan. Any tips for Kyoto? Or Osaka?") == "Any tips for Kyoto? Or Osaka?"
+    assert search.asked_part("Where is it?") == "Where is it?"
+    assert search.asked_part("It is in Lisbon.") == ""
+
+
 def test_a_small_talk_reply_to_a_matching_question_is_not_taken_for_its_answer():
     worry = mem(
         "mem_001",

@@ -27,6 +27,9 @@ WHEN_WEIGHT = 0.5  # how much a "when" question favours memories that say when
 WEIGHTS = {"relevance": 0.8, "importance": 0.1, "recency": 0.1, "when": 0.1}
 WEAK_MATCH = 0.5
 BATCH = 256
+# The answer to a matching question is listed before it when the sentences that ask hold at least this share of the
+# question's match; else just after it (the question's statement part matched: that statement is what was found).
+ASKED_SHARE = 0.5
 
 
 class Hit(NamedTuple):
@@ -81,9 +84,7 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
     it is not the memory's own statement). `weights`: each query term's weight (its idf × its weight in the query)."""
     scored: list[list[Any]] = []  # [value, answers a matching question, said at, piece]
     for piece in pieces(memory):
-        counts = text_terms(piece.text)
-        value = sum(w * counts[t] * (K1 + 1) / (counts[t] + K1) for t, w in weights.items() if counts.get(t))
-        scored.append([value, False, _said_at(piece), piece])
+        scored.append([_value(piece.text, weights), False, _said_at(piece), piece])
     scored.sort(key=lambda item: item[2])
     for question, answer in pairwise(scored):
         if (
@@ -92,13 +93,35 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
             and question[0] > answer[0]
             and substance(answer[3].text)
         ):
-            answer[0], answer[1] = question[0], True  # it answers what matched: it matches as well, and first
+            # It answers what matched: it matches as well, and comes first when what was asked matched; when only
+            # what was said before the asking did ("I was in Japan for two weeks. Any tips?"), just after it.
+            first = _value(asked_part(question[3].text), weights) >= ASKED_SHARE * question[0]
+            answer[0], answer[1] = question[0], first
     scored.sort(key=lambda item: (-item[0], not item[1], item[2]))
     out: list[dict] = []
     for *_, piece in scored:
         out += [s for s in piece.sources if s not in out]
     best_value, _, _, best = scored[0]
     return out, (best.turn if best.turn is not None and best_value > 0 else None)
+
+
+def _value(text: str, weights: dict[str, float]) -> float:
+    """How well one text matches the query: BM25's saturating term frequency, without length normalisation."""
+    counts = text_terms(text)
+    return sum(w * counts[t] * (K1 + 1) / (counts[t] + K1) for t, w in weights.items() if counts.get(t))
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+
+
+def asked_part(text: str) -> str:
+    """The question a message ends with: its last sentences that ask ("I was in Japan for two weeks. Any tips for
+    Kyoto? Or Osaka?" asks "Any tips for Kyoto? Or Osaka?")."""
+    sentences = _SENTENCE_END.split(text.strip())
+    start = len(sentences)
+    while start and asks(sentences[start - 1]):
+        start -= 1
+    return " ".join(sentences[start:])
 
 
 def _said_at(piece: Piece) -> str:

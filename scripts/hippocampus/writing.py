@@ -43,6 +43,7 @@ class Store:
     published_core: CoreSelection | None = None  # what the core file lists, once published
     event: tuple[str, dict] | None = None  # logged once the index is saved
     after_save: list[Callable[[], None]] = field(default_factory=list)  # the writer's tidy-up, still under the lock
+    shelved: dict[str, Memory] = field(default_factory=dict)  # moved to the archive by this write, still searchable
     _changed: set[str] = field(default_factory=set)
     _dirty: bool = False
 
@@ -96,7 +97,7 @@ def finish(store: Store) -> None:
         indexfile.save(ws, loaded, now)
         ids.note(ws, store.index)
         if store.cache is not None:
-            cache_writer.commit_write(store.cache, store.index, store._changed, loaded, now.date())
+            cache_writer.commit_write(store.cache, store.index, store._changed, loaded, now.date(), ws, store.shelved)
     touches.clear(ws, store.touches_read)
     for step in store.after_save:
         step()

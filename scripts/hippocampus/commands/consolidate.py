@@ -9,8 +9,9 @@
 - Schemas: three or more related episodes become one summary memory (kind `schema`, the episodes as `members` and
   sources); later episodes of the same theme join it.
 - Archive: memories below 0.20 and unused for a week move from memory/index.json to memory/archive.jsonl, so
-  load_core, recall and the dashboard stay fast. Nothing is deleted: `recall.py --archive` searches the archive, and a
-  recalled archived memory moves back into the index.
+  load_core and the dashboard stay fast. Nothing is deleted, and nothing becomes unfindable: recall searches the
+  archive too (its memories marked as archived), and `recall.py --archive` moves an archived memory it finds back
+  into the index.
 
 Writes memory/consolidation/<YYYY-Www>.md, logs a `consolidation` event and refreshes HIPPOCAMPUS_CORE.md, the
 Markdown mirrors and the dashboard. A dated backup of the index is kept first. --dry-run prints the same report and
@@ -62,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
                 store.backup = True
                 # The archive is written before the index that no longer holds these memories.
                 archive.add(ws, report.moved, {m.id for m in store.index.memories})
+                store.shelved = {m.id: m for m in report.moved if archive.findable(m)}
             if report.changed or report.marked:
                 store.changed(*report.changed_ids)
             path = ws.consolidation / f"{report.week}.md"

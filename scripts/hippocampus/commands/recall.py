@@ -6,8 +6,9 @@ Words match whole words in any script ("projector" is not "project"), with light
 observation; --json lists each memory's sources in the order they match. Each hit shows its parts: relevance,
 importance, recency (--why explains them). A recalled memory
 counts as accessed, so its decay restarts today (--no-touch leaves it as it was). The query is only ever data.
-Superseded memories are left out unless --all; --archive also searches memory/archive.jsonl (what consolidation
-moved out of the index), and an archived memory it finds moves back into the index. A memory whose value changed
+Superseded memories are left out unless --all. Recall also finds what consolidation moved out of the index into
+memory/archive.jsonl (marked as archived, never counted as accessed there); with --archive, an archived memory it
+finds moves back into the index. A memory whose value changed
 ("my sister's name is Sara, not Sofia") is found by its earlier values too: --all shows each earlier value with the
 time it held, and --as-of DATE answers as the store would have then (what it knew and believed on that day).
 
@@ -29,7 +30,7 @@ from datetime import datetime, time, timezone
 
 from .. import cli, search
 from ..errors import HippocampusError
-from ..model import DOMAINS, Index
+from ..model import DOMAINS
 from ..published.selection import framed, framed_turn
 from ..store import reading, touches
 from ..terms import stored_text
@@ -161,21 +162,6 @@ def as_json(
     return out
 
 
-def with_archive(ws, hits: list, query: str, args, now) -> tuple[list, set[str]]:
-    """The hits of the index and of the archive together, best first; and the ids that came from the archive."""
-    from ..store import archive, cache_writer  # only with --archive
-
-    shelf = cache_writer.in_memory(Index(memories=archive.searchable(ws, {h.memory.id for h in hits})), now.date())
-    try:
-        found = search.rank(
-            shelf, query, now, top=args.top, min_score=args.min_score, domain=args.domain, include_all=True
-        )
-    finally:
-        shelf.close()
-    merged = sorted(hits + found, key=lambda h: (-h.score, h.memory.id))[: args.top]
-    return merged, {h.memory.id for h in found} & {h.memory.id for h in merged}
-
-
 def restore(ws, ids: list[str], now) -> None:
     """Recalled from the archive: back in the index, accessed now, and in the files published from it. A write of
     the store, so it waits for a running job (only `--archive` asks for it)."""
@@ -210,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--archive",
         action="store_true",
-        help="also search memory/archive.jsonl; archived memories found move back into the index",
+        help="archived memories found (in memory/archive.jsonl) move back into the index",
     )
     ctx = cli.context(p, argv)
     if ctx.args.top < 1:
@@ -238,14 +224,11 @@ def main(argv: list[str] | None = None) -> int:
             if said is not None:
                 then[hit.memory.id] = said
         hits = [h for h in hits if h.memory.id in then][: ctx.args.top]
-    archived: set[str] = set()
-    if ctx.args.archive:
-        hits, archived = with_archive(ctx.ws, hits, query, ctx.args, ctx.now)
     hits = within_budget(hits, ctx.args.budget)
-    archived &= {h.memory.id for h in hits}
+    archived = {h.memory.id for h in hits if h.memory.archived}
     if hits and not ctx.args.no_touch:
         try:
-            if archived:
+            if archived and ctx.args.archive:
                 restore(ctx.ws, sorted(archived), ctx.now)
             touches.record(ctx.ws, [h.memory.id for h in hits if h.memory.id not in archived], ctx.now)
         except HippocampusError as exc:
@@ -264,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     for rank, hit in enumerate(hits, 1):
         m = hit.memory
         origin = (
-            "  (from the archive" + (")" if ctx.args.no_touch else ", back in the index now)")
+            "  (from the archive" + (", back in the index now)" if ctx.args.archive and not ctx.args.no_touch else ")")
             if m.id in archived
             else ""
         )

@@ -793,7 +793,7 @@ def as_markdown(report: ConsolidationReport, now: datetime, dry_run: bool = Fals
     if not report.archived:
         lines.append("None: no memory faded below 0.20.")
     else:
-        lines.append("Moved to memory/archive.jsonl; `recall.py --archive` still finds them.")
+        lines.append("Moved to memory/archive.jsonl; recall still finds them (`--archive` brings one back).")
         lines.append("")
     for item in report.archived[:limit]:
         lines.append(f"- {item['id']} [{item['importance']:.2f}] {q(item['content'])}")

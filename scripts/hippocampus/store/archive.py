@@ -1,6 +1,6 @@
 """memory/archive.jsonl: the memories consolidation moved out of the hot index (faded below 0.20, or merged into
-another), one JSON object a line. Nothing in it is lost: `recall.py --archive` searches it, and a recalled memory
-moves back into the index.
+another), one JSON object a line. Nothing in it is lost: the search cache holds what was not merged, so recall
+finds it (marked as archived), and `recall.py --archive` moves a memory it finds back into the index.
 
 A memory whose id is in the index as well as here (a run killed between its two writes) is the index's: the copy
 here is stale and is dropped by the next write of this file.
@@ -78,10 +78,15 @@ def add(ws: Workspace, memories: list[Memory], live_ids: set[str]) -> int:
     return len(moved)
 
 
+def findable(memory: Memory) -> bool:
+    """Whether recall finds an archived memory: not one merged into another (its words live on in it)."""
+    return not memory.raw.get("mergedInto")
+
+
 def searchable(ws: Workspace, live_ids: set[str]) -> list[Memory]:
-    """The archived memories recall can find: not those merged into another (their words live on in it), and not
-    stale copies of memories that are in the index."""
-    return [Memory.wrap(e) for e in read_entries(ws) if not e.get("mergedInto") and e["id"] not in live_ids]
+    """The archived memories recall can find (`findable`), but for stale copies of memories that are in the
+    index."""
+    return [m for m in map(Memory.wrap, read_entries(ws)) if findable(m) and m.id not in live_ids]
 
 
 def bring_back(memory: Memory, now: datetime, meta: dict) -> None:

@@ -28,7 +28,7 @@ from ..retention import importance, lowest_key, recency
 from ..workspace import Workspace
 from . import files
 
-SCHEMA = 15
+SCHEMA = 16
 # The cache holds the store's words as redacted under one set of rules: after new rules it is built again.
 VERSION = SCHEMA * 1000 + redaction.RULES
 BATCH = 500  # documents read in one statement
@@ -46,10 +46,11 @@ class Facts(NamedTuple):
 
     id: str
     domain: str
-    hidden: bool
+    hidden: bool  # superseded (found only with --all), or in the index with its archived flag set
     importance: float
     recency: float
     days: str  # the days it is about (terms.days_text)
+    archived: bool = False  # in memory/archive.jsonl
 
 
 class Scored(NamedTuple):
@@ -137,16 +138,17 @@ class Cache:
     def facts(self, docs: list[int], now: datetime) -> dict[int, Facts]:
         today = now.date()
         out = {}
-        for doc, memory_id, domain, hidden, pinned, base, since, value, seen, days in self._rows(
-            docs, "id, domain, hidden, pinned, base, since, importance, seen, days"
+        for doc, memory_id, domain, hidden, pinned, base, since, value, seen, days, shelved in self._rows(
+            docs, "id, domain, hidden, pinned, base, since, importance, seen, days, shelved"
         ):
             out[doc] = Facts(
                 memory_id,
                 domain,
-                bool(hidden),
+                bool(hidden) and shelved != 1,
                 importance(bool(pinned), value, base, date.fromordinal(since), today),
                 recency(date.fromordinal(seen) if seen else None, today),
                 days,
+                bool(shelved),
             )
         return out
 
@@ -181,7 +183,7 @@ class Cache:
             reinforced,
         ) in self.db.execute(
             "SELECT doc, id, domain, category, pinned, explicit, hidden, base, since, importance, created, "
-            "reinforced FROM docs"
+            "reinforced FROM docs WHERE shelved = 0"
         ):
             found = importance(bool(pinned), value, base, date.fromordinal(since), today)
             out.append((found, doc, memory_id, domain, category, pinned, explicit, hidden, created, reinforced))

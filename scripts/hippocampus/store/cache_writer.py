@@ -18,6 +18,7 @@ from ..retention import anchor, ceiling, order_key
 from ..terms import days_text, document_terms, memory_days, topic_terms
 from ..timeutil import parse_day, parse_instant
 from ..workspace import Workspace
+from . import archive
 from .cache import BATCH, CODES, VERSION, Broken, Cache, arrays_of, connect, describes, path_of
 from .indexfile import Loaded
 
@@ -40,7 +41,8 @@ CREATE TABLE docs(
     reinforced INTEGER NOT NULL,
     length REAL NOT NULL,         -- of the weighted terms (ranking)
     topic TEXT NOT NULL,          -- the topic terms, space-separated (encoding's same-fact lookup)
-    days TEXT NOT NULL            -- the days it is about (terms.days_text): a question naming a time favours them
+    days TEXT NOT NULL,           -- the days it is about (terms.days_text): a question naming a time favours them
+    shelved INTEGER NOT NULL      -- in memory/archive.jsonl: 1 found by recall, 2 superseded (only with --all)
 );
 CREATE TABLE bodies(doc INTEGER PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE terms(term TEXT PRIMARY KEY, docs BLOB NOT NULL, tfs BLOB NOT NULL, lengths BLOB NOT NULL);
@@ -63,11 +65,12 @@ _LEFT_OUT = ("importance", "decay")
 Entry = tuple[tuple, str, dict[str, float], float, set[str], tuple | None]
 
 
-def _entry(doc: int, memory: Memory, meta: dict, today: date) -> Entry:
+def _entry(doc: int, memory: Memory, meta: dict, today: date, shelved: bool = False) -> Entry:
     """(the document's row, its body, its weighted terms, its length, its topic terms, its commitment row or None)
-    for a memory."""
+    for a memory of the index — or, `shelved`, of the archive: searchable by recall, hidden from every other view,
+    never a same-fact candidate for encoding, never a commitment."""
     counts = document_terms(memory)
-    topic = topic_terms(memory.content)
+    topic = set() if shelved else topic_terms(memory.content)
     length = float(sum(counts.values()))
     pinned = min(memory.importance, ceiling(memory)) if memory.pinned else None
     # A pinned memory does not fade: it has no anchor, only its importance.
@@ -79,7 +82,7 @@ def _entry(doc: int, memory: Memory, meta: dict, today: date) -> Entry:
         memory.id,
         memory.domain,
         memory.category,
-        int(memory.superseded or memory.archived),
+        int(memory.superseded or memory.archived or shelved),
         int(memory.extra.get("kind") == "explicit"),
         int(memory.pinned),
         base,
@@ -92,9 +95,10 @@ def _entry(doc: int, memory: Memory, meta: dict, today: date) -> Entry:
         length,
         " ".join(sorted(topic)),
         days_text(memory_days(memory)),
+        (2 if memory.superseded else 1) if shelved else 0,
     )
     body = {k: v for k, v in memory.to_dict().items() if k not in _LEFT_OUT}
-    return row, _ENCODE(body), counts, length, topic, _commitment_row(doc, memory)
+    return row, _ENCODE(body), counts, length, topic, None if shelved else _commitment_row(doc, memory)
 
 
 def _commitment_row(doc: int, memory: Memory) -> tuple | None:
@@ -109,7 +113,7 @@ def _commitment_row(doc: int, memory: Memory) -> tuple | None:
 
 
 def _insert(db: sqlite3.Connection, entries: list[Entry]) -> None:
-    db.executemany(f"INSERT INTO docs VALUES ({','.join('?' * 17)})", [e[0] for e in entries])
+    db.executemany(f"INSERT INTO docs VALUES ({','.join('?' * 18)})", [e[0] for e in entries])
     db.executemany("INSERT INTO bodies VALUES (?, ?)", [(e[0][0], e[1]) for e in entries])
     db.executemany("INSERT INTO commitments VALUES (?, ?, ?, ?)", [e[5] for e in entries if e[5] is not None])
 
@@ -123,8 +127,9 @@ def _totals(db: sqlite3.Connection) -> None:
     _set_meta(db, count=count, length=repr(float(length)))
 
 
-def build(db: sqlite3.Connection, index: Index, today: date) -> None:
-    """Fill an empty database with every memory of the index (the caller commits)."""
+def build(db: sqlite3.Connection, index: Index, today: date, shelf: list[Memory] | None = None) -> None:
+    """Fill an empty database with every memory of the index, and the archived memories recall finds (`shelf`,
+    see archive.searchable); the caller commits."""
     for table in ("meta", "docs", "bodies", "terms", "topics", "commitments"):
         db.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in _TABLES.split(";"):
@@ -133,8 +138,9 @@ def build(db: sqlite3.Connection, index: Index, today: date) -> None:
     postings: dict[str, tuple[array, array, array]] = {}
     topics: dict[str, array] = {}
     entries = []
-    for doc, memory in enumerate(index.memories, 1):
-        entry = _entry(doc, memory, index.meta, today)
+    every = [(memory, False) for memory in index.memories] + [(memory, True) for memory in shelf or ()]
+    for doc, (memory, shelved) in enumerate(every, 1):
+        entry = _entry(doc, memory, index.meta, today, shelved)
         for term, tf in entry[2].items():
             found = postings.get(term)
             if found is None:
@@ -157,10 +163,13 @@ def build(db: sqlite3.Connection, index: Index, today: date) -> None:
     _totals(db)
 
 
-def update(db: sqlite3.Connection, index: Index, changed: set[str], today: date) -> None:
-    """Redo the rows of the memories whose ids are in `changed` (added, changed or removed from the index); the
-    caller commits."""
+def update(
+    db: sqlite3.Connection, index: Index, changed: set[str], today: date, shelved: dict[str, Memory] | None = None
+) -> None:
+    """Redo the rows of the memories whose ids are in `changed` (added, changed or removed from the index; those
+    moved to the archive and still searchable in `shelved`); the caller commits."""
     memories = index.by_id()
+    shelved = shelved or {}
     # term -> (the documents to take out of its postings, the postings to put in)
     terms: dict[str, tuple[set[int], list[tuple]]] = {}
     topics: dict[str, tuple[set[int], list[tuple]]] = {}
@@ -180,11 +189,14 @@ def update(db: sqlite3.Connection, index: Index, changed: set[str], today: date)
             db.execute("DELETE FROM bodies WHERE doc = ?", (doc,))
             db.execute("DELETE FROM commitments WHERE doc = ?", (doc,))
         memory = memories.get(memory_id)
+        to_shelf = memory is None and memory_id in shelved
+        if to_shelf:
+            memory = shelved[memory_id]
         if memory is None:
-            continue  # removed from the index
+            continue  # removed from the index, and not kept searchable
         if doc is None:
             doc, next_doc = next_doc, next_doc + 1
-        entry = _entry(doc, memory, index.meta, today)
+        entry = _entry(doc, memory, index.meta, today, to_shelf)
         entries.append(entry)
         for term, tf in entry[2].items():
             terms.setdefault(term, (set(), []))[1].append((doc, tf, entry[3]))
@@ -220,11 +232,12 @@ def _splice(arrays: tuple[array, ...], out: set[int], added: list[tuple]) -> Non
             part.insert(at, value)
 
 
-def in_memory(index: Index, today: date) -> Cache:
-    """A cache of these memories held in memory only (a read-only workspace, a first run under way, the archive)."""
+def in_memory(index: Index, today: date, shelf: list[Memory] | None = None) -> Cache:
+    """A cache of these memories (and of the archived ones in `shelf`) held in memory only (a read-only workspace,
+    a first run under way)."""
     db = sqlite3.connect(":memory:", isolation_level=None)
     db.execute("BEGIN")
-    build(db, index, today)
+    build(db, index, today, shelf)
     db.execute("COMMIT")
     return Cache(db)
 
@@ -245,8 +258,9 @@ def open_for_writing(ws: Workspace, loaded: Loaded, today: date) -> Cache | None
             db, loaded.identity, lambda: loaded.checksum
         )
         if not current:
+            shelf = archive.searchable(ws, {m.id for m in loaded.index.memories})
             db.execute("BEGIN IMMEDIATE")
-            build(db, loaded.index, today)
+            build(db, loaded.index, today, shelf)
             _record(db, loaded)
             db.execute("COMMIT")
         return Cache(db)
@@ -264,16 +278,27 @@ def _record(db: sqlite3.Connection, loaded: Loaded) -> None:
 REBUILT_ABOVE = 0.25
 
 
-def commit_write(cache: Cache, index: Index, changed: set[str], loaded: Loaded, today: date) -> None:
-    """After a write saved `loaded`: redo the changed memories' rows and record the file the cache now describes,
-    in one transaction (readers see the cache before it or after it, never half of it)."""
+def commit_write(
+    cache: Cache,
+    index: Index,
+    changed: set[str],
+    loaded: Loaded,
+    today: date,
+    ws: Workspace,
+    shelved: dict[str, Memory] | None = None,
+) -> None:
+    """After a write saved `loaded`: redo the changed memories' rows (those it moved to the archive and that stay
+    searchable: `shelved`) and record the file the cache now describes, in one transaction (readers see the cache
+    before it or after it, never half of it)."""
     db = cache.db
+    rebuilt = len(changed) > REBUILT_ABOVE * max(cache.count, len(index.memories))
+    shelf = archive.searchable(ws, {m.id for m in index.memories}) if rebuilt else []
     db.execute("BEGIN IMMEDIATE")
     try:
-        if len(changed) > REBUILT_ABOVE * max(cache.count, len(index.memories)):
-            build(db, index, today)
+        if rebuilt:
+            build(db, index, today, shelf)
         else:
-            update(db, index, changed, today)
+            update(db, index, changed, today, shelved)
         _record(db, loaded)
         db.execute("COMMIT")
     except BaseException:

@@ -53,4 +53,7 @@ def for_reading(ws: Workspace, today: date) -> Cache:
             return Cache(built.db, snapshot=True)
     if db is not None:
         db.close()
-    return in_memory((loaded or load(ws)).index, today)
+    from .archive import searchable
+
+    index = (loaded or load(ws)).index
+    return in_memory(index, today, searchable(ws, {m.id for m in index.memories}))
