@@ -68,9 +68,7 @@ SWITCHES = (
         "nothing fades (decay rate 1, in every script: importance stays as encoded and reinforced, so nothing is "
         "archived for fading, and recency, the same curve, is flat)",
         patches=(
-            Patch("hippocampus.store.retention", "DECAY_RATE", 1.0),
-            # Derived from the rate when the cache module loads: ln(1).
-            Patch("hippocampus.store.cache", "_LOG_RATE", 0.0),
+            Patch("hippocampus.retention", "DECAY_RATE", 1.0),  # every reader of the rate reads it there, at each call
         ),
     ),
     Switch(

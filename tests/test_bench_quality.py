@@ -204,6 +204,18 @@ def test_a_switch_that_names_something_the_product_no_longer_has_stops_with_a_se
     assert done.returncode == 1 and done.stderr.startswith("error: switch table out of date: cannot import")
 
 
+@pytest.mark.parametrize("switch", ablations.SWITCHES, ids=lambda s: s.name)
+def test_every_switch_of_the_table_reaches_what_the_product_has_now(switch):
+    undo = ablations.apply(switch.patches)
+    try:
+        for patch in switch.patches:
+            module = sys.modules[patch.module]
+            value = getattr(module, patch.name)
+            assert (value[patch.key] if patch.key is not None else value) == patch.value
+    finally:
+        ablations.restore(undo)
+
+
 def test_patches_applied_in_this_process_are_undone_after_the_block():
     from hippocampus import search
 
