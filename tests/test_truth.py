@@ -69,6 +69,8 @@ def current(memories: list[dict]) -> list[str]:
 CORRECTIONS = [
     # (what was said first, what was said later, the value now, the value before)
     ("Remember that my sister's name is Sofia", "No, actually my sister's name is Sara, not Sofia.", "Sara", "Sofia"),
+    ("Remember that our dog is called Max", "Actually, our dog is called Rex, not Max.", "Rex", "Max"),
+    ("Our dog is called Max, remember that!", "Actually, our dog is called Rex, not Max.", "Rex", "Max"),
     ("Remember that I work at Acme as a designer", "Correction: I don't work at Acme anymore.", "anymore", None),
     ("Remember that we live in Lisbon", "We moved to Porto last month.", "Porto", "Lisbon"),
     ("Remember my phone number is 555-0100", "My phone number changed to 555-0199.", "555-0199", "555-0100"),
@@ -276,3 +278,22 @@ def test_a_fact_corrected_in_any_listed_form_never_leaves_its_old_value_in_load_
     chat.say(said[0].upper() + said[1:])
     core = chat.core()
     assert new in core and not [line for line in core.splitlines() if old in line and new not in line], (said, core)
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("Our dog is called Max.", "Actually, our dog is called Rex, not Max."),
+        ("Remember: our dog is called Max.", "Actually, our dog is called Rex, not Max."),
+        ("Remember that our dog's name is Max.", "Actually, our dog is called Rex, not Max."),
+        ("Remember that our dog is called Max.", "Actually, our dog is called Rex, not Max.", "same session"),
+    ],
+)
+def test_a_corrected_name_of_ours_leaves_no_old_value_in_load_core_however_the_first_was_said(chat, turns):
+    if len(turns) == 3:
+        chat.say(turns[0], "agent: Noted.", turns[1])
+    else:
+        chat.say(turns[0])
+        chat.say(turns[1])
+    core = chat.core()
+    assert not [line for line in core.splitlines() if "Max" in line and "Rex" not in line], core
