@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import run_script
+from conftest import read_index, run_script
 
 SCRIPTS = [
     ("encode", "--state-dir"),
@@ -72,6 +72,19 @@ def test_an_openclaw_workspace_without_memories_yet_is_a_workspace(tmp_path):
     (ws / "AGENTS.md").write_text("# Agents\n")
     done = run_script("load_core", ws=ws)
     assert done.returncode == 0, done.stderr
+
+
+def test_an_empty_folder_made_for_the_memories_is_a_new_workspace_and_encode_fills_it_from_real_openclaw_data(tmp_path):
+    from conftest import ROOT
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    fixture = ROOT.parent / "shared" / "data" / "openclaw-2026.9.6"
+    if not fixture.is_dir():
+        pytest.skip(f"no OpenClaw fixture at {fixture}")
+    done = run_script("encode", "--sessions", str(fixture / "openclaw-agent.sqlite"), ws=ws)
+    assert done.returncode == 0, done.stderr
+    assert read_index(ws)["memories"], done.stdout
 
 
 def test_encode_says_in_words_when_no_transcripts_are_where_it_looked(workspace, tmp_path):

@@ -55,19 +55,28 @@ def is_openclaw_state(root: Path) -> bool:
 
 def not_a_workspace(root: Path) -> str | None:
     """Why a folder is not a workspace to keep memories in, or None when it is one: it holds our memory/ folder or
-    OpenClaw's workspace files (AGENTS.md) — and it is not OpenClaw's own state folder (its openclaw.json or an
-    agent's transcript store), whose workspace is a folder inside it."""
+    OpenClaw's workspace files (AGENTS.md), or nothing at all — and it is not OpenClaw's own state folder (its
+    openclaw.json or an agent's transcript store), whose workspace is a folder inside it."""
     if is_openclaw_state(root):
         return (
             f"{root} is OpenClaw's own folder, not a workspace: its workspace is {_state_workspace(root)} "
             "(give that to --workspace)"
         )
-    if not (root / "memory").is_dir() and not (root / "AGENTS.md").is_file():
+    if not (root / "memory").is_dir() and not (root / "AGENTS.md").is_file() and _holds_anything(root):
         return (
             f"{root} is not a workspace (it has no memory/ folder and no AGENTS.md): give the agent's workspace "
             "to --workspace, or run install.py --workspace DIR to make one"
         )
     return None
+
+
+def _holds_anything(root: Path) -> bool:
+    """Does the folder hold anything? An empty one was made for the memories: nothing of anyone else's is in it (a
+    folder that is not there, or cannot be listed, counts as holding something: it is refused as before)."""
+    try:
+        return next(root.iterdir(), None) is not None
+    except OSError:
+        return True
 
 
 def _state_workspace(state: Path) -> Path:
