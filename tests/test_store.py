@@ -3,6 +3,7 @@
 import json
 import multiprocessing
 import os
+import zlib
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -221,3 +222,70 @@ def test_backups_are_dated_and_bounded(workspace):
     assert len(names) == 7
     assert names[0] == "index-2026-03-04.json" and names[-1] == "index-2026-03-10.json"
     assert json.loads((ws.backups / names[-1]).read_text())["memories"][0]["id"] == "mem_001"
+
+
+def _laid_out_over_lines(count: int) -> tuple[str, dict]:
+    """An index as jq writes it (indented, a key a line), with words in several scripts, numbers of every length,
+    literals and escapes: text for index.json, and the object it is."""
+    words = ["café crème", "東京の友達", "emoji 😀 ok", 'a "quoted" word', "back\\slash", "tab\there", "Ünïcödé"]
+    memories = []
+    for i in range(count):
+        memories.append(
+            {
+                "id": f"mem_{i + 1:03d}",
+                "domain": ["user", "self", "relationship", "world"][i % 4],
+                "category": "notes",
+                "content": f"{words[i % len(words)]} number {i} " + "x" * (i % 37),
+                "importance": round(0.05 + (i * 0.0137) % 0.9, 1 + i % 9),
+                "created": "2026-01-15",
+                "timesReinforced": i % 5,
+                "keywords": ["one", "two"][: i % 3],
+                "pinned": i % 11 == 0,
+                "mood": None,
+            }
+        )
+    raw = {"version": 2, "decayLastRun": "2026-02-01", "memories": memories, "after": [1, 2.5e-3, True]}
+    return json.dumps(raw, indent=2, ensure_ascii=i % 2 == 0), raw
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 5, 7, 64, 4096])
+def test_an_index_read_in_chunks_of_any_size_is_the_json_it_holds(workspace, monkeypatch, chunk):
+    text, raw = _laid_out_over_lines(40)
+    path = workspace / "memory" / "index.json"
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(indexfile, "CHUNK", chunk)
+    loaded = indexfile.load(Workspace(workspace))
+    assert [m.to_dict() for m in loaded.index.memories] == raw["memories"]
+    assert loaded.index.meta["after"] == [1, 2.5e-3, True] and loaded.index.meta["decayLastRun"] == "2026-02-01"
+    assert loaded.checksum == f"{zlib.crc32(path.read_bytes()):08x}"
+
+
+def test_a_large_index_laid_out_over_lines_is_saved_one_memory_a_line_with_every_value_kept(workspace):
+    text, raw = _laid_out_over_lines(8000)
+    assert len(text.encode()) > 2 * indexfile.CHUNK  # read in several chunks
+    (workspace / "memory" / "index.json").write_text(text, encoding="utf-8")
+    ws = Workspace(workspace)
+    with writing.write(ws, NOW) as store:
+        store.touch_meta()
+    lines = ws.index.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 8000 + 2  # the bookkeeping keys, a memory a line, the close
+    saved = json.loads("\n".join(lines))
+    assert saved["memories"] == raw["memories"]
+    assert saved["after"] == raw["after"]
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 64, 1 << 20])
+@pytest.mark.parametrize("cut", [0.2, 0.5, 0.97])
+def test_a_broken_index_names_the_line_and_column_json_itself_names(workspace, monkeypatch, chunk, cut):
+    text, _ = _laid_out_over_lines(60)
+    at = text.index("\n", int(len(text) * cut))
+    broken = text[:at] + "\n  ]oops" + text[at:]
+    path = workspace / "memory" / "index.json"
+    path.write_text(broken, encoding="utf-8")
+    with pytest.raises(json.JSONDecodeError) as expected:
+        json.loads(broken)
+    monkeypatch.setattr(indexfile, "CHUNK", chunk)
+    with pytest.raises(HippocampusError) as caught:
+        indexfile.load(Workspace(workspace))
+    assert f"line {expected.value.lineno}, column {expected.value.colno}" in str(caught.value)
+    assert path.read_text(encoding="utf-8") == broken

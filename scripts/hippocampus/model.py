@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import MutableMapping
 from datetime import date, datetime
@@ -29,6 +30,10 @@ UNTRUSTED_CEILING = 0.6
 # The largest count or id number stored: the largest whole number JSON readers (and the dashboard's JavaScript) and
 # SQLite both hold exactly.
 COUNT_LIMIT = 2**53 - 1
+
+# How a memory is written and read as one line of index.json (store.indexfile writes the file around them).
+_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+_DECODE = json.JSONDecoder().raw_decode
 
 ID_PREFIX = "mem_"  # every id this version gives is the prefix and a number
 _ID_RE = re.compile(rf"^{ID_PREFIX}(\d+)$")
@@ -163,9 +168,17 @@ def _list_field(name: str):
 
 class Memory:
     """One memory: a validated view over its stored object, so every key a user or a sibling wrote is kept as it
-    was."""
+    was.
 
-    __slots__ = ("raw",)
+    A memory read from index.json is held as its stored JSON text until something reads it (`from_text`): a writer
+    of a large store holds text, not 100,000 parsed objects, and validates only the memories it reads. `settle`
+    turns a memory read back into text."""
+
+    __slots__ = ("_raw", "_text", "_where", "_id")
+    _raw: dict[str, Any] | None  # the stored object once read
+    _text: str | None  # else its stored JSON text
+    _where: str | None  # and where it was read, for error messages
+    _id: str
 
     def __init__(
         self,
@@ -201,9 +214,47 @@ class Memory:
         if history:
             raw["history"] = list(history)
         raw.update(extra or {})
-        self.raw = {k: v for k, v in raw.items() if v is not None}
+        self._raw = {k: v for k, v in raw.items() if v is not None}
+        self._text = self._where = None
+        self._id = id
 
-    id = _field("id")
+    @property
+    def raw(self) -> dict:
+        """The stored object, parsed and validated the first time it is read."""
+        raw = self._raw
+        if raw is None:
+            text, where = self._text, self._where
+            assert text is not None and where is not None
+            raw = Memory.from_dict(_DECODE(text)[0], where).raw
+            self._raw, self._text, self._where = raw, None, None
+        return raw
+
+    @property
+    def id(self) -> str:
+        return self._id
+
+    @id.setter
+    def id(self, value: str) -> None:
+        self.raw["id"] = self._id = value
+
+    def encoded(self) -> str:
+        """Its stored form, one line of JSON: the text read when nothing has read it since, else encoded now."""
+        text = self._text
+        return _ENCODE(self.stored()) if text is None else text
+
+    def peek(self) -> "Memory":
+        """The memory to read once and let go: itself when parsed already, else a parsed copy (validated), leaving
+        it held as text."""
+        if self._raw is not None:
+            return self
+        assert self._text is not None and self._where is not None
+        return Memory.from_dict(_DECODE(self._text)[0], self._where)
+
+    def settle(self) -> None:
+        """Hold the memory as its stored text again (a writer done with it); the next read parses it."""
+        if self._raw is not None:
+            self._text, self._where, self._raw = _ENCODE(self.stored()), self._id, None
+
     content = _field("content")
     domain = _field("domain", "user")
     category = _field("category", "general")
@@ -312,18 +363,32 @@ class Memory:
     def wrap(cls, raw: dict) -> "Memory":
         """A view over an object that was validated before (the search cache's copies)."""
         memory = cls.__new__(cls)
-        memory.raw = raw
+        memory._raw, memory._text, memory._where, memory._id = raw, None, None, raw.get("id") or ""
         return memory
 
     @classmethod
-    def from_dict(cls, raw: Any, where: str) -> "Memory":
-        """Validate one stored memory in place (a numeric string importance becomes a number; an invalid decay
-        anchor is dropped and re-derived); `where` names it in error messages."""
+    def from_text(cls, text: str, memory_id: str, where: str) -> "Memory":
+        """A memory held as its stored JSON `text` (one object, id `memory_id`, checked by `check_id`), parsed and
+        validated when first read; `where` names it in error messages then."""
+        memory = cls.__new__(cls)
+        memory._raw, memory._text, memory._where, memory._id = None, text, where, memory_id
+        return memory
+
+    @staticmethod
+    def check_id(raw: Any, where: str) -> str:
+        """The id of a stored memory: `raw` must be an object with a string `id`."""
         if type(raw) is not dict:
             raise HippocampusError(f"{where}: a memory must be an object, not {type(raw).__name__}")
         memory_id = raw.get("id")
         if type(memory_id) is not str or not memory_id.strip():
             raise HippocampusError(f"{where}: the memory has no string `id`")
+        return memory_id
+
+    @classmethod
+    def from_dict(cls, raw: Any, where: str) -> "Memory":
+        """Validate one stored memory in place (a numeric string importance becomes a number; an invalid decay
+        anchor is dropped and re-derived); `where` names it in error messages."""
+        memory_id = cls.check_id(raw, where)
         if type(raw.get("content")) is not str:
             raise HippocampusError(f"{where} ({memory_id}): `content` must be a string")
         importance = raw.get("importance", DEFAULT_IMPORTANCE)
@@ -367,9 +432,7 @@ class Memory:
         decay = raw.get("decay")
         if decay is not None and not _valid_anchor(decay):
             del raw["decay"]  # a hand-edited anchor is re-derived from `importance`, never trusted half-way
-        memory = cls.__new__(cls)
-        memory.raw = raw
-        return memory
+        return cls.wrap(raw)
 
     def to_dict(self) -> dict:
         """The stored object as a new dict (its values shared, not copied), keys in the order they were read, empty

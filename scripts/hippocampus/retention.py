@@ -169,6 +169,7 @@ def decay_index(index: Index, now: datetime) -> DecayReport:
             report.moved.add(memory.id)
         if is_archive_candidate(memory):
             report.archive_candidates.append(memory)
+        memory.settle()  # held as its stored text again: a store of any size is decayed one memory at a time
     index.meta["decayLastRun"] = report.day
     report.already_ran = ran_today and report.changed == 0
     return report

@@ -73,9 +73,10 @@ class Candidates:
         self._stored_df: dict[str, int] = {}  # term -> how many of them are not stale
         for memory in memories:
             self.by_id[memory.id] = memory
+            seen = memory.peek()  # read, not kept parsed (model.Memory): a run changes few of a store's memories
             if stored is None:
-                self._index(memory, topic_terms(memory.content))
-            self._sources(memory)
+                self._index(memory, topic_terms(seen.content))
+            self._sources(memory, seen)
         self._stale_docs: set[int] = set()
         if stored is not None:
             for memory_id in stale:
@@ -98,11 +99,12 @@ class Candidates:
             self._stale_docs.add(found[0])
             self._stored_df.clear()
 
-    def _sources(self, memory: Memory) -> None:
-        for source in memory.every_source():
+    def _sources(self, memory: Memory, seen: Memory | None = None) -> None:
+        seen = memory if seen is None else seen
+        for source in seen.every_source():
             session = source.get("session")
             if session is not None and (self.sessions is None or str(session) in self.sessions):
-                self.holds(memory, source)
+                self.holds(memory, source, seen)
 
     def add(self, memory: Memory, topic: set[str] | None = None) -> None:
         """A memory the run made (its `topic` terms when they are known already)."""
@@ -116,13 +118,15 @@ class Candidates:
             self._forget_stored(memory.id)
         self._index(memory, topic_terms(memory.content))
 
-    def holds(self, memory: Memory, source: dict) -> None:
-        """The memory holds a message it did not before: `source`, a new source or an attached turn's."""
+    def holds(self, memory: Memory, source: dict, seen: Memory | None = None) -> None:
+        """The memory holds a message it did not before: `source`, a new source or an attached turn's (`seen`: the
+        memory as read, when it is held as text)."""
         session = source.get("session")
         if session is None:
             return
         self.held.add((str(session), str(source.get("message"))))
-        if memory.superseded or memory.archived or is_commitment(memory.raw):
+        seen = memory if seen is None else seen
+        if seen.superseded or seen.archived or is_commitment(seen.raw):
             return  # a commitment is kept beside the conversation: its next turns never go to it
         # Of two messages said at once, the newer memory's is the later.
         when = (str(source.get("ts") or ""), len(memory.id), memory.id)

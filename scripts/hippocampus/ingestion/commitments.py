@@ -131,7 +131,7 @@ class _Book:
     def __init__(self, index: Index, now: datetime, zone: tzinfo | None = None):
         self.index, self.now, self.out = index, now, Tracked()
         self.configured = zone  # the user's zone as OpenClaw is configured with it: before any stamp
-        self.all = [m for m in index.memories if commitment.is_commitment(m.raw)]
+        self.all = [m for m in index.memories if commitment.is_commitment(m.peek().raw)]  # peek: model.Memory
         self.open = [m for m in self.all if commitment.status_of(m.raw) == OPEN]
         self.held = {self._key(s) for m in self.all for s in [*m.sources, m.raw.get("closedFrom")] if type(s) is dict}
         self.zones: dict[str, tzinfo] = {}  # session -> the user's zone, from their latest stamped message
@@ -155,7 +155,7 @@ class _Book:
     def _stranger_session(self, session: str) -> bool:
         if self.strangers is None:
             self.strangers = set()
-            for memory in self.index.memories:
+            for memory in map(Memory.peek, self.index.memories):
                 if memory.untrusted:
                     self.strangers.update(str(s.get("session")) for s in memory.sources if type(s) is dict)
                 for turn in memory.episode:

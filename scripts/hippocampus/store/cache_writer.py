@@ -140,7 +140,7 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: list[Memory]
     entries = []
     every = [(memory, False) for memory in index.memories] + [(memory, True) for memory in shelf or ()]
     for doc, (memory, shelved) in enumerate(every, 1):
-        entry = _entry(doc, memory, index.meta, today, shelved)
+        entry = _entry(doc, memory.peek(), index.meta, today, shelved)  # read, not kept parsed: see model.Memory
         for term, tf in entry[2].items():
             found = postings.get(term)
             if found is None:

@@ -3,17 +3,20 @@ redacted), saving it whole (one memory a line, atomically), and the dated backup
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
+import re
 import shutil
 import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from .. import redaction
 from ..errors import HippocampusError
-from ..model import SCHEMA_VERSION, Index
+from ..model import SCHEMA_VERSION, Index, Memory
 from ..timeutil import iso
 from ..workspace import Workspace
 from .files import check_index_link, folder_error, identity, replacing
@@ -69,29 +72,154 @@ class Loaded:
         return self.identity is not None and (self.version < SCHEMA_VERSION or bool(self.redacted))
 
 
-def _parse(ws: Workspace, text: bytes):
-    try:
-        return json.loads(text)
-    except UnicodeDecodeError:
-        raise HippocampusError(f"{ws.index} is not UTF-8 text; restore a copy from {ws.backups}/") from None
-    except json.JSONDecodeError as exc:
-        raise HippocampusError(
-            f"{ws.index} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
-            f"fix it or restore a copy from {ws.backups}/"
-        ) from None
-    except RecursionError:
-        raise HippocampusError(
-            f"{ws.index} is nested too deeply to be an index; restore a copy from {ws.backups}/"
-        ) from None
+_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODE = json.JSONDecoder().raw_decode
+CHUNK = 1 << 20  # bytes of index.json read at a time
+
+
+class _Reader:
+    """An index's JSON text read front to back in chunks, however it is laid out: the memories one at a time, each
+    parsed once to check it is an object with an id and then kept as its own text (model.Memory.from_text), so
+    that reading a large store never holds the file, nor every memory parsed; everything else parsed as usual.
+    Also the CRC-32 of the bytes read."""
+
+    def __init__(self, ws: Workspace, handle: BinaryIO):
+        self.ws, self.handle = ws, handle
+        self.decoder = codecs.getincrementaldecoder("utf-8-sig")()
+        self.text, self.at, self.done, self.checksum = "", 0, False, 0
+        self.lines, self.column = 0, 0  # newlines in the text let go of, and characters after the last of them
+
+    def more(self) -> None:
+        """Read the next chunk (all read: `done`)."""
+        data = self.handle.read(CHUNK)
+        self.checksum = zlib.crc32(data, self.checksum)
+        try:
+            self.text += self.decoder.decode(data, final=not data)
+        except UnicodeDecodeError:
+            raise HippocampusError(
+                f"{self.ws.index} is not UTF-8 text; restore a copy from {self.ws.backups}/"
+            ) from None
+        self.done = not data
+
+    def let_go(self) -> None:
+        """Drop the text read past, once it is a chunk's worth."""
+        if self.at > CHUNK:
+            gone = self.text[: self.at]
+            last = gone.rfind("\n")
+            self.lines += gone.count("\n")
+            self.column = self.at - last - 1 if last >= 0 else self.column + self.at
+            self.text, self.at = self.text[self.at :], 0
+
+    def fail(self, message: str, at: int | None = None) -> HippocampusError:
+        at = self.at if at is None else at
+        last = self.text.rfind("\n", 0, at)
+        line = self.lines + self.text.count("\n", 0, at) + 1
+        column = at - last if last >= 0 else self.column + at + 1
+        return HippocampusError(
+            f"{self.ws.index} is not valid JSON (line {line}, column {column}: {message}); "
+            f"fix it or restore a copy from {self.ws.backups}/"
+        )
+
+    def space(self) -> str:
+        """Skip white space; the character reached ("" at the end)."""
+        while True:
+            found = _SPACE.match(self.text, self.at)
+            self.at = found.end() if found else self.at
+            if self.at < len(self.text) or self.done:
+                return self.text[self.at : self.at + 1]
+            self.more()
+
+    def value(self) -> Any:
+        """The JSON value at `at`, which must end before the text read does (a number cut by a chunk is read
+        whole)."""
+        while True:
+            try:
+                found, end = _DECODE(self.text, self.at)
+                if end < len(self.text) or self.done:
+                    self.at = end
+                    return found
+            except json.JSONDecodeError as exc:
+                if self.done:
+                    raise self.fail(exc.msg, exc.pos) from None
+            except RecursionError:
+                raise HippocampusError(
+                    f"{self.ws.index} is nested too deeply to be an index; restore a copy from {self.ws.backups}/"
+                ) from None
+            self.more()
+
+    def after(self, close: str) -> bool:
+        """Past the `,` before another item (True) or the `close` that ends them (False)."""
+        found = self.space()
+        if found == ",":
+            self.at += 1
+            self.space()
+            return True
+        if found != close:
+            raise self.fail("Expecting ',' delimiter")
+        self.at += 1
+        return False
+
+    def memories(self) -> list[Memory]:
+        """The memories of the array opened at `at`."""
+        out: list[Memory] = []
+        self.at += 1
+        if self.space() == "]":
+            self.at += 1
+            return out
+        where = f"{self.ws.index}: memories"
+        while True:
+            self.let_go()
+            start = self.at
+            place = f"{where}[{len(out)}]"
+            memory_id = Memory.check_id(self.value(), place)
+            text = self.text[start : self.at]
+            if "\n" in text or "\r" in text:  # laid out over lines (the old skill, a hand edit): one line again
+                text = ENCODE(_DECODE(text)[0])
+            out.append(Memory.from_text(text, memory_id, place))
+            if not self.after("]"):
+                return out
+
+    def index(self) -> tuple[dict, Any]:
+        """(the bookkeeping keys, the `memories` value)."""
+        if self.space() != "{":
+            found = self.value()  # valid JSON of another kind, or an error that says where
+            raise HippocampusError(
+                f"{self.ws.index}: expected a JSON object with `memories`, found {type(found).__name__}"
+            )
+        meta: dict = {}
+        memories: Any = []
+        self.at += 1
+        if self.space() == "}":
+            self.at += 1
+        else:
+            while True:
+                if self.space() != '"':
+                    raise self.fail("Expecting property name enclosed in double quotes")
+                key = self.value()
+                if self.space() != ":":
+                    raise self.fail("Expecting ':' delimiter")
+                self.at += 1
+                opens = self.space()
+                if key == "memories":
+                    memories = self.memories() if opens == "[" else self.value()
+                else:
+                    meta[key] = self.value()
+                if not self.after("}"):
+                    break
+        if self.space():
+            raise self.fail("Extra data")
+        return meta, memories
 
 
 def load(ws: Workspace) -> Loaded:
-    """The whole index as it is on disk: validated, migrated, and redacted unless it was saved under today's rules
-    (see RULES_KEY). A missing file is an empty index; anything unreadable is an error that names the file."""
+    """The whole index as it is on disk: migrated, and redacted unless it was saved under today's rules (see
+    RULES_KEY). Each memory is validated when first read (model.Memory). A missing file is an empty index; anything
+    unreadable is an error that names the file."""
     try:
         with open(ws.index, "rb") as handle:
             st = os.fstat(handle.fileno())
-            text = handle.read()
+            reader = _Reader(ws, handle)
+            meta, memories = reader.index()
     except FileNotFoundError:
         check_index_link(ws)
         return Loaded(Index(memories=[], meta={RULES_KEY: redaction.RULES}))
@@ -99,14 +227,25 @@ def load(ws: Workspace) -> Loaded:
         raise folder_error(ws.index) from None
     except OSError as exc:
         raise HippocampusError(f"cannot read {ws.index}: {exc.strerror}") from None
-    raw = _parse(ws, text)
-    if not isinstance(raw, dict):
-        raise HippocampusError(f"{ws.index}: expected a JSON object with `memories`, found {type(raw).__name__}")
-    version = raw.get("version", 1)
-    index = Index.from_dict(migrate(raw, str(ws.index)), str(ws.index))
-    loaded = Loaded(index, identity(st), f"{zlib.crc32(text):08x}", version if isinstance(version, int) else 1)
+    checksum = f"{reader.checksum:08x}"
+    if not isinstance(memories, list):
+        raise HippocampusError(f"{ws.index}: `memories` must be a list")
+    version = meta.get("version", 1)
+    meta = migrate(meta, str(ws.index))
+    meta.pop("version", None)
+    seen: set[str] = set()
+    for memory in memories:
+        if memory.id in seen:
+            raise HippocampusError(f"{ws.index}: the id {memory.id} appears twice; give one of them a new id")
+        seen.add(memory.id)
+    del seen
+    index = Index(memories=memories, meta=meta, version=SCHEMA_VERSION)
+    loaded = Loaded(index, identity(st), checksum, version if isinstance(version, int) else 1)
     if index.meta.get(RULES_KEY) != redaction.RULES:
-        loaded.redacted = {m.id for m in index.memories if redaction.redact_memory(m.raw)}
+        for memory in index.memories:  # one at a time: see model.Memory
+            if redaction.redact_memory(memory.raw):
+                loaded.redacted.add(memory.id)
+            memory.settle()
         index.meta[RULES_KEY] = redaction.RULES
     return loaded
 
@@ -116,8 +255,8 @@ ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 def save(ws: Workspace, loaded: Loaded, now: datetime) -> None:
     """Write index.json atomically, whole: the bookkeeping keys on the first line, then one memory a line (readable
-    and diffable). A file of an older version is copied to memory/backups/ once before it is first rewritten.
-    `loaded` then describes the file written."""
+    and diffable), streamed to the file. A file of an older version is copied to memory/backups/ once before it is
+    first rewritten. `loaded` then describes the file written."""
     index = loaded.index
     if loaded.version < SCHEMA_VERSION and ws.index.exists():
         keep = ws.backups / f"index.v{loaded.version}.original.json"
@@ -126,13 +265,24 @@ def save(ws: Workspace, loaded: Loaded, now: datetime) -> None:
     index.version = SCHEMA_VERSION
     index.meta["lastUpdated"] = iso(now)
     head = ENCODE({"version": SCHEMA_VERSION, **{k: v for k, v in index.meta.items() if k != "version"}})[:-1]
-    lines = [ENCODE(memory.stored()) for memory in index.memories]
-    body = head + (', "memories": [\n' + ",\n".join(lines) + "\n]}\n" if lines else ', "memories": []}\n')
-    data = body.encode("utf-8")
+    checksum = 0
     with replacing(ws.index) as out:
-        out.write(data)
+
+        def write(piece: str) -> None:
+            nonlocal checksum
+            data = piece.encode("utf-8")
+            checksum = zlib.crc32(data, checksum)
+            out.write(data)
+
+        if not index.memories:
+            write(head + ', "memories": []}\n')
+        else:
+            write(head + ', "memories": [\n')
+            for i, memory in enumerate(index.memories):
+                write((",\n" if i else "") + memory.encoded())
+            write("\n]}\n")
     loaded.identity = identity(os.stat(ws.index))
-    loaded.checksum = f"{zlib.crc32(data):08x}"
+    loaded.checksum = f"{checksum:08x}"
     loaded.version = SCHEMA_VERSION
     loaded.redacted = set()
 
