@@ -8,10 +8,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from conftest import memory, read_index, write_index
+from conftest import memory, read_index, run_script, write_index
 from hippocampus.errors import BusyError, HippocampusError
 from hippocampus.workspace import Workspace
-from hippocampus import writing
+from hippocampus import redaction, writing
 from hippocampus.store import files, indexfile, touches
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
@@ -289,3 +289,28 @@ def test_a_broken_index_names_the_line_and_column_json_itself_names(workspace, m
         indexfile.load(Workspace(workspace))
     assert f"line {expected.value.lineno}, column {expected.value.colno}" in str(caught.value)
     assert path.read_text(encoding="utf-8") == broken
+
+
+@pytest.mark.parametrize("reader_first", [True, False])
+def test_values_a_hand_edit_wrote_as_text_are_read_as_numbers_by_every_later_run(workspace, reader_first):
+    """A memory is validated once after the file changed outside our runs; what validation changes (a number
+    written as text) is saved, so the runs after it, which read the memories as the cache-described file holds
+    them, see numbers: a recall first (which cannot save) must not make them trust the text."""
+    write_index(
+        workspace,
+        [
+            memory("mem_001", "The user's sister lives in Lisbon", importance="0.75", timesReinforced=2.0),
+            memory("mem_002", "The user walks to work", importance=0.5),
+        ],
+        decayLastRun="2026-02-27",
+        **{indexfile.RULES_KEY: redaction.RULES},  # saved under today's redaction rules: read without redacting
+    )
+    if reader_first:
+        assert run_script("recall", "--no-touch", "sister", ws=workspace).returncode == 0
+    for day in ("2026-03-01", "2026-03-02", "2026-03-03"):
+        done = run_script("decay", ws=workspace, now=f"{day}T03:00:00Z")
+        assert done.returncode == 0, done.stderr
+    saved = {m["id"]: m for m in read_index(workspace)["memories"]}
+    assert type(saved["mem_001"]["importance"]) is float and saved["mem_001"]["importance"] < 0.75
+    assert saved["mem_001"]["timesReinforced"] == 2 and type(saved["mem_001"]["timesReinforced"]) is int
+    assert saved["mem_002"]["importance"] < 0.5

@@ -144,7 +144,8 @@ class _Extra(MutableMapping):
 
 def _field(name: str, default=None):
     def get(self):
-        value = self.raw.get(name)
+        raw = self._raw
+        value = (self.raw if raw is None else raw).get(name)
         return default if value is None else value  # a hand-written null reads as the field left out
 
     def set(self, value):
@@ -220,14 +221,19 @@ class Memory:
 
     @property
     def raw(self) -> dict:
-        """The stored object, parsed and validated the first time it is read."""
+        """The stored object, parsed (and validated, unless it is trusted: see `trust`) the first time it is
+        read."""
         raw = self._raw
         if raw is None:
-            text, where = self._text, self._where
-            assert text is not None and where is not None
-            raw = Memory.from_dict(_DECODE(text)[0], where).raw
+            raw = self._read().raw
             self._raw, self._text, self._where = raw, None, None
         return raw
+
+    def _read(self) -> "Memory":
+        text, where = self._text, self._where
+        assert text is not None
+        found = _DECODE(text)[0]
+        return Memory.wrap(found) if where is None else Memory.from_dict(found, where)
 
     @property
     def id(self) -> str:
@@ -243,17 +249,34 @@ class Memory:
         return _ENCODE(self.stored()) if text is None else text
 
     def peek(self) -> "Memory":
-        """The memory to read once and let go: itself when parsed already, else a parsed copy (validated), leaving
-        it held as text."""
-        if self._raw is not None:
-            return self
-        assert self._text is not None and self._where is not None
-        return Memory.from_dict(_DECODE(self._text)[0], self._where)
+        """The memory to read once and let go: itself when parsed already, else a parsed copy (validated unless
+        trusted), leaving it held as text."""
+        return self if self._raw is not None else self._read()
+
+    def validated(self) -> tuple["Memory", bool]:
+        """`peek`, validating a memory held as text, which is trusted from then on; and whether validating changed
+        what it stores (a number written as text, a broken decay anchor dropped): it then holds the changed text,
+        and the file must be saved again — or the text trusted would not be the one on disk."""
+        if self._raw is not None or self._where is None:
+            return self.peek(), False
+        text = self._text
+        assert text is not None
+        seen = self._read()
+        now = _ENCODE(seen.stored())
+        renewed = now != _ENCODE(_DECODE(text)[0])  # the same values however they were laid out
+        self._text, self._where = now if renewed else text, None
+        return seen, renewed
+
+    def trust(self) -> None:
+        """Read a memory held as text without validating it (see store.cache_writer.open_for_writing: its text is
+        the one a write validated or wrote)."""
+        self._where = None
 
     def settle(self) -> None:
-        """Hold the memory as its stored text again (a writer done with it); the next read parses it."""
+        """Hold the memory as its stored text again (a writer done with it, trusted: it was read validated); the
+        next read parses it."""
         if self._raw is not None:
-            self._text, self._where, self._raw = _ENCODE(self.stored()), self._id, None
+            self._text, self._where, self._raw = _ENCODE(self.stored()), None, None
 
     content = _field("content")
     domain = _field("domain", "user")
@@ -423,7 +446,7 @@ class Memory:
                     keywords[i] = str(keyword)
         for name in ("sources", "history", "episode", "dates"):
             value = raw.get(name)
-            if value is not None and (type(value) is not list or any(type(v) is not dict for v in value)):
+            if value is not None and not (type(value) is list and all(type(v) is dict for v in value)):
                 raise HippocampusError(f"{where} ({memory_id}): `{name}` must be a list of objects")
         for name in ("domain", "category", "created", "lastAccessed"):
             value = raw.get(name)
@@ -443,8 +466,9 @@ class Memory:
         """What is written for the memory: `to_dict()`, or — when it holds no empty list to leave out, as most do —
         its own object, not a copy (a save of 100,000 memories makes no 100,000 dicts). Read it, never change it."""
         raw = self.raw
-        if any(name in raw and not raw[name] for name in _DROPPED_WHEN_EMPTY):
-            return self.to_dict()
+        for name in _DROPPED_WHEN_EMPTY:
+            if name in raw and not raw[name]:
+                return self.to_dict()
         return raw
 
 

@@ -264,16 +264,21 @@ class Cache:
     def census(self, today: date, bins: int) -> Census:
         """Aggregates over every memory today."""
         out = Census(bins)
+        days: Counter[int] = Counter()  # day number -> memories made that day
         for value, _, _, domain, _, pinned, _, _, created, reinforced in self._every(today):
             out.total += 1
-            out.per_domain.setdefault(domain or "user", Counter())[tier(value)] += 1
+            tiers = out.per_domain.get(domain or "user")
+            if tiers is None:
+                tiers = out.per_domain[domain or "user"] = Counter()
+            tiers[tier(value)] += 1
             out.bins[histogram_bin(value, bins)] += 1
             (out.pinned if pinned else out.fading).append(value)
             if created:
-                out.days[date.fromordinal(created)] += 1
+                days[created] += 1
             else:
                 out.undated += 1
             out.reinforced += reinforced
+        out.days.update({date.fromordinal(day): count for day, count in days.items()})
         out.fading.sort()
         out.pinned.sort()
         return out

@@ -127,9 +127,10 @@ def _totals(db: sqlite3.Connection) -> None:
     _set_meta(db, count=count, length=repr(float(length)))
 
 
-def build(db: sqlite3.Connection, index: Index, today: date, shelf: list[Memory] | None = None) -> None:
+def build(db: sqlite3.Connection, index: Index, today: date, shelf: list[Memory] | None = None) -> int:
     """Fill an empty database with every memory of the index, and the archived memories recall finds (`shelf`,
-    see archive.searchable); the caller commits."""
+    see archive.searchable); the caller commits. Every memory held as text is validated (model.Memory.validated);
+    returns how many of their texts validating changed."""
     for table in ("meta", "docs", "bodies", "terms", "topics", "commitments"):
         db.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in _TABLES.split(";"):
@@ -139,8 +140,11 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: list[Memory]
     topics: dict[str, array] = {}
     entries = []
     every = [(memory, False) for memory in index.memories] + [(memory, True) for memory in shelf or ()]
+    renewed = 0
     for doc, (memory, shelved) in enumerate(every, 1):
-        entry = _entry(doc, memory.peek(), index.meta, today, shelved)  # read, not kept parsed: see model.Memory
+        seen, changed = memory.validated()  # read, not kept parsed: see model.Memory
+        renewed += changed
+        entry = _entry(doc, seen, index.meta, today, shelved)
         for term, tf in entry[2].items():
             found = postings.get(term)
             if found is None:
@@ -161,6 +165,7 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: list[Memory]
     )
     db.executemany("INSERT INTO topics VALUES (?, ?)", ((term, d.tobytes()) for term, d in topics.items()))
     _totals(db)
+    return renewed
 
 
 def update(
@@ -257,11 +262,17 @@ def open_for_writing(ws: Workspace, loaded: Loaded, today: date) -> Cache | None
         current = db.execute("PRAGMA user_version").fetchone()[0] == VERSION and describes(
             db, loaded.identity, lambda: loaded.checksum
         )
-        if not current:
+        if current:
+            # The cache describes this very file: a write saved it, and its memories are those that write validated
+            # or wrote (or the cache built from it validated). Read, they are not validated again.
+            for memory in loaded.index.memories:
+                memory.trust()
+        else:
             shelf = archive.searchable(ws, {m.id for m in loaded.index.memories})
             db.execute("BEGIN IMMEDIATE")
-            build(db, loaded.index, today, shelf)
-            _record(db, loaded)
+            loaded.renewed = build(db, loaded.index, today, shelf) > 0
+            if not loaded.renewed:  # else the cache describes the file this write saves (commit_write), not this
+                _record(db, loaded)
             db.execute("COMMIT")
         return Cache(db)
     except sqlite3.Error:

@@ -65,11 +65,13 @@ class Loaded:
     checksum: str | None = None  # CRC-32 of the bytes read
     version: int = SCHEMA_VERSION  # the file's version before migration
     redacted: set[str] = field(default_factory=set)  # memories whose stored words held a secret (redacted now)
+    renewed: bool = False  # validating its memories changed the text of some (model.Memory.validated)
 
     @property
     def stale(self) -> bool:
-        """The file must be saved again: it is an older version, or its words were redacted as it was loaded."""
-        return self.identity is not None and (self.version < SCHEMA_VERSION or bool(self.redacted))
+        """The file must be saved again: it is an older version, its words were redacted as it was loaded, or its
+        memories were validated into another text."""
+        return self.identity is not None and (self.version < SCHEMA_VERSION or bool(self.redacted) or self.renewed)
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -285,6 +287,7 @@ def save(ws: Workspace, loaded: Loaded, now: datetime) -> None:
     loaded.checksum = f"{checksum:08x}"
     loaded.version = SCHEMA_VERSION
     loaded.redacted = set()
+    loaded.renewed = False
 
 
 def _copy_atomically(source: Path, target: Path) -> None:
