@@ -71,9 +71,12 @@ class Candidates:
         self._entries: dict[int, tuple[str, set[str]]] = {}  # stored doc -> (id, topic terms), as read
         self._stored: dict[str, array] = {}  # term -> its stored documents, as read (a run changes none of them)
         self._stored_df: dict[str, int] = {}  # term -> how many of them are not stale
+        self.commitments: list[Memory] = []  # the memories that are commitments, as the run began
         for memory in memories:
             self.by_id[memory.id] = memory
             seen = memory.peek()  # read, not kept parsed (model.Memory): a run changes few of a store's memories
+            if is_commitment(seen.raw):
+                self.commitments.append(memory)
             if stored is None:
                 self._index(memory, topic_terms(seen.content))
             self._sources(memory, seen)

@@ -128,10 +128,12 @@ class Tracked:
 class _Book:
     """The store's commitments as one run reads and changes them."""
 
-    def __init__(self, index: Index, now: datetime, zone: tzinfo | None = None):
+    def __init__(self, index: Index, now: datetime, zone: tzinfo | None = None, known: list[Memory] | None = None):
         self.index, self.now, self.out = index, now, Tracked()
         self.configured = zone  # the user's zone as OpenClaw is configured with it: before any stamp
-        self.all = [m for m in index.memories if commitment.is_commitment(m.peek().raw)]  # peek: model.Memory
+        if known is None:  # peek: model.Memory
+            known = [m for m in index.memories if commitment.is_commitment(m.peek().raw)]
+        self.all = known
         self.open = [m for m in self.all if commitment.status_of(m.raw) == OPEN]
         self.held = {self._key(s) for m in self.all for s in [*m.sources, m.raw.get("closedFrom")] if type(s) is dict}
         self.zones: dict[str, tzinfo] = {}  # session -> the user's zone, from their latest stamped message
@@ -347,10 +349,17 @@ def _keywords(what: str) -> list[str]:
     return kept[:KEYWORDS_KEPT]
 
 
-def track(index: Index, signals: Iterable[Signal], now: datetime, zone: tzinfo | None = None) -> Tracked:
+def track(
+    index: Index,
+    signals: Iterable[Signal],
+    now: datetime,
+    zone: tzinfo | None = None,
+    known: list[Memory] | None = None,
+) -> Tracked:
     """Open, join and close commitments from these signals (in the order they were said), then expire those long
-    past due; returns what changed. `zone`: the user's configured zone (None: read from their stamps)."""
-    book = _Book(index, now, zone)
+    past due; returns what changed. `zone`: the user's configured zone (None: read from their stamps). `known`: the
+    store's commitments when the run has read them already (Candidates.commitments); None: read here."""
+    book = _Book(index, now, zone, known)
     for signal in signals:
         book.read(signal)
     book.expire()

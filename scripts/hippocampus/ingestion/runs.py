@@ -128,6 +128,7 @@ def encode(
         old = pending.expired(items, now)
         handled = {item["id"] for item in old}
         outcome = report.outcome
+        lookup = None
         if backlog or old:
             sessions = {signal.session for signal in backlog}
             for item in old:
@@ -148,7 +149,8 @@ def encode(
                 outcome.add(encoding.encode(index, backlog, now, min_importance, lookup=lookup))
         # Beside encoding, over the same messages: the promises and reminders they make or keep; and those long past
         # due expire, whether or not anything new was said.
-        report.commitments = commitments.track(index, backlog, now, report.zone.zone)
+        known = lookup.commitments if lookup is not None else None
+        report.commitments = commitments.track(index, backlog, now, report.zone.zone, known)
         report.signals = len(backlog)
         report.expired = len(old)
         report.total = len(index.memories)
