@@ -53,6 +53,7 @@ LAST_WEEK = [("2023-02-27", "2023-03-05")]
         ("2023-01-15", [("2023-01-15", "2023-01-15")]),
         ("over the past two weeks", [("2023-02-23", "2023-03-09")]),
         ("see you tomorrow", [("2023-03-10", "2023-03-10")]),
+        ("we met last night", YESTERDAY),
         ("next month", [("2023-04-01", "2023-04-30")]),
         # French
         ("samedi dernier", LAST_SATURDAY),
@@ -61,6 +62,10 @@ LAST_WEEK = [("2023-02-27", "2023-03-05")]
         ("le mois dernier", LAST_MONTH),
         ("la semaine dernière", LAST_WEEK),
         ("le 3 mars 2023", [("2023-03-03", "2023-03-03")]),
+        ("je suis allé à Lisbonne l'an dernier", [("2022-01-01", "2022-12-31")]),
+        ("on déménage l’an prochain", [("2024-01-01", "2024-12-31")]),
+        ("l'année dernière", [("2022-01-01", "2022-12-31")]),
+        ("on part ce week-end", [("2023-03-11", "2023-03-12")]),
         # German
         ("letzten Samstag", LAST_SATURDAY),
         ("gestern", YESTERDAY),
@@ -73,6 +78,9 @@ LAST_WEEK = [("2023-02-27", "2023-03-05")]
         ("ayer", YESTERDAY),
         ("hace dos semanas", TWO_WEEKS_AGO),
         ("el mes pasado", LAST_MONTH),
+        ("vamos al cine esta noche", [("2023-03-09", "2023-03-09")]),
+        ("esta tarde fui ao médico", [("2023-03-09", "2023-03-09")]),
+        ("esta noite vamos jantar fora", [("2023-03-09", "2023-03-09")]),
         ("la semana pasada", LAST_WEEK),
         # Portuguese
         ("no sábado passado", LAST_SATURDAY),

@@ -1019,10 +1019,12 @@ _DAY_WORDS = frozenset(
     w for words in (_WEEKDAY_OF, _MONTH_OF, _AGO_UNIT_OF) for word in words for w in re.findall(r"[^\W\d_]+", word)
 ) | frozenset(
     """yesterday today tonight tomorrow ago weekend hier aujourd demain soir matin semaine gestern heute morgen
-    vorgestern übermorgen wochenende ayer anoche hoy mañana anteayer ontem hoje amanhã anteontem""".split()
-)
+    vorgestern übermorgen wochenende ayer anoche hoy mañana anteayer ontem hoje amanhã anteontem an night noche tarde
+    noite manhã""".split()
+)  # "an": l'an dernier; "night": last night; "noche", "tarde"…: esta noche
 _DAY_CHARACTERS = frozenset("年月日号號天周週星期礼拜禮昨今明晚早")
 _WORD = re.compile(r"[^\W\d_]+")
+_DIGIT = re.compile(r"\d")
 
 
 def may_name_days(text: str) -> bool:
@@ -1035,7 +1037,7 @@ def _tokens(text: str) -> frozenset[str] | None:
     """The words of a text that may name a day, with DIGIT for a digit and HAN for a Chinese word of days; None when
     it may name none."""
     found = set(_WORD.findall(text.lower()))
-    if any(c.isdigit() for c in text):
+    if _DIGIT.search(text):
         found.add(DIGIT)
     if not _DAY_CHARACTERS.isdisjoint(text):
         found.add(HAN)
@@ -1049,10 +1051,20 @@ def _tokens(text: str) -> frozenset[str] | None:
 # character of days in Chinese, None for none needed. A question compiles only the patterns its words may match.
 DIGIT, HAN = "0", "中"
 _UNIT_WORDS = frozenset(_AGO_UNIT_OF) | {HAN}
+_BEFORE_YESTERDAY_WORDS = frozenset({"yesterday", "hier", "vorgestern", "ayer", "anteayer", "anteontem", HAN})
+_YESTERDAY_WORDS = frozenset({"yesterday", "night", "hier", "gestern", "ayer", "anoche", "ontem", HAN})
+_TODAY_WORDS = frozenset({"today", "tonight", "this", "aujourd", "ce", "heute", "hoy", "esta", "hoje", HAN})
 _TOMORROW_WORDS = frozenset({"tomorrow", "demain", "morgen", "mañana", "amanhã", "übermorgen", "pasado", HAN})
 _WEEKDAY_WORDS = frozenset(w for word in _WEEKDAY_OF for w in re.findall(r"[^\W\d_]+", word)) | {HAN}
 _MONTH_WORDS = frozenset(_MONTH_OF) | {DIGIT, HAN}
 _ONLY_DIGITS = frozenset({DIGIT})
+# The words one of which "last week", "le mois prochain", "l'an dernier"… hold, by the stretch they name.
+_CALENDAR_WORDS = {
+    "week": frozenset(w for w, unit in _AGO_UNIT_OF.items() if unit == "weeks") | {HAN},
+    "weekend": frozenset(w for w, unit in _AGO_UNIT_OF.items() if unit == "weeks") | {"weekend", "wochenende", HAN},
+    "month": frozenset(w for w, unit in _AGO_UNIT_OF.items() if unit == "months") | {HAN},
+    "year": frozenset(w for w, unit in _AGO_UNIT_OF.items() if unit == "years") | {"an", HAN},
+}
 PeriodRule = tuple[frozenset[str] | None, str, int, PeriodHandler]
 _PERIOD_RULES: list[PeriodRule] = [
     (_ONLY_DIGITS, r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2})(?!\d)", 0, _date_in_numbers),
@@ -1062,15 +1074,12 @@ _PERIOD_RULES: list[PeriodRule] = [
     (_ONLY_DIGITS, _NAMED_DATE, re.IGNORECASE, _date_in_words),
     (_UNIT_WORDS, _AGO, re.IGNORECASE, _ago),
     (_UNIT_WORDS, _LATELY, re.IGNORECASE, _lately),
-    (None, _BEFORE_YESTERDAY, re.IGNORECASE, _day(-2)),
+    (_BEFORE_YESTERDAY_WORDS, _BEFORE_YESTERDAY, re.IGNORECASE, _day(-2)),
     (_TOMORROW_WORDS, _DAY_AFTER_TOMORROW, re.IGNORECASE, _day(2)),
-    (None, _YESTERDAY, re.IGNORECASE, _day(-1)),
-    (None, _TODAY, re.IGNORECASE, _day(0)),
+    (_YESTERDAY_WORDS, _YESTERDAY, re.IGNORECASE, _day(-1)),
+    (_TODAY_WORDS, _TODAY, re.IGNORECASE, _day(0)),
     (_TOMORROW_WORDS, _TOMORROW, re.IGNORECASE, _day(1)),
-    *(
-        (_UNIT_WORDS | {"weekend", "wochenende"}, pattern, re.IGNORECASE, _calendar(*key))
-        for key, pattern in _CALENDAR.items()
-    ),
+    *((_CALENDAR_WORDS[key[0]], pattern, re.IGNORECASE, _calendar(*key)) for key, pattern in _CALENDAR.items()),
     (_WEEKDAY_WORDS, _HAN_WEEKDAY + "|" + _LAST_WEEKDAY, re.IGNORECASE, _weekday_named),
     (_WEEKDAY_WORDS, _WEEKDAY, re.IGNORECASE, _weekday_named),
     (_MONTH_WORDS, _MONTH_NAMED, re.IGNORECASE, _month),
