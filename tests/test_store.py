@@ -314,3 +314,11 @@ def test_values_a_hand_edit_wrote_as_text_are_read_as_numbers_by_every_later_run
     assert type(saved["mem_001"]["importance"]) is float and saved["mem_001"]["importance"] < 0.75
     assert saved["mem_001"]["timesReinforced"] == 2 and type(saved["mem_001"]["timesReinforced"]) is int
     assert saved["mem_002"]["importance"] < 0.5
+
+
+def test_a_memory_larger_than_many_chunks_is_read_whole(workspace, monkeypatch):
+    long = "word " * 40_000  # 200 kB of content, read through 64-byte chunks
+    write_index(workspace, [memory("mem_001", long), memory("mem_002", "short")])
+    monkeypatch.setattr(indexfile, "CHUNK", 64)
+    loaded = indexfile.load(Workspace(workspace))
+    assert [m.content for m in loaded.index.memories] == [long, "short"]

@@ -1,5 +1,6 @@
-"""memory/index.json, the store of record: its versions and migrations, loading it whole (validated, secrets
-redacted), saving it whole (one memory a line, atomically), and the dated backups."""
+"""memory/index.json, the store of record: its versions and migrations, loading it (each memory kept as its JSON
+text until read, see model.Memory; secrets redacted), saving it whole (one memory a line, atomically, streamed), and
+the dated backups."""
 
 from __future__ import annotations
 
@@ -91,9 +92,9 @@ class _Reader:
         self.text, self.at, self.done, self.checksum = "", 0, False, 0
         self.lines, self.column = 0, 0  # newlines in the text let go of, and characters after the last of them
 
-    def more(self) -> None:
-        """Read the next chunk (all read: `done`)."""
-        data = self.handle.read(CHUNK)
+    def more(self, at_least: int = CHUNK) -> None:
+        """Read the next chunk, or `at_least` bytes (all read: `done`)."""
+        data = self.handle.read(max(CHUNK, at_least))
         self.checksum = zlib.crc32(data, self.checksum)
         try:
             self.text += self.decoder.decode(data, final=not data)
@@ -147,7 +148,7 @@ class _Reader:
                 raise HippocampusError(
                     f"{self.ws.index} is nested too deeply to be an index; restore a copy from {self.ws.backups}/"
                 ) from None
-            self.more()
+            self.more(len(self.text))  # a value larger than a chunk: read as much again, so it is parsed few times
 
     def after(self, close: str) -> bool:
         """Past the `,` before another item (True) or the `close` that ends them (False)."""
