@@ -87,22 +87,23 @@ class _Reader:
                 self.fail("':' expected")
             self.at += 1
             out[key] = self.value(depth + 1)
-            if self.peek() == ",":
-                self.at += 1
-            elif self.peek() != "}":
-                self.fail("',' or '}' expected")
+            self.separator("}")
         self.at += 1
         return out
+
+    def separator(self, close: str) -> None:
+        """Past the `,` after an item (a trailing one too), or at the `close` that ends the items."""
+        if self.peek() == ",":
+            self.at += 1
+        elif self.peek() != close:
+            self.fail(f"',' or '{close}' expected")
 
     def array(self, depth: int) -> list:
         self.at += 1
         out = []
         while self.peek() != "]":
             out.append(self.value(depth + 1))
-            if self.peek() == ",":
-                self.at += 1
-            elif self.peek() != "]":
-                self.fail("',' or ']' expected")
+            self.separator("]")
         self.at += 1
         return out
 

@@ -31,9 +31,9 @@ UNTRUSTED_CEILING = 0.6
 # SQLite both hold exactly.
 COUNT_LIMIT = 2**53 - 1
 
-# How a memory is written and read as one line of index.json (store.indexfile writes the file around them).
-_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
-_DECODE = json.JSONDecoder().raw_decode
+# How index.json's JSON is written (a memory, one line; store.indexfile writes the file around them) and read.
+ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+DECODE = json.JSONDecoder().raw_decode
 
 ID_PREFIX = "mem_"  # every id this version gives is the prefix and a number
 _ID_RE = re.compile(rf"^{ID_PREFIX}(\d+)$")
@@ -232,7 +232,7 @@ class Memory:
     def _read(self) -> "Memory":
         text, where = self._text, self._where
         assert text is not None
-        found = _DECODE(text)[0]
+        found = DECODE(text)[0]
         return Memory.wrap(found) if where is None else Memory.from_dict(found, where)
 
     @property
@@ -246,7 +246,7 @@ class Memory:
     def encoded(self) -> str:
         """Its stored form, one line of JSON: the text read when nothing has read it since, else encoded now."""
         text = self._text
-        return _ENCODE(self.stored()) if text is None else text
+        return ENCODE(self.stored()) if text is None else text
 
     def peek(self) -> "Memory":
         """The memory to read once and let go: itself when parsed already, else a parsed copy (validated unless
@@ -259,11 +259,13 @@ class Memory:
         and the file must be saved again — or the text trusted would not be the one on disk."""
         if self._raw is not None or self._where is None:
             return self.peek(), False
-        text = self._text
-        assert text is not None
-        seen = self._read()
-        now = _ENCODE(seen.stored())
-        renewed = now != _ENCODE(_DECODE(text)[0])  # the same values however they were laid out
+        text, where = self._text, self._where
+        assert text is not None and where is not None
+        found = DECODE(text)[0]
+        before = ENCODE(found)  # its values however they were laid out, before validating changes any in place
+        seen = Memory.from_dict(found, where)
+        now = ENCODE(seen.stored())
+        renewed = now != before
         self._text, self._where = now if renewed else text, None
         return seen, renewed
 
@@ -276,7 +278,7 @@ class Memory:
         """Hold the memory as its stored text again (a writer done with it, trusted: it was read validated); the
         next read parses it."""
         if self._raw is not None:
-            self._text, self._where, self._raw = _ENCODE(self.stored()), None, None
+            self._text, self._where, self._raw = ENCODE(self.stored()), None, None
 
     content = _field("content")
     domain = _field("domain", "user")

@@ -17,7 +17,7 @@ from typing import Any, BinaryIO
 
 from .. import redaction
 from ..errors import HippocampusError
-from ..model import SCHEMA_VERSION, Index, Memory
+from ..model import DECODE, ENCODE, SCHEMA_VERSION, Index, Memory
 from ..timeutil import iso
 from ..workspace import Workspace
 from .files import check_index_link, folder_error, identity, replacing
@@ -76,7 +76,6 @@ class Loaded:
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
-_DECODE = json.JSONDecoder().raw_decode
 CHUNK = 1 << 20  # bytes of index.json read at a time
 
 
@@ -137,7 +136,7 @@ class _Reader:
         whole)."""
         while True:
             try:
-                found, end = _DECODE(self.text, self.at)
+                found, end = DECODE(self.text, self.at)
                 if end < len(self.text) or self.done:
                     self.at = end
                     return found
@@ -177,7 +176,7 @@ class _Reader:
             memory_id = Memory.check_id(self.value(), place)
             text = self.text[start : self.at]
             if "\n" in text or "\r" in text:  # laid out over lines (the old skill, a hand edit): one line again
-                text = ENCODE(_DECODE(text)[0])
+                text = ENCODE(DECODE(text)[0])
             out.append(Memory.from_text(text, memory_id, place))
             if not self.after("]"):
                 return out
@@ -251,9 +250,6 @@ def load(ws: Workspace) -> Loaded:
             memory.settle()
         index.meta[RULES_KEY] = redaction.RULES
     return loaded
-
-
-ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 def save(ws: Workspace, loaded: Loaded, now: datetime) -> None:
