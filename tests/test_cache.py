@@ -11,7 +11,7 @@ import sys
 from array import array
 from datetime import datetime, timedelta, timezone
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from conftest import SCRIPTS, memory, read_index, run_script, write_index
 from hippocampus import search, writing
@@ -125,6 +125,7 @@ EDITS = st.lists(
 
 
 @given(rounds=st.lists(EDITS, min_size=1, max_size=4))
+@example(rounds=[[("archive", 0, "tea"), ("archive", 0, "tea"), ("restore", 0, "tea"), ("archive", 272, "tea")]])
 @settings(max_examples=25, deadline=None)
 def test_after_any_writes_the_cache_holds_what_a_build_from_the_saved_index_holds(tmp_path_factory, rounds):
     ws = varied_store(tmp_path_factory.mktemp("ws"), count=40)
@@ -155,7 +156,7 @@ def test_after_any_writes_the_cache_holds_what_a_build_from_the_saved_index_hold
                         continue
                     back = archive.restore(ws, store.index, [shelf[at % len(shelf)].id], now)
                     store.changed(*back)
-                    store.after_save.append(lambda back=back: archive.drop(ws, back))
+                    store.after_save.append(lambda back=back: archive.drop(ws, back, store.index))
                     continue
                 elif kind == "supersede":
                     target.extra["supersededBy"] = memories[0].id

@@ -172,7 +172,7 @@ def restore(ws, ids: list[str], now) -> None:
         back = archive.restore(ws, store.index, ids, now)
         if back:
             store.changed(*back)
-            store.after_save.append(lambda: archive.drop(ws, back))
+            store.after_save.append(lambda: archive.drop(ws, back, store.index))
 
 
 def main(argv: list[str] | None = None) -> int:

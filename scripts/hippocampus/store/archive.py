@@ -118,8 +118,9 @@ def restore(ws: Workspace, index: Index, ids: list[str], now: datetime) -> list[
     return back
 
 
-def drop(ws: Workspace, ids: list[str]) -> None:
-    """Remove these memories from the archive (the index holds them now)."""
-    if ids:
-        gone = set(ids)
+def drop(ws: Workspace, ids: list[str], index: Index) -> None:
+    """Remove these memories from the archive once `index`, which holds them, is saved. One the same write moved
+    out of the index again (archived anew) stays: its new copy is the only one."""
+    gone = set(ids) & {m.id for m in index.memories}
+    if gone:
         write_entries(ws, [e for e in read_entries(ws) if e["id"] not in gone])
