@@ -7,8 +7,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-import pytest
+import re
 
+import pytest
+from hypothesis import given, strategies as st
+
+from hippocampus.ingestion import duetime
 from hippocampus.ingestion.duetime import read_due, zone_of
 
 GMT2 = timezone(timedelta(hours=2))
@@ -206,3 +210,16 @@ def test_the_speakers_zone_comes_from_openclaws_stamp_with_or_without_its_offset
     assert zone_of("2026-03-08T22:03", "2026-03-01T00:00:00Z") is None  # days apart: no zone
     assert zone_of(None, "2026-03-08T13:03:00Z") is None
     assert zone_of("yesterday", "2026-03-08T13:03:00Z") is None
+
+
+@given(
+    words=st.sets(st.text(alphabet="abé ", min_size=1, max_size=5).map(str.strip).filter(bool), min_size=1),
+    text=st.text(alphabet="abé \n", max_size=12),
+)
+def test_a_tree_of_words_finds_what_the_plain_list_of_them_finds_longest_first(words, text):
+    plain = re.compile(
+        "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)), re.I
+    )
+    tree = re.compile(duetime._alternatives(words), re.I)
+    for start in range(len(text) + 1):
+        assert [m.span() for m in tree.finditer(text, start)] == [m.span() for m in plain.finditer(text, start)]
