@@ -171,13 +171,14 @@ class Memory:
     """One memory: a validated view over its stored object, so every key a user or a sibling wrote is kept as it
     was.
 
-    A memory read from index.json is held as its stored JSON text until something reads it (`from_text`): a writer
-    of a large store holds text, not 100,000 parsed objects, and validates only the memories it reads. `settle`
-    turns a memory read back into text."""
+    A memory read from index.json is held as its stored JSON text, UTF-8 encoded, until something reads it
+    (`from_text`): a writer of a large store holds text, not 100,000 parsed objects, and validates only the memories
+    it reads. `settle` turns a memory read back into text. (Bytes, not `str`: a string holding one character beyond
+    Latin-1 — an accent of Polish, a dash, an emoji — takes two or four bytes a character.)"""
 
     __slots__ = ("_raw", "_text", "_where", "_id")
     _raw: dict[str, Any] | None  # the stored object once read
-    _text: str | None  # else its stored JSON text
+    _text: bytes | None  # else its stored JSON text, UTF-8
     _where: str | None  # and where it was read, for error messages
     _id: str
 
@@ -232,7 +233,7 @@ class Memory:
     def _read(self) -> "Memory":
         text, where = self._text, self._where
         assert text is not None
-        found = DECODE(text)[0]
+        found = DECODE(text.decode("utf-8"))[0]
         return Memory.wrap(found) if where is None else Memory.from_dict(found, where)
 
     @property
@@ -243,10 +244,11 @@ class Memory:
     def id(self, value: str) -> None:
         self.raw["id"] = self._id = value
 
-    def encoded(self) -> str:
-        """Its stored form, one line of JSON: the text read when nothing has read it since, else encoded now."""
+    def encoded(self) -> bytes:
+        """Its stored form, one line of JSON in UTF-8: the text read when nothing has read it since, else encoded
+        now."""
         text = self._text
-        return ENCODE(self.stored()) if text is None else text
+        return ENCODE(self.stored()).encode("utf-8") if text is None else text
 
     def peek(self) -> "Memory":
         """The memory to read once and let go: itself when parsed already, else a parsed copy (validated unless
@@ -261,12 +263,12 @@ class Memory:
             return self.peek(), False
         text, where = self._text, self._where
         assert text is not None and where is not None
-        found = DECODE(text)[0]
+        found = DECODE(text.decode("utf-8"))[0]
         before = ENCODE(found)  # its values however they were laid out, before validating changes any in place
         seen = Memory.from_dict(found, where)
         now = ENCODE(seen.stored())
         renewed = now != before
-        self._text, self._where = now if renewed else text, None
+        self._text, self._where = now.encode("utf-8") if renewed else text, None
         return seen, renewed
 
     def trust(self) -> None:
@@ -278,7 +280,7 @@ class Memory:
         """Hold the memory as its stored text again (a writer done with it, trusted: it was read validated); the
         next read parses it."""
         if self._raw is not None:
-            self._text, self._where, self._raw = ENCODE(self.stored()), None, None
+            self._text, self._where, self._raw = self.encoded(), None, None
 
     content = _field("content")
     domain = _field("domain", "user")
@@ -392,9 +394,9 @@ class Memory:
         return memory
 
     @classmethod
-    def from_text(cls, text: str, memory_id: str, where: str) -> "Memory":
-        """A memory held as its stored JSON `text` (one object, id `memory_id`, checked by `check_id`), parsed and
-        validated when first read; `where` names it in error messages then."""
+    def from_text(cls, text: bytes, memory_id: str, where: str) -> "Memory":
+        """A memory held as its stored JSON `text` (UTF-8: one object, id `memory_id`, checked by `check_id`),
+        parsed and validated when first read; `where` names it in error messages then."""
         memory = cls.__new__(cls)
         memory._raw, memory._text, memory._where, memory._id = None, text, where, memory_id
         return memory

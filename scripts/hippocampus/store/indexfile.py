@@ -177,7 +177,7 @@ class _Reader:
             text = self.text[start : self.at]
             if "\n" in text or "\r" in text:  # laid out over lines (the old skill, a hand edit): one line again
                 text = ENCODE(DECODE(text)[0])
-            out.append(Memory.from_text(text, memory_id, place))
+            out.append(Memory.from_text(text.encode("utf-8"), memory_id, place))
             if not self.after("]"):
                 return out
 
@@ -267,19 +267,18 @@ def save(ws: Workspace, loaded: Loaded, now: datetime) -> None:
     checksum = 0
     with replacing(ws.index) as out:
 
-        def write(piece: str) -> None:
+        def write(data: bytes) -> None:
             nonlocal checksum
-            data = piece.encode("utf-8")
             checksum = zlib.crc32(data, checksum)
             out.write(data)
 
         if not index.memories:
-            write(head + ', "memories": []}\n')
+            write((head + ', "memories": []}\n').encode("utf-8"))
         else:
-            write(head + ', "memories": [\n')
+            write((head + ', "memories": [\n').encode("utf-8"))
             for i, memory in enumerate(index.memories):
-                write((",\n" if i else "") + memory.encoded())
-            write("\n]}\n")
+                write(b",\n" + memory.encoded() if i else memory.encoded())
+            write(b"\n]}\n")
     loaded.identity = identity(os.stat(ws.index))
     loaded.checksum = f"{checksum:08x}"
     loaded.version = SCHEMA_VERSION
