@@ -716,3 +716,34 @@ def test_a_short_message_with_another_value_of_a_remembered_thing_is_kept_not_sk
     assert outcome.skipped == 0
     # As important as what it is about, on the day it was said (a day after the first).
     assert index.memories[1].importance == pytest.approx(index.memories[0].importance * 0.99, abs=1e-4)
+
+
+def test_memories_held_as_text_between_signals_encode_the_same_as_memories_held_parsed(monkeypatch):
+    said = [
+        ("I prefer oat milk flat whites", "user", "a"),
+        ("Noted: oat milk flat whites.", "assistant", "a"),
+        ("My sister Maria lives in Porto", "user", "a"),
+        ("what about the weather there?", "user", "a"),
+        ("Sunny most of June.", "assistant", "a"),
+        ("We decided to ship the Atlas release on Fridays only", "user", "b"),
+        ("ok", "user", "b"),
+        ("My locker code is 4410", "user", "b"),
+        ("my locker code is now 5521", "user", "c"),
+        ("I prefer oat milk flat whites", "user", "c"),
+        ("Remember that the dentist is on Friday at 16:30", "user", "c"),
+        ("I'll remind you on Thursday evening.", "assistant", "c"),
+        ("Actually my sister Maria moved to Lisbon last week", "user", "d"),
+        ("Got it, Lisbon now.", "assistant", "d"),
+    ] * 3
+
+    def run(every: int) -> tuple[list[dict], list]:
+        monkeypatch.setattr(encoding, "SETTLE_EVERY", every)
+        index = Index(memories=[], meta={})
+        signals = [signal(n + 1, text, day=1 + n // 5, role=role, session=s) for n, (text, role, s) in enumerate(said)]
+        outcome = encoding.encode(index, signals, NOW, min_importance=0.3)
+        held_as_text = sum(m._raw is None for m in index.memories)
+        return [m.stored() for m in index.memories], [outcome.new, outcome.reinforced, outcome.attached, held_as_text]
+
+    settled, parsed = run(2), run(10_000)
+    assert settled[0] == parsed[0] and settled[1][:3] == parsed[1][:3]
+    assert settled[1][3] > 0 and parsed[1][3] == 0  # the memories were held as text, and read again as they were

@@ -34,6 +34,9 @@ EPISODE_HEAD = 0.3  # a memory made only to hold turns that are no memory of the
 # A pause this long in a session ends a stretch of conversation: OpenClaw's main session lives for days, and what was
 # said the next morning is no context, episode, reply or correction of what was said the evening before.
 STRETCH = timedelta(hours=3)
+# Signals encoded between two times the memories this run read or made are held as their text again (see
+# model.Memory.settle): a first run over years of history keeps a few of them parsed at a time, not all it made.
+SETTLE_EVERY = 1000
 
 _RELATIVE = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|month)"
@@ -514,7 +517,10 @@ def encode(
         lookup = Candidates(index.memories)
     episodes = Episodes(index, lookup, now, outcome)
     previous: dict[str, str] = {}  # session → the text of its last message so far
-    for signal in signals:
+    for count, signal in enumerate(signals, 1):
+        if count % SETTLE_EVERY == 0:
+            for held in index.memories:
+                held.settle()
         before = previous.get(signal.session)
         previous[signal.session] = redacted_text(signal)
         if not episodes.arrived(signal, signal_time(signal, now)):
