@@ -81,7 +81,12 @@ def contents(view: cache.Cache) -> dict:
             part.frombytes(data)
         assert list(arrays[0]) == sorted(arrays[0]), term  # kept in document order
         postings[term] = {ids[d]: (t, n) for d, t, n in zip(*arrays, strict=True)}
-    return {"rows": rows, "bodies": bodies, "postings": postings, "count": view.count}
+    topics = {}
+    for term, docs in view.db.execute("SELECT term, docs FROM topics"):
+        found = array("I", docs)
+        assert list(found) == sorted(found), term
+        topics[term] = sorted(ids[d] for d in found)
+    return {"rows": rows, "bodies": bodies, "postings": postings, "topics": topics, "count": view.count}
 
 
 def rebuilt(ws: Workspace, today) -> dict:
@@ -172,6 +177,14 @@ def test_after_any_writes_the_cache_holds_what_a_build_from_the_saved_index_hold
                     target.importance = round((at % 100) / 100, 2)
                 store.changed(target.id)
         assert on_disk(ws, now.date()) == rebuilt(ws, now.date())
+
+
+def test_a_build_that_writes_its_postings_out_in_parts_builds_the_same_cache(workspace, monkeypatch):
+    ws = varied_store(workspace, count=60)
+    whole = rebuilt(ws, NOW.date())
+    monkeypatch.setattr(cache_writer, "POSTINGS_HELD", 7)  # written out every memory or two
+    parts = rebuilt(ws, NOW.date())
+    assert parts == whole and len(whole["postings"]) > 20 and whole["topics"]
 
 
 def test_the_average_length_is_the_sum_of_the_lengths_over_the_count_after_many_writes(workspace):

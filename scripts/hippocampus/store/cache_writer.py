@@ -140,11 +140,15 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: list[Memory]
     topics: dict[str, array] = {}
     entries = []
     every = [(memory, False) for memory in index.memories] + [(memory, True) for memory in shelf or ()]
-    renewed = 0
+    renewed = held = 0
     for doc, (memory, shelved) in enumerate(every, 1):
         seen, changed = memory.validated()  # read, not kept parsed: see model.Memory
         renewed += changed
         entry = _entry(doc, seen, index.meta, today, shelved)
+        held += len(entry[2])
+        if held > POSTINGS_HELD:
+            _append_postings(db, postings, topics)
+            postings, topics, held = {}, {}, len(entry[2])
         for term, tf in entry[2].items():
             found = postings.get(term)
             if found is None:
@@ -159,13 +163,26 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: list[Memory]
             _insert(db, entries)
             entries = []
     _insert(db, entries)
-    db.executemany(
-        "INSERT INTO terms VALUES (?, ?, ?, ?)",
-        ((term, d.tobytes(), t.tobytes(), n.tobytes()) for term, (d, t, n) in postings.items()),
-    )
-    db.executemany("INSERT INTO topics VALUES (?, ?)", ((term, d.tobytes()) for term, d in topics.items()))
+    _append_postings(db, postings, topics)
     _totals(db)
     return renewed
+
+
+# Postings a build holds before it writes them out, appended to those written before (each term's documents stay in
+# order: they are built in order). A first run over years of history holds a share of its postings at a time.
+POSTINGS_HELD = 500_000
+
+
+def _append_postings(db: sqlite3.Connection, postings: dict[str, tuple[array, array, array]], topics: dict) -> None:
+    db.executemany(
+        "INSERT INTO terms VALUES (?, ?, ?, ?) ON CONFLICT(term) DO UPDATE SET docs = CAST(docs || excluded.docs AS"
+        " BLOB), tfs = CAST(tfs || excluded.tfs AS BLOB), lengths = CAST(lengths || excluded.lengths AS BLOB)",
+        ((term, d.tobytes(), t.tobytes(), n.tobytes()) for term, (d, t, n) in postings.items()),
+    )
+    db.executemany(
+        "INSERT INTO topics VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET docs = CAST(docs || excluded.docs AS BLOB)",
+        ((term, d.tobytes()) for term, d in topics.items()),
+    )
 
 
 def update(
