@@ -151,6 +151,7 @@ def encode(
         # due expire, whether or not anything new was said.
         known = lookup.commitments if lookup is not None else None
         report.commitments = commitments.track(index, backlog, now, report.zone.zone, known)
+        lookup = known = None  # let go before the save, the cache and the published files are written
         report.signals = len(backlog)
         report.expired = len(old)
         report.total = len(index.memories)
