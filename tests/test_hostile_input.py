@@ -432,6 +432,44 @@ def test_a_hand_edited_index_with_wrong_types_never_gives_a_traceback(workspace)
             assert stored_index(workspace) == before
 
 
+def test_half_a_character_in_a_hand_edited_index_is_read_as_the_replacement_character_by_every_script(workspace):
+    # Valid JSON that no UTF-8 text can hold: the escape of half a surrogate pair, as a tool that cut an emoji in two
+    # writes it. Laid out over lines too, as a hand edit leaves it.
+    text = (
+        '{"version": 2, "memories": [\n'
+        '{"id": "mem_001", "content": "User likes coffee \\ud83d with oat milk", "importance": 0.7,'
+        ' "created": "2026-02-01", "episode": [{"text": "cut \\udc00 here", "role": "user"}]},\n'
+        '{"id": "mem_002",\n "content": "User likes tea \\udc00\\ud83d\\ude00", "importance": 0.6,'
+        ' "created": "2026-02-01"}\n'
+        "]}\n"
+    )
+    (workspace / "memory" / "index.json").write_text(text)
+    archived = '{"id": "mem_003", "content": "User sold the boat \\udc00", "importance": 0.1, "archived": true}\n'
+    (workspace / "memory" / "archive.jsonl").write_text(archived)
+    for name, *args in READERS_AND_WRITERS:
+        done = run_script(name, *args, *(["--json"] if name == "recall" else []), ws=workspace)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (name, done.stderr)
+        if name == "recall":
+            assert [r["id"] for r in json.loads(done.stdout)["results"]] == ["mem_001"]
+    memories = read_index(workspace)["memories"]
+    assert [m["content"] for m in memories] == [
+        "User likes coffee \ufffd with oat milk",
+        "User likes tea \ufffd\U0001f600",  # a whole pair stays the character it makes
+    ]
+    assert memories[0]["episode"][0]["text"] == "cut \ufffd here"
+    found = run_script("recall", "--json", "--archive", "boat", ws=workspace)
+    assert [r["id"] for r in json.loads(found.stdout)["results"]] == ["mem_003"], found.stderr
+    # And in a queue edited by hand (or written by a version that let it through).
+    queued = (
+        '{"seq": 1, "id": "m1", "session": "s1", "timestamp": "2026-02-20T10:00:00Z", "role": "user",'
+        ' "text": "Remember that my kayak is red \\ud83d"}\n'
+    )
+    (workspace / "memory" / "signals.jsonl").write_text(queued)
+    done = run_script("encode", "--no-preprocess", ws=workspace)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert any("kayak is red \ufffd" in m["content"] for m in read_index(workspace)["memories"])
+
+
 # --- queries, event values, IDENTITY.md ------------------------------------------------------------------------
 
 

@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SCRIPTS, read_index, run_script
-from transcript_fixtures import Session, day, write_agent_database
+from transcript_fixtures import (
+    OWNER_ENVELOPE,
+    Session,
+    day,
+    write_agent_database,
+    write_jsonl_store,
+    write_sqlite_store,
+)
 
 
 REAL = Path(__file__).resolve().parent / "data" / "openclaw-2026.9.6"
@@ -329,3 +336,24 @@ def test_without_a_zstd_codec_the_compressed_rows_wait_and_the_run_says_how_to_g
     assert "May 9th" not in json.dumps(read_index(workspace))
     ok(encode(workspace, real_state))  # the codec is back: the waiting sessions are read now
     assert "May 9th" in json.dumps(read_index(workspace))
+
+
+@pytest.mark.parametrize("shape", ["sqlite", "jsonl"])
+def test_half_a_character_in_a_transcript_is_read_as_the_replacement_character(tmp_path, workspace, shape):
+    # JavaScript strings may hold half of a surrogate pair (a text cut in the middle of an emoji), and JSON.stringify
+    # writes it as an escape: valid JSON that no UTF-8 text can hold.
+    session = Session("half0000-0007-4000-8000-000000000001", day(12, 20))
+    session.user("Remember that I love the sea HALF so much", sender={**OWNER_ENVELOPE, "name": "Dana HALF"})
+    session.assistant("Noted: the sea LOW.")
+    session.lines = [line.replace("HALF", "\\ud83d").replace("LOW", "\\udc00") for line in session.lines]
+    state = tmp_path / "openclaw"
+    if shape == "sqlite":
+        write_sqlite_store(state, {"agent:main:main": session})
+    else:
+        write_jsonl_store(state, {"agent:main:main": session}, archives=False)
+    ok(encode(workspace, state))
+    ok(encode(workspace, state))  # and the next run too
+    contents = [m["content"] for m in read_index(workspace)["memories"]]
+    assert any("sea \ufffd so much" in c for c in contents), contents
+    found = ok(run_script("recall", "--json", "sea", ws=workspace))
+    assert "\ufffd" in found.stdout or "\\ufffd" in found.stdout

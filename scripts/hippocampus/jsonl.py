@@ -15,16 +15,22 @@ from typing import Any
 
 import jsonlines
 
+from .model import whole_characters
+
 InvalidLineError = jsonlines.InvalidLineError
 # How every line is written unless a caller says otherwise: `json.dumps(value, ensure_ascii=False)`.
 DUMPS = json.JSONEncoder(ensure_ascii=False).encode
 
 
-def _loads(line: str | bytes) -> Any:
+def loads(line: str | bytes) -> Any:
+    """One line's value (each half of a surrogate pair an escape held, as U+FFFD: see model.whole_characters)."""
     try:
-        return json.loads(line)
+        value = json.loads(line)
     except RecursionError:  # nested deeper than Python recurses: invalid like any other line
         raise ValueError("nested too deeply to read") from None
+    if b"\\u" in line if isinstance(line, bytes) else "\\u" in line:  # an escape, perhaps of half a character
+        whole_characters(value)
+    return value
 
 
 class Lines:
@@ -36,7 +42,7 @@ class Lines:
         self.number = 0
         self.invalid = 0
         self._skip = skip_invalid
-        self._reader = jsonlines.Reader(self._numbered(lines), loads=_loads)
+        self._reader = jsonlines.Reader(self._numbered(lines), loads=loads)
 
     def _numbered(self, lines: Iterable[str]) -> Iterator[str]:
         for self.number, line in enumerate(lines, 1):

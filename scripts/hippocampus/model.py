@@ -34,6 +34,26 @@ COUNT_LIMIT = 2**53 - 1
 # How index.json's JSON is written (a memory, one line; store.indexfile writes the file around them) and read.
 ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 DECODE = json.JSONDecoder().raw_decode
+_HALF = re.compile("[\ud800-\udfff]")
+
+
+def whole_characters(value: Any) -> Any:
+    """A parsed JSON value with each half of a surrogate pair in its strings (keys too) as U+FFFD, the replacement
+    character: JSON may hold one as an escape — JavaScript's strings may, when a text is cut in the middle of an
+    emoji — and no UTF-8 text can. Lists and objects are changed in place."""
+    if type(value) is str:
+        return value if value.isascii() else _HALF.sub("\ufffd", value)
+    if type(value) is list:
+        for i, item in enumerate(value):
+            value[i] = whole_characters(item)
+    elif type(value) is dict:
+        for key, item in list(value.items()):
+            whole = whole_characters(key)
+            if whole != key:
+                del value[key]
+            value[whole] = whole_characters(item)
+    return value
+
 
 ID_PREFIX = "mem_"  # every id this version gives is the prefix and a number
 _ID_RE = re.compile(rf"^{ID_PREFIX}(\d+)$")
@@ -416,6 +436,7 @@ class Memory:
         """Validate one stored memory in place (a numeric string importance becomes a number; an invalid decay
         anchor is dropped and re-derived); `where` names it in error messages."""
         memory_id = cls.check_id(raw, where)
+        whole_characters(raw)
         if type(raw.get("content")) is not str:
             raise HippocampusError(f"{where} ({memory_id}): `content` must be a string")
         importance = raw.get("importance", DEFAULT_IMPORTANCE)

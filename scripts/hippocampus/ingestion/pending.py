@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HippocampusError
-from ..model import DOMAINS, Index
+from ..model import DOMAINS, Index, whole_characters
 from ..timeutil import iso, parse_instant
 from .transcripts import Signal
 from ..workspace import Workspace
@@ -226,7 +226,7 @@ def checked_importance(value) -> float:
 def read_apply_file(path: Path) -> Any:
     """The JSON of a file given to --apply (an agent's decisions or answers); anything else is one clear error."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        return whole_characters(json.loads(Path(path).read_text(encoding="utf-8")))
     except FileNotFoundError:
         raise HippocampusError(f"--apply: {path} does not exist") from None
     except OSError as exc:

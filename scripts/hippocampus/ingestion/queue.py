@@ -5,7 +5,6 @@ queue is trimmed afterwards, and a trim lost to a kill is redone by the next run
 
 from __future__ import annotations
 
-import json
 import os
 from array import array
 from typing import Callable, Iterator
@@ -84,7 +83,7 @@ class Backlog:
             for offset in self._offsets:
                 handle.seek(offset)
                 try:
-                    value = json.loads(handle.readline())
+                    value = jsonl.loads(handle.readline())
                 except ValueError:
                     raise HippocampusError(f"{self.path} changed while this run was reading it") from None
                 yield Signal.from_dict(value, f"{self.path}:byte {offset}")

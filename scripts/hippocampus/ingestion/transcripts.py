@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable
 
 from ..errors import HippocampusError
+from ..model import whole_characters
 from . import echoes
 from .linereader import Line
 from ..timeutil import iso, parse_instant
@@ -560,6 +561,8 @@ class _SessionParser:
         if not isinstance(entry, dict):
             read.malformed += 1
             return
+        if b"\\u" in line.data:  # an escape, perhaps of half a character
+            whole_characters(entry)
         if entry.get("type") == "session" and not self.header_seen:
             self.header_seen = True
             if isinstance(entry.get("id"), str) and entry["id"].strip():

@@ -17,7 +17,7 @@ from typing import Any, BinaryIO
 
 from .. import redaction
 from ..errors import HippocampusError
-from ..model import DECODE, ENCODE, SCHEMA_VERSION, Index, Memory
+from ..model import DECODE, ENCODE, SCHEMA_VERSION, Index, Memory, whole_characters
 from ..timeutil import iso
 from ..workspace import Workspace
 from .files import check_index_link, folder_error, identity, replacing
@@ -176,7 +176,7 @@ class _Reader:
             memory_id = Memory.check_id(self.value(), place)
             text = self.text[start : self.at]
             if "\n" in text or "\r" in text:  # laid out over lines (the old skill, a hand edit): one line again
-                text = ENCODE(DECODE(text)[0])
+                text = ENCODE(whole_characters(DECODE(text)[0]))
             out.append(Memory.from_text(text.encode("utf-8"), memory_id, place))
             if not self.after("]"):
                 return out
