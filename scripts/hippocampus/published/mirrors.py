@@ -77,10 +77,9 @@ def is_ours(path: Path) -> bool:
 def write_mirrors(ws: Workspace, view: Cache, today: date) -> int:
     """Bring every mirror up to date with the store as of `today`; returns how many files were written or
     removed."""
-    found = view.shelves(today, file_name, SHELF_LIMIT)
     written = 0
     wanted = set()
-    for (domain, name), shelf in found.items():
+    for (domain, name), shelf in view.shelves(today, file_name, SHELF_LIMIT):
         if domain not in DOMAINS or not shelf.memories:
             continue
         path = ws.domain_dir(domain) / f"{name}.md"

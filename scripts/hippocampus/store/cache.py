@@ -95,6 +95,11 @@ def histogram_bin(value: float, bins: int) -> int:
 ShelfOf = Callable[[str], str]  # a memory's category -> the name of its shelf
 
 
+def _shelf_order(row: tuple) -> tuple:
+    """Most important today first, ties by id."""
+    return -row[0], row[2]
+
+
 class Cache:
     """The store as the features read it, from a cache database (on disk, or built in memory). A reader's `snapshot`
     is one read transaction: every question it asks is answered from the same state, whatever a writer commits
@@ -110,7 +115,6 @@ class Cache:
         self.read_meta()
 
     def read_meta(self) -> None:
-        self._scan: tuple[date, list[tuple]] | None = None  # every row as of a day, read once for all the views
         self.meta = dict(self.db.execute("SELECT key, value FROM meta"))
         self.count = int(self.meta.get("count", 0))
         total = float(self.meta.get("length", 0.0))
@@ -164,10 +168,9 @@ class Cache:
         return out
 
     # --- published views ---
-    def _today(self, today: date) -> list[tuple]:
+    def _today(self, today: date) -> Iterator[tuple]:
         """(today's importance, doc, id, domain, category, pinned, explicit, hidden, created, reinforced) of every
-        document."""
-        out = []
+        document, streamed: each published view reads them afresh rather than holding 100,000 of them."""
         for (
             doc,
             memory_id,
@@ -186,14 +189,7 @@ class Cache:
             "reinforced FROM docs WHERE shelved = 0"
         ):
             found = importance(bool(pinned), value, base, date.fromordinal(since), today)
-            out.append((found, doc, memory_id, domain, category, pinned, explicit, hidden, created, reinforced))
-        return out
-
-    def _every(self, today: date) -> list[tuple]:
-        """`_today` of every document, read once for the published views of one day."""
-        if self._scan is None or self._scan[0] != today:
-            self._scan = (today, self._today(today))
-        return self._scan[1]
+            yield found, doc, memory_id, domain, category, pinned, explicit, hidden, created, reinforced
 
     def core(self, today: date, threshold: float) -> tuple[int, Iterator[tuple[Memory, float]]]:
         """How many visible memories reach `threshold` today, and those memories: explicit "remember this" first,
@@ -229,24 +225,31 @@ class Cache:
 
         return total, walk()
 
-    def shelves(self, today: date, shelf_of: ShelfOf, limit: int) -> dict[tuple[str, str], Shelf]:
-        """{(domain, shelf): Shelf}: each shelf's `limit` most important visible memories, most important first,
-        ties by id, and its count."""
+    def shelves(self, today: date, shelf_of: ShelfOf, limit: int) -> Iterator[tuple[tuple[str, str], Shelf]]:
+        """((domain, shelf), Shelf) of each shelf: its `limit` most important visible memories, most important first,
+        ties by id, and its count; each shelf's memories are read as it comes (not every shelf's at once)."""
         grouped: dict[tuple[str, str], list[tuple]] = {}
+        counts: Counter[tuple[str, str]] = Counter()
         names: dict[str, str] = {}  # category -> shelf: a store has few categories
-        for row in self._every(today):
+        for row in self._today(today):
             if not row[7]:  # hidden
                 name = names.get(row[4])
                 if name is None:
                     name = names[row[4]] = shelf_of(row[4])
-                grouped.setdefault((row[3], name), []).append(row)
-        kept = {key: heapq.nsmallest(max(0, limit), rows, key=lambda r: (-r[0], r[2])) for key, rows in grouped.items()}
-        bodies = self.fetch([row[1] for rows in kept.values() for row in rows], today)
-        return {key: Shelf([(bodies[row[1]], row[0]) for row in rows], len(grouped[key])) for key, rows in kept.items()}
+                key = (row[3], name)
+                counts[key] += 1
+                rows = grouped.setdefault(key, [])
+                rows.append(row)
+                if len(rows) > 2 * limit:  # only the best `limit` can be listed: the others are let go
+                    rows[:] = heapq.nsmallest(max(0, limit), rows, key=_shelf_order)
+        for key, rows in grouped.items():
+            rows = heapq.nsmallest(max(0, limit), rows, key=_shelf_order)
+            bodies = self.fetch([row[1] for row in rows], today)
+            yield key, Shelf([(bodies[row[1]], row[0]) for row in rows], counts[key])
 
     def ranked(self, today: date, limit: int) -> list[Scored]:
         """The `limit` most important memories today (hidden ones too), then the most reinforced, ties by id."""
-        rows = heapq.nsmallest(max(0, limit), self._every(today), key=lambda r: (-r[0], -r[9], r[2]))
+        rows = heapq.nsmallest(max(0, limit), self._today(today), key=lambda r: (-r[0], -r[9], r[2]))
         bodies = self.fetch([row[1] for row in rows], today)
         return [
             Scored(
@@ -265,7 +268,7 @@ class Cache:
         """Aggregates over every memory today."""
         out = Census(bins)
         days: Counter[int] = Counter()  # day number -> memories made that day
-        for value, _, _, domain, _, pinned, _, _, created, reinforced in self._every(today):
+        for value, _, _, domain, _, pinned, _, _, created, reinforced in self._today(today):
             out.total += 1
             tiers = out.per_domain.get(domain or "user")
             if tiers is None:
