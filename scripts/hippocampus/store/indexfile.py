@@ -177,7 +177,7 @@ class _Reader:
             text = self.text[start : self.at]
             if "\n" in text or "\r" in text:  # laid out over lines (the old skill, a hand edit): one line again
                 text = ENCODE(whole_characters(DECODE(text)[0]))
-            out.append(Memory.from_text(text.encode("utf-8"), memory_id, place))
+            out.append(Memory.from_text(text.encode("utf-8"), memory_id, where))  # its id names it, not `place`
             if not self.after("]"):
                 return out
 
