@@ -271,9 +271,13 @@ def build_memory(item: Item, workdir: Path, variant: Variant, prefix: str) -> tu
 
 
 def ask(ws: Path, asked: datetime, question: str, patches: Sequence[Patch] = ()) -> list[list[tuple[int, int]]]:
-    """The turns behind each recalled memory, best first, each memory's in the order recall lists them."""
+    """The turns recall found, in the order it gives them to read (its `turns`: each memory's turns that match well
+    in its place, the others a little later), one list a turn; or, from a recall that gives no such order, the turns
+    behind each recalled memory, best first, each memory's in the order recall lists them."""
     argv = ["--json", "--no-touch", "--top", str(DEPTH), *at(ws, asked), "--", question]
     out = json.loads(run_script("recall", argv, patches))
+    if "turns" in out:
+        return [[t] for t in (turn_of(e["source"].get("message")) for e in out["turns"]) if t]
     return [[t for t in (turn_of(s.get("message")) for s in r.get("sources", [])) if t] for r in out["results"]]
 
 

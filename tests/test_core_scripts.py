@@ -142,6 +142,9 @@ def test_recall_json_has_the_documented_shape_and_touches_what_it_returns(stocke
     assert set(hit) == {"id", "content", "domain", "category", "importance", "score", "parts", "keywords", "sources"}
     assert set(hit["parts"]) == {"relevance", "importance", "recency"}
     assert hit["id"] == "mem_002"
+    # Every hit's sources once more, in the order to read them, each with the memory it belongs to.
+    listed = [(r["id"], s) for r in payload["results"] for s in r["sources"]]
+    assert sorted(map(str, ((t["id"], t["source"]) for t in payload["turns"]))) == sorted(map(str, listed))
     run_script("decay", ws=stocked, now="2026-03-01T13:00:00Z")
     stored = {m["id"]: m for m in read_index(stocked)["memories"]}
     assert stored["mem_002"]["lastAccessed"] == "2026-03-01T12:00:00Z"

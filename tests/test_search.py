@@ -264,3 +264,44 @@ def test_a_small_talk_reply_to_a_matching_question_is_not_taken_for_its_answer()
     )
     [hit] = rank([with_source(worry)], "mock questions plan", NOW, {})
     assert hit.turn["source"]["message"] == "m2" and hit.sources[0]["message"] == "m2"
+
+
+def said(message, minute):
+    return {"session": "s", "message": message, "ts": f"2026-02-01T10:{minute:02d}:00Z"}
+
+
+def test_a_memorys_turns_that_do_not_match_are_read_after_the_matching_turns_of_the_next_two_memories():
+    memories = [
+        mem(
+            "mem_001",
+            "Kyoto ryokan Hanami-an is booked near Yasaka shrine for the Kyoto ryokan stay",
+            sources=[said("m1", 0)],
+            episode=[{"text": "Great, enjoy the trip!", "role": "assistant", "source": said("m2", 1)}],
+        ),
+        mem("mem_002", "The Kyoto ryokan has an onsen on the roof", sources=[said("m3", 2)]),
+        mem("mem_003", "A ryokan in Kyoto serves kaiseki dinners in the room", sources=[said("m4", 3)]),
+        mem("mem_004", "The ryokan asked for the arrival time", sources=[said("m5", 4)]),
+    ]
+    hits = rank(memories, "Kyoto ryokan", NOW, {})
+    assert [h.memory.id for h in hits] == ["mem_001", "mem_002", "mem_003", "mem_004"]
+    first = hits[0]
+    assert [s["message"] for s in first.sources] == ["m1", "m2"] and first.lead == 1, "the reply matches nothing"
+    order = [(place, s["message"]) for place, s in search.reading_order(hits)]
+    assert order == [(0, "m1"), (1, "m3"), (2, "m4"), (0, "m2"), (3, "m5")]
+
+
+def test_a_weak_match_waits_but_a_turn_that_matches_half_as_well_as_the_best_leads():
+    memories = [
+        mem(
+            "mem_001",
+            "User is planning the Kyoto trip for April",
+            sources=[said("m1", 0)],
+            episode=[
+                {"text": "The ryokan in Kyoto is booked for April.", "role": "assistant", "source": said("m2", 1)},
+                {"text": "April is cherry blossom season.", "role": "assistant", "source": said("m3", 2)},
+            ],
+        )
+    ]
+    [hit] = rank(memories, "Kyoto ryokan April", NOW, {})
+    assert [s["message"] for s in hit.sources] == ["m2", "m1", "m3"] and hit.lead == 2
+    assert [s["message"] for _, s in search.reading_order([hit])] == ["m2", "m1", "m3"]

@@ -30,11 +30,17 @@ BATCH = 256
 # The answer to a matching question is listed before it when the sentences that ask hold at least this share of the
 # question's match; else just after it (the question's statement part matched: that statement is what was found).
 ASKED_SHARE = 0.5
+# A memory's turns that match the query at least this share as well as its best turn are what was found; its other
+# turns (weaker matches, and the turns that do not match at all) are context, read after the turns that match well of
+# the next CONTEXT_AFTER memories (reading_order).
+LEAD_SHARE = 0.5
+CONTEXT_AFTER = 2
 
 
 class Hit(NamedTuple):
     """A memory found, with its score and the score's named parts, the query terms it holds, its sources in the
-    order they match (best first) and the attached turn that matches best (when it matches better than the memory)."""
+    order they match (best first), how many of those lead (the turns that match well: reading_order) and the attached
+    turn that matches best (when it matches better than the memory)."""
 
     memory: Memory
     score: float
@@ -43,6 +49,7 @@ class Hit(NamedTuple):
     matched: list[str]
     sources: list[dict]
     turn: dict | None
+    lead: int = 0  # the first `lead` sources match the query at least LEAD_SHARE as well as the best one
 
 
 _ASKS_WHEN = re.compile(
@@ -77,11 +84,13 @@ def in_days(days: str, asked: list[tuple[int, int]]) -> float:
     return 0.0
 
 
-def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict], dict | None]:
+def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict], dict | None, int]:
     """(every source of the memory in the order its pieces match the query — its statement's own sources, an attached
     turn's source — where the answer to a matching question comes just before the question unless it is small talk
     ("ok, let's do that"), and equal matches in the order they were said; the attached turn that comes first, when
-    it is not the memory's own statement). `weights`: each query term's weight (its idf × its weight in the query)."""
+    it is not the memory's own statement; how many of the sources lead: those of the pieces that match at least
+    LEAD_SHARE as well as the best, always the first piece's). `weights`: each query term's weight (its idf × its
+    weight in the query)."""
     scored: list[list[Any]] = []  # [value, answers a matching question, said at, piece]
     for piece in pieces(memory):
         scored.append([_value(piece.text, weights), False, _said_at(piece), piece])
@@ -99,10 +108,36 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
             answer[0], answer[1] = question[0], first
     scored.sort(key=lambda item: (-item[0], not item[1], item[2]))
     out: list[dict] = []
-    for *_, piece in scored:
-        out += [s for s in piece.sources if s not in out]
     best_value, _, _, best = scored[0]
-    return out, (best.turn if best.turn is not None and best_value > 0 else None)
+    lead = 0
+    for value, _, _, piece in scored:
+        out += [s for s in piece.sources if s not in out]
+        if piece is best or (value > 0 and value >= LEAD_SHARE * best_value):
+            lead = len(out)
+    return out, (best.turn if best.turn is not None and best_value > 0 else None), lead
+
+
+def reading_order(hits: list[Hit]) -> list[tuple[int, dict]]:
+    """Every hit's sources as (the hit's place, source) in the order to read them, each turn once: a hit's leading
+    turns (those that match the query well) in its place, and its other turns — context that matches weakly or not at
+    all — after the leading turns of the next CONTEXT_AFTER hits. So the first few turns are the ones that answer,
+    from more memories, rather than every turn of the first two."""
+    out: list[tuple[int, dict]] = []
+    seen: list[dict] = []
+
+    def add(place: int, sources: list[dict]) -> None:
+        for source in sources:
+            if source not in seen:
+                seen.append(source)
+                out.append((place, source))
+
+    for place, hit in enumerate(hits):
+        add(place, hit.sources[: hit.lead])
+        if place >= CONTEXT_AFTER:
+            add(place - CONTEXT_AFTER, hits[place - CONTEXT_AFTER].sources[hits[place - CONTEXT_AFTER].lead :])
+    for place in range(max(0, len(hits) - CONTEXT_AFTER), len(hits)):
+        add(place, hits[place].sources[hits[place].lead :])
+    return out
 
 
 def _value(text: str, weights: dict[str, float]) -> float:
@@ -202,7 +237,7 @@ def rank(
         memory = memories[doc]
         held = document_terms(memory)
         matched = [t for t in lists if held.get(t)]
-        sources, turn = order_sources(memory, {t: idf[t] for t in matched})
+        sources, turn, lead = order_sources(memory, {t: idf[t] for t in matched})
         shown = ["(says when)" if t == TIME_TERM else t for t in matched]
-        hits.append(Hit(memory, round(score, 4), parts, fact.importance, shown, sources, turn))
+        hits.append(Hit(memory, round(score, 4), parts, fact.importance, shown, sources, turn, lead))
     return hits
