@@ -305,3 +305,30 @@ def test_a_weak_match_waits_but_a_turn_that_matches_half_as_well_as_the_best_lea
     [hit] = rank(memories, "Kyoto ryokan April", NOW, {})
     assert [s["message"] for s in hit.sources] == ["m2", "m1", "m3"] and hit.lead == 2
     assert [s["message"] for _, s in search.reading_order([hit])] == ["m2", "m1", "m3"]
+
+
+def test_a_reply_that_only_echoes_the_words_the_statement_holds_is_context_unless_it_answers():
+    stay = mem(
+        "mem_001",
+        "I was in Japan for two weeks in April, mostly in Kyoto",
+        sources=[said("m1", 0)],
+        episode=[
+            {"text": "Japan in April has the cherry blossoms!", "role": "assistant", "source": said("m2", 1)},
+        ],
+    )
+    [hit] = rank([stay], "Japan April Kyoto", NOW, {})
+    assert [s["message"] for s in hit.sources] == ["m1", "m2"]
+    assert hit.lead == 1, "the reply holds no word of the question the statement lacks: it only echoes it"
+    [hit] = rank([stay], "Japan April Kyoto cherry", NOW, {})
+    assert [s["message"] for s in hit.sources] == ["m1", "m2"] and hit.lead == 2, "the reply holds what was asked"
+    trip = mem(
+        "mem_002",
+        "User asked which ryokan we booked in Kyoto: the Kyoto ryokan booking",
+        sources=[said("m3", 0)],
+        episode=[
+            {"text": "Which ryokan did we book in Kyoto?", "role": "user", "source": said("m4", 1)},
+            {"text": "Hanami-an, near Yasaka shrine, for three nights.", "role": "assistant", "source": said("m5", 2)},
+        ],
+    )
+    [hit] = rank([trip], "which ryokan did we book in Kyoto", NOW, {})
+    assert [s["message"] for s in hit.sources] == ["m3", "m5", "m4"] and hit.lead == 2, "the answer leads"

@@ -85,15 +85,19 @@ def in_days(days: str, asked: list[tuple[int, int]]) -> float:
 
 
 def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict], dict | None, int]:
-    """(every source of the memory in the order its pieces match the query — its statement's own sources, an attached
-    turn's source — where the answer to a matching question comes just before the question unless it is small talk
-    ("ok, let's do that"), and equal matches in the order they were said; the attached turn that comes first, when
-    it is not the memory's own statement; how many of the sources lead: those of the pieces that match at least
-    LEAD_SHARE as well as the best, always the first piece's). `weights`: each query term's weight (its idf × its
-    weight in the query)."""
-    scored: list[list[Any]] = []  # [value, answers a matching question, said at, piece]
+    """(every source of the memory, those that lead first: in the order its pieces match the query — its statement's
+    own sources, an attached turn's source — where the answer to a matching question comes just before the question
+    unless it is small talk ("ok, let's do that"), and equal matches in the order they were said; the attached turn
+    that comes first, when it is not the memory's own statement; how many of the sources lead). The pieces that lead:
+    the first, and each that matches at least LEAD_SHARE as well — but not an attached turn that only repeats words
+    of the query the memory's own statement holds (a reply that echoes what was said), unless it answers a matching
+    question. `weights`: each query term's weight (its idf × its weight in the query)."""
+    # [value, comes before the question it answers, said at, piece, query terms it holds, answers a matching question]
+    scored: list[list[Any]] = []
     for piece in pieces(memory):
-        scored.append([_value(piece.text, weights), False, _said_at(piece), piece])
+        value, held = _match(piece.text, weights)
+        scored.append([value, False, _said_at(piece), piece, held, False])
+    own_value, own_held = scored[0][0], scored[0][4]  # the memory's own statement comes first in pieces()
     scored.sort(key=lambda item: item[2])
     for question, answer in pairwise(scored):
         if (
@@ -105,16 +109,37 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
             # It answers what matched: it matches as well, and comes first when what was asked matched; when only
             # what was said before the asking did ("I was in Japan for two weeks. Any tips?"), just after it.
             first = _value(asked_part(question[3].text), weights) >= ASKED_SHARE * question[0]
-            answer[0], answer[1] = question[0], first
+            answer[0], answer[1], answer[5] = question[0], first, True
     scored.sort(key=lambda item: (-item[0], not item[1], item[2]))
+    best_value, best = scored[0][0], scored[0][3]
+    leading: list[dict] = []
+    rest: list[dict] = []
+    for value, _, _, piece, held, answers in scored:
+        echo = piece.turn is not None and own_value > 0 and held <= own_held and not answers
+        leads = piece is best or (value > 0 and value >= LEAD_SHARE * best_value and not echo)
+        (leading if leads else rest).extend(piece.sources)
     out: list[dict] = []
-    best_value, _, _, best = scored[0]
-    lead = 0
-    for value, _, _, piece in scored:
-        out += [s for s in piece.sources if s not in out]
-        if piece is best or (value > 0 and value >= LEAD_SHARE * best_value):
-            lead = len(out)
+    for source in leading:
+        if source not in out:
+            out.append(source)
+    lead = len(out)
+    for source in rest:
+        if source not in out:
+            out.append(source)
     return out, (best.turn if best.turn is not None and best_value > 0 else None), lead
+
+
+def _match(text: str, weights: dict[str, float]) -> tuple[float, set[str]]:
+    """How well one text matches the query (BM25's saturating term frequency, without length normalisation), and the
+    query terms it holds."""
+    counts = text_terms(text)
+    held = [t for t in weights if counts.get(t)]
+    return sum(weights[t] * counts[t] * (K1 + 1) / (counts[t] + K1) for t in held), set(held)
+
+
+def _value(text: str, weights: dict[str, float]) -> float:
+    """How well one text matches the query: BM25's saturating term frequency, without length normalisation."""
+    return _match(text, weights)[0]
 
 
 def reading_order(hits: list[Hit]) -> list[tuple[int, dict]]:
@@ -138,12 +163,6 @@ def reading_order(hits: list[Hit]) -> list[tuple[int, dict]]:
     for place in range(max(0, len(hits) - CONTEXT_AFTER), len(hits)):
         add(place, hits[place].sources[hits[place].lead :])
     return out
-
-
-def _value(text: str, weights: dict[str, float]) -> float:
-    """How well one text matches the query: BM25's saturating term frequency, without length normalisation."""
-    counts = text_terms(text)
-    return sum(w * counts[t] * (K1 + 1) / (counts[t] + K1) for t, w in weights.items() if counts.get(t))
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
