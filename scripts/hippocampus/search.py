@@ -148,12 +148,14 @@ def reading_order(hits: list[Hit]) -> list[tuple[int, dict]]:
     all — after the leading turns of the next CONTEXT_AFTER hits. So the first few turns are the ones that answer,
     from more memories, rather than every turn of the first two."""
     out: list[tuple[int, dict]] = []
-    seen: list[dict] = []
+    seen: set = set()  # the turns listed: (session, message), or the source itself when it names no message
 
     def add(place: int, sources: list[dict]) -> None:
         for source in sources:
-            if source not in seen:
-                seen.append(source)
+            message = source.get("message")
+            key = (str(source.get("session")), str(message)) if message is not None else id(source)
+            if key not in seen:
+                seen.add(key)
                 out.append((place, source))
 
     for place, hit in enumerate(hits):
