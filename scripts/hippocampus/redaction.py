@@ -24,6 +24,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Callable, NamedTuple, cast
 
+from .text import alternatives
+
 MARK = "[REDACTED:{}]"
 # Raise it when a kind is added or widened: stored memories are then redacted again as they are read (see
 # `redact_memory`), and the search cache, which holds their words, is rebuilt.
@@ -783,26 +785,6 @@ def gate(pattern: Pattern) -> frozenset[str] | None:
     return frozenset(s for s in needed if not any(o != s and o in s for o in needed))
 
 
-def _trie(words: list[str]) -> str:
-    """One regex for many words, sharing their beginnings ("p(?:in(?: |:)|ass…)"): a text is scanned once, a
-    position whose character starts no word is passed over at once, and the longest word at a place is found."""
-    root: dict = {}
-    for word in words:
-        node = root
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}
-
-    def build(node: dict) -> str:
-        branches = [re.escape(char) + build(child) for char, child in sorted(node.items()) if char]
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 and "" not in node else "(?:" + "|".join(branches) + ")"
-        return body + ("?" if "" in node else "")
-
-    return build(root)
-
-
 @lru_cache(maxsize=1)
 def _gates() -> tuple[re.Pattern, dict[str, int], tuple[tuple[re.Pattern, int], ...], int]:
     """(one regex finding every gate string of two characters or more in a folded text; what each string it finds
@@ -823,7 +805,7 @@ def _gates() -> tuple[re.Pattern, dict[str, int], tuple[tuple[re.Pattern, int], 
             for string in strings:
                 masks[string.casefold()] = masks.get(string.casefold(), 0) | 1 << number
     found = {word: _or(bits for start, bits in masks.items() if word.startswith(start)) for word in masks}
-    return re.compile(_trie(sorted(masks)) or "(?!)"), found, tuple(letters), always
+    return re.compile(alternatives(masks) or "(?!)"), found, tuple(letters), always
 
 
 def _or(masks) -> int:

@@ -254,6 +254,32 @@ def terms(text: str) -> list[str]:
 SENTENCE_BREAK = re.compile(r"\s(?:(?<=[.!?。！？]\s)\s*|(?<=\n)\n*)")
 
 
+def alternatives(words, any_space: bool = False) -> str:
+    """A regex matching any of these words, the longest first (so "a few" wins over "a"), written as a tree of their
+    letters — "f(?:ew|ive|our)" rather than "five|four|few" — so that the regex engine leaves a place no word starts
+    after a letter or two instead of trying every word in turn. `any_space`: a space in a word matches any run of
+    white space. No words: the empty string."""
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    space = r"\s+" if any_space else re.escape(" ")
+
+    def branches(node: dict) -> str:
+        # The branches start with different letters, so their order does not matter (sorted: the same regex every
+        # run); a word that ends here is tried last ("?" is greedy), after the longer ones.
+        parts = [(space if char == " " else re.escape(char)) + branches(node[char]) for char in sorted(node) if char]
+        if not parts:
+            return ""
+        if "" not in node:
+            return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+        return ("(?:" + "|".join(parts) + ")" if len(parts) > 1 or len(parts[0]) > 1 else parts[0]) + "?"
+
+    return branches(tree)
+
+
 def may_contain(text: str, needles: tuple[str, ...]) -> bool:
     """False only when `text` holds none of `needles` (lower-case ASCII) in any letter case: a cheap test before a
     case-insensitive regex that cannot match without one of them. Text with characters beyond ASCII always may

@@ -27,6 +27,8 @@ from typing import NamedTuple, TypeVar
 
 from dateutil.relativedelta import relativedelta
 
+from ..text import alternatives
+
 DEFAULT_HOUR = 9
 END_OF_DAY = 17
 WEEKEND_HOUR = 10
@@ -78,27 +80,8 @@ def _group(match: re.Match, name: str) -> str | None:
 
 
 def _alternatives(words) -> str:
-    """A regex matching any of these words (a space in one: any run of spaces), the longest first (so "a few" wins
-    over "a"). Written as a tree of their letters — "f(?:ive|our|ew)" rather than "five|four|few" — so that where a
-    text holds none of them the regex engine gives up after a letter or two instead of trying every word in turn."""
-    tree: dict = {}
-    for word in words:
-        node = tree
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}
-    return _branches(tree)
-
-
-def _branches(node: dict) -> str:
-    """The regex of the words below a node of `_alternatives`' tree. Its branches start with different letters, so
-    their order does not matter; a word that ends here is tried last ("?" is greedy), after the longer ones."""
-    parts = [(r"\s+" if char == " " else re.escape(char)) + _branches(child) for char, child in node.items() if char]
-    if not parts:
-        return ""
-    if "" not in node:
-        return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
-    return ("(?:" + "|".join(parts) + ")" if len(parts) > 1 or len(parts[0]) > 1 else parts[0]) + "?"
+    """A regex matching any of these words, the longest first; a space in one matches any run of spaces."""
+    return alternatives(words, any_space=True)
 
 
 _NUM = rf"(?:\d{{1,3}}|{_alternatives(_NUMBERS)})"
