@@ -73,7 +73,7 @@ def contents(view: cache.Cache) -> dict:
         row[1]: row[2:]
         for row in view.db.execute("SELECT * FROM docs")  # every column but the document number
     }
-    bodies = {ids[doc]: json.loads(body) for doc, body in view.db.execute("SELECT doc, body FROM bodies")}
+    bodies = {ids[doc]: cache.unpacked(body) for doc, body in view.db.execute("SELECT doc, body FROM bodies")}
     postings = {}
     for term, docs, tfs, lengths in view.db.execute("SELECT term, docs, tfs, lengths FROM terms"):
         arrays = [array("I"), array("f"), array("f")]

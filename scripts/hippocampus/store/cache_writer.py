@@ -4,7 +4,6 @@ writers — and a reader that finds the cache stale while no run holds the works
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 from array import array
@@ -19,7 +18,7 @@ from ..terms import days_text, document_terms, memory_days, topic_terms
 from ..timeutil import parse_day, parse_instant
 from ..workspace import Workspace
 from . import archive
-from .cache import BATCH, CODES, VERSION, Broken, Cache, arrays_of, connect, describes, path_of
+from .cache import BATCH, CODES, VERSION, Broken, Cache, arrays_of, connect, describes, packed, path_of, unpacked
 from .indexfile import Loaded
 
 _TABLES = """
@@ -44,7 +43,7 @@ CREATE TABLE docs(
     days TEXT NOT NULL,           -- the days it is about (terms.days_text): a question naming a time favours them
     shelved INTEGER NOT NULL      -- in memory/archive.jsonl: 1 found by recall, 2 superseded (only with --all)
 );
-CREATE TABLE bodies(doc INTEGER PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE bodies(doc INTEGER PRIMARY KEY, body BLOB NOT NULL);  -- cache.packed
 CREATE TABLE terms(term TEXT PRIMARY KEY, docs BLOB NOT NULL, tfs BLOB NOT NULL, lengths BLOB NOT NULL);
 CREATE TABLE topics(term TEXT PRIMARY KEY, docs BLOB NOT NULL);
 CREATE INDEX docs_core ON docs(hidden, pinned, explicit, rank_key);
@@ -56,13 +55,12 @@ CREATE TABLE commitments(
 );
 CREATE INDEX commitments_due ON commitments(status, due);
 """
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 # What a body leaves out: its importance and decay anchor are the row's (a body stays as it is when the daily decay
 # writes new importances).
 _LEFT_OUT = ("importance", "decay")
 
 
-Entry = tuple[tuple, str, dict[str, float], float, set[str], tuple | None]
+Entry = tuple[tuple, bytes, dict[str, float], float, set[str], tuple | None]
 
 
 def _entry(doc: int, memory: Memory, meta: dict, today: date, shelved: bool = False) -> Entry:
@@ -98,7 +96,7 @@ def _entry(doc: int, memory: Memory, meta: dict, today: date, shelved: bool = Fa
         (2 if memory.superseded else 1) if shelved else 0,
     )
     body = {k: v for k, v in memory.to_dict().items() if k not in _LEFT_OUT}
-    return row, _ENCODE(body), counts, length, topic, None if shelved else _commitment_row(doc, memory)
+    return row, packed(body), counts, length, topic, None if shelved else _commitment_row(doc, memory)
 
 
 def _commitment_row(doc: int, memory: Memory) -> tuple | None:
@@ -203,7 +201,7 @@ def update(
         if found is not None:
             doc = found[0]
             (body,) = db.execute("SELECT body FROM bodies WHERE doc = ?", (doc,)).fetchone()
-            for term in document_terms(Memory.wrap(json.loads(body))):
+            for term in document_terms(Memory.wrap(unpacked(body))):
                 terms.setdefault(term, (set(), []))[0].add(doc)
             for term in found[1].split():
                 topics.setdefault(term, (set(), []))[0].add(doc)
