@@ -65,10 +65,12 @@ class Backlog:
     def __init__(self, ws: Workspace, after: int, order: Callable[[Signal], tuple]) -> None:
         self.path = ws.signals
         self.last = after  # the highest signal number queued
+        self.sessions: set[str] = set()  # the sessions they were said in
         ranked = []
         for offset, signal in _entries(ws):
             if signal is not None and signal.seq > after:
                 self.last = max(self.last, signal.seq)
+                self.sessions.add(signal.session)
                 ranked.append((order(signal), offset))
         ranked.sort()
         self._offsets = array("q", (offset for _, offset in ranked))

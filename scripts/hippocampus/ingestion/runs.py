@@ -130,7 +130,7 @@ def encode(
         outcome = report.outcome
         lookup = None
         if backlog or old:
-            sessions = {signal.session for signal in backlog}
+            sessions = set(backlog.sessions)
             for item in old:
                 sessions |= {session for session, _ in pending.item_keys(item)}
             lookup = _lookup(store, sessions)
