@@ -431,8 +431,8 @@ def test_an_archived_memory_stays_findable_by_recall_and_out_of_every_other_view
             assert [(h.memory.id, h.memory.archived) for h in found] == [("mem_002", True)]
             total, core = view.core(NOW.date(), 0.0)
             assert total == 1 and [m.id for m, _ in core] == ["mem_001"]
-            assert [s.memory.id for s in view.ranked(NOW.date(), 10)] == ["mem_001"]
-            assert view.census(NOW.date(), 10).total == 1
+            tallies = view.census(NOW.date(), 10, 10)
+            assert [s.memory.id for s in tallies.top] == ["mem_001"] and tallies.total == 1
             assert view.topic_docs("bee") == view.topic_docs("nothing-here")
         finally:
             view.close()

@@ -548,8 +548,8 @@ def build(
     """Everything the dashboard template receives: aggregates over every memory of the store, and its `limit`
     most important memories."""
     today = now.date()
-    tallies = view.census(today, HISTOGRAM_BINS)
-    scored = view.ranked(today, max(limit, TOP_COUNT))
+    tallies = view.census(today, HISTOGRAM_BINS, max(limit, TOP_COUNT))
+    scored = tallies.top
     listed = scored[: max(0, limit)]
     tiers = tier_counts(tallies)
     agent = agent or {}

@@ -82,6 +82,7 @@ class Census:
     the fading and of the pinned memories (ascending), memories per creation day, and totals."""
 
     def __init__(self, bins: int):
+        self.top: list[Scored] = []  # the most important memories (see Cache.census)
         self.bins = [0] * bins
         self.total = 0
         self.per_domain: dict[str, Counter] = {}
@@ -110,6 +111,11 @@ ShelfOf = Callable[[str], str]  # a memory's category -> the name of its shelf
 def _shelf_order(row: tuple) -> tuple:
     """Most important today first, ties by id."""
     return -row[0], row[2]
+
+
+def _ranked_order(row: tuple) -> tuple:
+    """Most important today first, then the most reinforced, ties by id."""
+    return -row[0], -row[9], row[2]
 
 
 class Cache:
@@ -259,9 +265,7 @@ class Cache:
             bodies = self.fetch([row[1] for row in rows], today)
             yield key, Shelf([(bodies[row[1]], row[0]) for row in rows], counts[key])
 
-    def ranked(self, today: date, limit: int) -> list[Scored]:
-        """The `limit` most important memories today (hidden ones too), then the most reinforced, ties by id."""
-        rows = heapq.nsmallest(max(0, limit), self._today(today), key=lambda r: (-r[0], -r[9], r[2]))
+    def _scored(self, rows: list[tuple], today: date) -> list[Scored]:
         bodies = self.fetch([row[1] for row in rows], today)
         return [
             Scored(
@@ -276,11 +280,18 @@ class Cache:
             for value, doc, _, domain, _, pinned, _, _, created, reinforced in rows
         ]
 
-    def census(self, today: date, bins: int) -> Census:
-        """Aggregates over every memory today."""
+    def census(self, today: date, bins: int, top: int = 0) -> Census:
+        """Aggregates over every memory today, and (`Census.top`) its `top` most important memories (hidden ones
+        too), then the most reinforced, ties by id: one read of the store."""
         out = Census(bins)
         days: Counter[int] = Counter()  # day number -> memories made that day
-        for value, _, _, domain, _, pinned, _, _, created, reinforced in self._today(today):
+        best: list[tuple] = []
+        for row in self._today(today):
+            value, _, _, domain, _, pinned, _, _, created, reinforced = row
+            if top > 0:
+                best.append(row)
+                if len(best) > 2 * top:  # only the best `top` can be listed: the others are let go
+                    best[:] = heapq.nsmallest(top, best, key=_ranked_order)
             out.total += 1
             tiers = out.per_domain.get(domain or "user")
             if tiers is None:
@@ -296,6 +307,7 @@ class Cache:
         out.days.update({date.fromordinal(day): count for day, count in days.items()})
         out.fading.sort()
         out.pinned.sort()
+        out.top = self._scored(heapq.nsmallest(max(0, top), best, key=_ranked_order), today)
         return out
 
     # --- commitments ---
