@@ -108,6 +108,11 @@ def histogram_bin(value: float, bins: int) -> int:
 ShelfOf = Callable[[str], str]  # a memory's category -> the name of its shelf
 
 
+# A view that lists the best N of the store's rows holds at most this many times N as it reads them, then keeps the
+# best N: memory bounded, and a sort of the held rows only every few thousand rows.
+HELD_PER_LISTED = 10
+
+
 def _shelf_order(row: tuple) -> tuple:
     """Most important today first, ties by id."""
     return -row[0], row[2]
@@ -258,7 +263,7 @@ class Cache:
                 counts[key] += 1
                 rows = grouped.setdefault(key, [])
                 rows.append(row)
-                if len(rows) > 2 * limit:  # only the best `limit` can be listed: the others are let go
+                if len(rows) > HELD_PER_LISTED * limit:  # only the best `limit` can be listed: the others go
                     rows[:] = heapq.nsmallest(max(0, limit), rows, key=_shelf_order)
         for key, rows in grouped.items():
             rows = heapq.nsmallest(max(0, limit), rows, key=_shelf_order)
@@ -290,7 +295,7 @@ class Cache:
             value, _, _, domain, _, pinned, _, _, created, reinforced = row
             if top > 0:
                 best.append(row)
-                if len(best) > 2 * top:  # only the best `top` can be listed: the others are let go
+                if len(best) > HELD_PER_LISTED * top:  # only the best `top` can be listed: the others go
                     best[:] = heapq.nsmallest(top, best, key=_ranked_order)
             out.total += 1
             tiers = out.per_domain.get(domain or "user")
