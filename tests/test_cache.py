@@ -436,3 +436,24 @@ def test_an_archived_memory_stays_findable_by_recall_and_out_of_every_other_view
             assert view.topic_docs("bee") == view.topic_docs("nothing-here")
         finally:
             view.close()
+
+
+def test_the_published_views_list_the_best_memories_of_a_store_far_larger_than_they_list(workspace):
+    ws = varied_store(workspace, count=120)
+    index = indexfile.load(ws).index
+    view = cache_writer.in_memory(index, NOW.date())
+    try:
+        every = view.census(NOW.date(), 10, len(index.memories)).top  # everything: nothing let go while reading
+        for limit in (1, 3):  # rows let go as they are read, ten times the limit at a time
+            expected = sorted(every, key=lambda s: (-s.importance, -s.reinforced, s.memory.id))[:limit]
+            assert [s.memory.id for s in view.census(NOW.date(), 10, limit).top] == [s.memory.id for s in expected]
+            for (domain, _), shelf in view.shelves(NOW.date(), lambda category: category, limit):
+                mine = [s for s in every if s.domain == domain and not s.memory.superseded]
+                assert shelf.total == sum(1 for s in mine if s.memory.category == shelf.memories[0][0].category)
+                best = sorted(
+                    (s for s in mine if s.memory.category == shelf.memories[0][0].category),
+                    key=lambda s: (-s.importance, s.memory.id),
+                )[:limit]
+                assert [m.id for m, _ in shelf.memories] == [s.memory.id for s in best]
+    finally:
+        view.close()
