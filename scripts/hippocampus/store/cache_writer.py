@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from array import array
+from itertools import chain
 from bisect import bisect_left
 from datetime import date
 
@@ -137,7 +138,7 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: list[Memory]
     postings: dict[str, tuple[array, array, array]] = {}
     topics: dict[str, array] = {}
     entries = []
-    every = [(memory, False) for memory in index.memories] + [(memory, True) for memory in shelf or ()]
+    every = chain(((memory, False) for memory in index.memories), ((memory, True) for memory in shelf or ()))
     renewed = held = 0
     for doc, (memory, shelved) in enumerate(every, 1):
         seen, changed = memory.validated()  # read, not kept parsed: see model.Memory
