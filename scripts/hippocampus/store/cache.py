@@ -24,7 +24,7 @@ from datetime import date, datetime
 from typing import Callable, Iterator, NamedTuple
 
 from .. import redaction
-from ..model import Memory, tier
+from ..model import ENCODE, Memory, tier
 from ..retention import importance, lowest_key, recency
 from ..workspace import Workspace
 from . import files
@@ -33,13 +33,12 @@ SCHEMA = 17
 # The cache holds the store's words as redacted under one set of rules: after new rules it is built again.
 VERSION = SCHEMA * 1000 + redaction.RULES
 BATCH = 500  # documents read in one statement
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def packed(body: dict) -> bytes:
     """A memory's body as the cache stores it: its JSON, compressed (zlib: the bodies of 100,000 memories with
     their turns take about 60 % of their JSON)."""
-    return zlib.compress(_ENCODE(body).encode("utf-8"))
+    return zlib.compress(ENCODE(body).encode("utf-8"))
 
 
 def unpacked(body: bytes) -> dict:
