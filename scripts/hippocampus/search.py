@@ -84,18 +84,19 @@ def in_days(days: str, asked: list[tuple[int, int]]) -> float:
     return 0.0
 
 
-def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict], dict | None, int]:
+def order_sources(memory: Memory, weights: dict[str, float], average: float) -> tuple[list[dict], dict | None, int]:
     """(every source of the memory, those that lead first: in the order its pieces match the query — its statement's
     own sources, an attached turn's source — where the answer to a matching question comes just before the question
     unless it is small talk ("ok, let's do that"), and equal matches in the order they were said; the attached turn
     that comes first, when it is not the memory's own statement; how many of the sources lead). The pieces that lead:
     the first, and each that matches at least LEAD_SHARE as well — but not an attached turn that only repeats words
     of the query the memory's own statement holds (a reply that echoes what was said), unless it answers a matching
-    question. `weights`: each query term's weight (its idf × its weight in the query)."""
+    question. `weights`: each query term's weight (its idf × its weight in the query); `average`: the store's average
+    piece length (a piece's match is normalised by its length as in rank)."""
     # [value, comes before the question it answers, said at, piece, query terms it holds, answers a matching question]
     scored: list[list[Any]] = []
     for piece in pieces(memory):
-        value, held = _match(piece.text, weights)
+        value, held = _match(piece.text, weights, average)
         scored.append([value, False, _said_at(piece), piece, held, False])
     own_value, own_held = scored[0][0], scored[0][4]  # the memory's own statement comes first in pieces()
     scored.sort(key=lambda item: item[2])
@@ -108,7 +109,8 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
         ):
             # It answers what matched: it matches as well, and comes first when what was asked matched; when only
             # what was said before the asking did ("I was in Japan for two weeks. Any tips?"), just after it.
-            first = _value(asked_part(question[3].text), weights) >= ASKED_SHARE * question[0]
+            asked_value = _match(asked_part(question[3].text), weights)[0]
+            first = asked_value >= ASKED_SHARE * _match(question[3].text, weights)[0]
             answer[0], answer[1], answer[5] = question[0], first, True
     scored.sort(key=lambda item: (-item[0], not item[1], item[2]))
     best_value, best = scored[0][0], scored[0][3]
@@ -129,17 +131,13 @@ def order_sources(memory: Memory, weights: dict[str, float]) -> tuple[list[dict]
     return out, (best.turn if best.turn is not None and best_value > 0 else None), lead
 
 
-def _match(text: str, weights: dict[str, float]) -> tuple[float, set[str]]:
-    """How well one text matches the query (BM25's saturating term frequency, without length normalisation), and the
-    query terms it holds."""
+def _match(text: str, weights: dict[str, float], average: float | None = None) -> tuple[float, set[str]]:
+    """How well one text matches the query, and the query terms it holds: BM25 over pieces as rank scores a memory,
+    its length normalised against `average` (or not at all, to compare the parts of one text: None)."""
     counts = text_terms(text)
     held = [t for t in weights if counts.get(t)]
-    return sum(weights[t] * counts[t] * (K1 + 1) / (counts[t] + K1) for t in held), set(held)
-
-
-def _value(text: str, weights: dict[str, float]) -> float:
-    """How well one text matches the query: BM25's saturating term frequency, without length normalisation."""
-    return _match(text, weights)[0]
+    norm = K1 * (1 - B + B * sum(counts.values()) / average) if average else K1
+    return sum(weights[t] * counts[t] * (K1 + 1) / (counts[t] + norm) for t in held), set(held)
 
 
 def reading_order(hits: list[Hit]) -> list[tuple[int, dict]]:
@@ -256,9 +254,9 @@ def rank(
         if asked:
             parts["when"] = when
         memory = memories[doc]
-        held = document_terms(memory)
+        held = document_terms(memory)[0]
         matched = [t for t in lists if held.get(t)]
-        sources, turn, lead = order_sources(memory, {t: idf[t] for t in matched})
+        sources, turn, lead = order_sources(memory, {t: idf[t] for t in matched}, average)
         shown = ["(says when)" if t == TIME_TERM else t for t in matched]
         hits.append(Hit(memory, round(score, 4), parts, fact.importance, shown, sources, turn, lead))
     return hits

@@ -112,19 +112,20 @@ def text_terms(text: str) -> Counter[str]:
     return counts
 
 
-def document_terms(memory: Memory) -> dict[str, float]:
-    """Weighted term counts of a memory: its content and the `detail` its summary left out, the turns attached to
-    it, its keywords at KEYWORD_WEIGHT, the `context` (the message it answered) at CONTEXT_WEIGHT, the `reply` (the
-    message that followed it) at REPLY_WEIGHT, the values it held before at HISTORY_WEIGHT, the month and year it
-    was made at DATE_WEIGHT, and TIME_TERM once when any of its own texts says when."""
-    said: Counter[str] = Counter()
-    for piece in pieces(memory):
-        _add_text(said, piece.text)
-    counts: dict[str, float] = dict(said)
+def document_terms(memory: Memory) -> tuple[dict[str, tuple[float, float]], float]:
+    """Each term of a memory with its weighted count and the length of the piece it is counted in, and the memory's
+    average piece length. Its pieces: its statement — its content and the `detail` its summary left out, with its
+    keywords at KEYWORD_WEIGHT, the `context` (the message it answered) at CONTEXT_WEIGHT, the `reply` (the message
+    that followed it) at REPLY_WEIGHT, the values it held before at HISTORY_WEIGHT, the month and year it was made at
+    DATE_WEIGHT — and each turn attached to it; TIME_TERM in each that says when. A term is counted in the piece where
+    it is densest (its count over the piece's length): a memory matches as well as its best piece for each word, so
+    a long reply attached to a short statement neither lends its many repeats to the statement nor hides it."""
+    every = pieces(memory)
+    statement: dict[str, float] = dict(text_terms(every[0].text))
 
     def add(found: list[str], weight: float) -> None:
         for term in found:
-            counts[term] = counts.get(term, 0.0) + weight
+            statement[term] = statement.get(term, 0.0) + weight
 
     add(terms(" ".join(memory.keywords)), KEYWORD_WEIGHT)
     for name, weight in (("context", CONTEXT_WEIGHT), ("reply", REPLY_WEIGHT)):
@@ -134,7 +135,18 @@ def document_terms(memory: Memory) -> dict[str, float]:
     made = parse_day(memory.created)
     if made is not None:
         add(terms(made.strftime("%B %Y")), DATE_WEIGHT)
-    return counts
+    counted: list[dict[str, float]] = [statement]
+    counted += ({term: float(tf) for term, tf in text_terms(p.text).items()} for p in every[1:])
+    out: dict[str, tuple[float, float]] = {}
+    total = 0.0
+    for counts in counted:
+        length = float(sum(counts.values())) or 1.0
+        total += length
+        for term, tf in counts.items():
+            held = out.get(term)
+            if held is None or tf / length > held[0] / held[1]:
+                out[term] = (float(tf), length)
+    return out, total / len(counted)
 
 
 def memory_days(memory: Memory) -> list[tuple[int, int]]:

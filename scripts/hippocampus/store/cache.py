@@ -29,7 +29,7 @@ from ..retention import importance, lowest_key, recency
 from ..workspace import Workspace
 from . import files
 
-SCHEMA = 17
+SCHEMA = 18
 # The cache holds the store's words as redacted under one set of rules: after new rules it is built again.
 VERSION = SCHEMA * 1000 + redaction.RULES
 BATCH = 500  # documents read in one statement
@@ -154,7 +154,7 @@ class Cache:
 
     # --- ranking (search.rank) ---
     def postings(self, term: str) -> list[tuple[int, float, float]]:
-        """(doc, weighted term frequency, doc length) of every document holding `term`."""
+        """(doc, weighted term frequency, length of the piece it is counted in) of every document holding `term`."""
         row = self.db.execute("SELECT docs, tfs, lengths FROM terms WHERE term = ?", (term,)).fetchone()
         if row is None:
             return []

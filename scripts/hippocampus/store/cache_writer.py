@@ -39,7 +39,7 @@ CREATE TABLE docs(
     seen INTEGER,                 -- the day last accessed (or created): recency
     created INTEGER,
     reinforced INTEGER NOT NULL,
-    length REAL NOT NULL,         -- of the weighted terms (ranking)
+    length REAL NOT NULL,         -- its pieces' average length in weighted terms (ranking: terms.document_terms)
     topic TEXT NOT NULL,          -- the topic terms, space-separated (encoding's same-fact lookup)
     days TEXT NOT NULL,           -- the days it is about (terms.days_text): a question naming a time favours them
     shelved INTEGER NOT NULL      -- in memory/archive.jsonl: 1 found by recall, 2 superseded (only with --all)
@@ -61,16 +61,16 @@ CREATE INDEX commitments_due ON commitments(status, due);
 _LEFT_OUT = ("importance", "decay")
 
 
-Entry = tuple[tuple, bytes, dict[str, float], float, set[str], tuple | None]
+Entry = tuple[tuple, bytes, dict[str, tuple[float, float]], float, set[str], tuple | None]
 
 
 def _entry(doc: int, memory: Memory, meta: dict, today: date, shelved: bool = False) -> Entry:
-    """(the document's row, its body, its weighted terms, its length, its topic terms, its commitment row or None)
+    """(the document's row, its body, its weighted terms with their pieces' lengths, its average piece length, its
+    topic terms, its commitment row or None)
     for a memory of the index — or, `shelved`, of the archive: searchable by recall, hidden from every other view,
     never a same-fact candidate for encoding, never a commitment."""
-    counts = document_terms(memory)
+    counts, length = document_terms(memory)
     topic = set() if shelved else topic_terms(memory.content)
-    length = float(sum(counts.values()))
     pinned = min(memory.importance, ceiling(memory)) if memory.pinned else None
     # A pinned memory does not fade: it has no anchor, only its importance.
     base, since = (pinned, date.min) if pinned is not None else anchor(memory, meta, today)
@@ -148,13 +148,13 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: list[Memory]
         if held > POSTINGS_HELD:
             _append_postings(db, postings, topics)
             postings, topics, held = {}, {}, len(entry[2])
-        for term, tf in entry[2].items():
+        for term, (tf, length) in entry[2].items():
             found = postings.get(term)
             if found is None:
                 found = postings[term] = (array("I"), array("f"), array("f"))
             found[0].append(doc)
             found[1].append(tf)
-            found[2].append(entry[3])
+            found[2].append(length)
         for term in entry[4]:
             topics.setdefault(term, array("I")).append(doc)
         entries.append(entry)
@@ -202,7 +202,7 @@ def update(
         if found is not None:
             doc = found[0]
             (body,) = db.execute("SELECT body FROM bodies WHERE doc = ?", (doc,)).fetchone()
-            for term in document_terms(Memory.wrap(unpacked(body))):
+            for term in document_terms(Memory.wrap(unpacked(body)))[0]:
                 terms.setdefault(term, (set(), []))[0].add(doc)
             for term in found[1].split():
                 topics.setdefault(term, (set(), []))[0].add(doc)
@@ -219,8 +219,8 @@ def update(
             doc, next_doc = next_doc, next_doc + 1
         entry = _entry(doc, memory, index.meta, today, to_shelf)
         entries.append(entry)
-        for term, tf in entry[2].items():
-            terms.setdefault(term, (set(), []))[1].append((doc, tf, entry[3]))
+        for term, (tf, length) in entry[2].items():
+            terms.setdefault(term, (set(), []))[1].append((doc, tf, length))
         for term in entry[4]:
             topics.setdefault(term, (set(), []))[1].append((doc,))
     _insert(db, entries)
