@@ -153,7 +153,8 @@ def test_a_memory_is_found_by_the_words_of_a_turn_attached_to_it():
 
 def test_a_memory_lists_its_sources_in_the_order_they_match_the_query_and_names_the_matching_turn():
     [hit] = rank([with_source(episode_memory())], "where is the passport appointment office", NOW, {})
-    assert [s["message"] for s in hit.sources] == ["m4", "m1", "m2"]
+    # m4 holds three of the words; the short m2 (one) before the longer statement (one): matches weigh by length
+    assert [s["message"] for s in hit.sources] == ["m4", "m2", "m1"]
     assert hit.turn["source"]["message"] == "m4" and hit.turn["role"] == "assistant"
     [hit] = rank([with_source(episode_memory())], "trip to Osaka", NOW, {})
     assert [s["message"] for s in hit.sources] == ["m1", "m2", "m4"]
@@ -320,7 +321,8 @@ def test_a_reply_that_only_echoes_the_words_the_statement_holds_is_context_unles
     assert [s["message"] for s in hit.sources] == ["m1", "m2"]
     assert hit.lead == 1, "the reply holds no word of the question the statement lacks: it only echoes it"
     [hit] = rank([stay], "Japan April Kyoto cherry", NOW, {})
-    assert [s["message"] for s in hit.sources] == ["m1", "m2"] and hit.lead == 2, "the reply holds what was asked"
+    # Each holds three of the four words: the shorter reply first
+    assert [s["message"] for s in hit.sources] == ["m2", "m1"] and hit.lead == 2, "the reply holds what was asked"
     trip = mem(
         "mem_002",
         "User asked which ryokan we booked in Kyoto: the Kyoto ryokan booking",
