@@ -135,18 +135,18 @@ def document_terms(memory: Memory) -> tuple[dict[str, tuple[float, float]], floa
     made = parse_day(memory.created)
     if made is not None:
         add(terms(made.strftime("%B %Y")), DATE_WEIGHT)
-    counted: list[dict[str, float]] = [statement]
-    counted += ({term: float(tf) for term, tf in text_terms(p.text).items()} for p in every[1:])
-    out: dict[str, tuple[float, float]] = {}
-    total = 0.0
-    for counts in counted:
+    length = float(sum(statement.values())) or 1.0
+    out = {term: (tf, length) for term, tf in statement.items()}
+    total = length
+    for piece in every[1:]:
+        counts = text_terms(piece.text)
         length = float(sum(counts.values())) or 1.0
         total += length
         for term, tf in counts.items():
             held = out.get(term)
-            if held is None or tf / length > held[0] / held[1]:
+            if held is None or tf * held[1] > held[0] * length:
                 out[term] = (float(tf), length)
-    return out, total / len(counted)
+    return out, total / len(every)
 
 
 def memory_days(memory: Memory) -> list[tuple[int, int]]:
