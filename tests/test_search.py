@@ -334,3 +334,24 @@ def test_a_reply_that_only_echoes_the_words_the_statement_holds_is_context_unles
     )
     [hit] = rank([trip], "which ryokan did we book in Kyoto", NOW, {})
     assert [s["message"] for s in hit.sources] == ["m3", "m5", "m4"] and hit.lead == 2, "the answer leads"
+
+
+def test_a_long_reply_that_repeats_the_question_does_not_outrank_the_short_statement_that_answers_it():
+    """A memory matches as well as its best piece for each word: the assistant's long reply that says "engaged" and
+    "Mia" over and over lends nothing to the user's question it is attached to, beyond what one piece holds."""
+    reply = (
+        "Congratulations to Mia on getting engaged! Engagement gifts for Mia could be a photo frame, a cookbook or a "
+        "weekend away. Since Mia got engaged recently, a card with a heartfelt message about Mia being engaged is "
+        "lovely. Here are more ideas for someone newly engaged: a planner, a candle, a bottle of champagne. "
+    ) * 2
+    memories = [
+        mem("mem_001", "Mia got engaged in March, at the lake"),
+        mem(
+            "mem_002",
+            "User asked for gift ideas for Mia",
+            episode=[{"text": reply, "role": "assistant", "source": {"session": "s", "message": "m2"}}],
+        ),
+        *(mem(f"mem_{i:03d}", f"Notes on the garden, week {i}") for i in range(3, 12)),
+    ]
+    hits = rank(memories, "when did Mia get engaged", NOW, {})
+    assert [h.memory.id for h in hits[:2]] == ["mem_001", "mem_002"]
