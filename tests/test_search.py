@@ -355,3 +355,53 @@ def test_a_long_reply_that_repeats_the_question_does_not_outrank_the_short_state
     ]
     hits = rank(memories, "when did Mia get engaged", NOW, {})
     assert [h.memory.id for h in hits[:2]] == ["mem_001", "mem_002"]
+
+
+def test_a_question_about_oneself_is_told_apart_from_one_to_the_agent_or_about_someone_else():
+    about_the_user = {
+        "How long was I in Japan for?": True,
+        "What did I say my sister's name was?": True,
+        "Combien de temps suis-je resté au Japon ?": True,
+        "Où j'ai garé la voiture ?": True,
+        "Wie lange war ich in Japan?": True,
+        "¿Cuánto tiempo estuve yo en Japón?": True,
+        "Quanto tempo eu fiquei no Japão?": True,
+        "我在日本待了多久？": True,
+        "What was the hiking trail you recommended for my trip?": False,
+        "Qu'est-ce que tu m'as conseillé ?": False,
+        "Was hast du mir empfohlen?": False,
+        "你推荐我去哪里？": False,
+        "What did Caroline research?": False,
+        "When did we go to the lake?": False,
+    }
+    assert {q: search.about_the_user(q) for q in about_the_user} == about_the_user
+
+
+def test_the_agents_reply_is_context_for_a_question_about_what_the_user_said():
+    """A question about oneself is answered by what one said: the agent's long reply attached to it, though it
+    repeats the question's words, comes after the user's own words of the next memories; a question to the agent
+    lists that reply first."""
+    japan = mem(
+        "mem_001",
+        "User was in Japan for two weeks, mostly in Kyoto",
+        sources=[said("m1", 0)],
+        episode=[
+            {
+                "text": "Two weeks in Japan is a great length! With two weeks in Japan you can see Kyoto, Osaka and "
+                "Tokyo; many people spend their weeks in Japan between the three.",
+                "role": "assistant",
+                "source": said("m2", 1),
+            }
+        ],
+    )
+    others = [
+        mem(f"mem_{i:03d}", f"User liked the weeks in Japan number {i}", sources=[said(f"n{i}", i)]) for i in (2, 3)
+    ]
+    hits = rank([japan, *others], "How many weeks was I in Japan?", NOW, {})
+    [hit] = [h for h in hits if h.memory.id == "mem_001"]
+    assert [s["message"] for s in hit.sources[: hit.lead]] == ["m1"]
+    order = [s["message"] for _, s in search.reading_order(hits)]
+    assert order.index("m2") > order.index("n2") and order.index("m2") > order.index("n3")
+    hits = rank([japan, *others], "How many weeks in Japan did you suggest?", NOW, {})
+    [hit] = [h for h in hits if h.memory.id == "mem_001"]
+    assert "m2" in [s["message"] for s in hit.sources[: hit.lead]]

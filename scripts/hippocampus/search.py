@@ -84,15 +84,40 @@ def in_days(days: str, asked: list[tuple[int, int]]) -> float:
     return 0.0
 
 
-def order_sources(memory: Memory, weights: dict[str, float], average: float) -> tuple[list[dict], dict | None, int]:
+# A question in the first person that does not speak to the agent ("How long was I in Japan?", "Wie lange war ich in
+# Japan?") asks what the user said: the agent's turns attached to a memory there are context, not what was found.
+# One that speaks to the agent ("What did you recommend?", "Was hast du mir empfohlen?") or of someone else ("What did
+# Caroline research?") lists every turn by how well it matches.
+_FIRST_PERSON = re.compile(
+    r"(?<![\w'’])(?:i|me|my|mine|myself|i['’](?:m|ve|ll|d)|je|moi|mon|ma|mes|ich|mich|mir|mein(?:e[mnrs]?)?|yo|mi|mis"
+    r"|m[íi][oa]s?|conmigo|eu|mim|meu|minha|meus|minhas|comigo)(?![\w'’])|(?<![\w'’])[jm]['’](?=[^\W\d_])|我(?![们們])",
+    re.IGNORECASE,
+)
+_SECOND_PERSON = re.compile(
+    r"(?<![\w'’])(?:you|your|yours|yourself|yourselves|you['’](?:re|ve|ll|d)|tu|te|toi|ton|ta|tes|vous|votre|vos|du|dich"
+    r"|dir|dein(?:e[mnrs]?)?|euch|euer|t[úu]|ti|tus|usted(?:es)?|contigo|vosotros|voc[êe]s?|teu|tua|teus|tuas)"
+    r"(?![\w'’])|(?<![\w'’])t['’](?=[^\W\d_])|[你您]",
+    re.IGNORECASE,
+)
+
+
+def about_the_user(query: str) -> bool:
+    """Whether a question asks what the user said: it speaks in the first person and not to the agent."""
+    return _FIRST_PERSON.search(query) is not None and _SECOND_PERSON.search(query) is None
+
+
+def order_sources(
+    memory: Memory, weights: dict[str, float], average: float, about_user: bool = False
+) -> tuple[list[dict], dict | None, int]:
     """(every source of the memory, those that lead first: in the order its pieces match the query — its statement's
     own sources, an attached turn's source — where the answer to a matching question comes just before the question
     unless it is small talk ("ok, let's do that"), and equal matches in the order they were said; the attached turn
     that comes first, when it is not the memory's own statement; how many of the sources lead). The pieces that lead:
     the first, and each that matches at least LEAD_SHARE as well — but not an attached turn that only repeats words
     of the query the memory's own statement holds (a reply that echoes what was said), unless it answers a matching
-    question. `weights`: each query term's weight (its idf × its weight in the query); `average`: the store's average
-    piece length (a piece's match is normalised by its length as in rank)."""
+    question; and, for a question `about_user` (about_the_user), not an agent's turn attached to a memory whose own
+    statement matches. `weights`: each query term's weight (its idf × its weight in the query); `average`: the store's
+    average piece length (a piece's match is normalised by its length as in rank)."""
     # [value, comes before the question it answers, said at, piece, query terms it holds, answers a matching question]
     scored: list[list[Any]] = []
     for piece in pieces(memory):
@@ -113,12 +138,17 @@ def order_sources(memory: Memory, weights: dict[str, float], average: float) -> 
             first = asked_value >= ASKED_SHARE * _match(question[3].text, weights)[0]
             answer[0], answer[1], answer[5] = question[0], first, True
     scored.sort(key=lambda item: (-item[0], not item[1], item[2]))
-    best_value, best = scored[0][0], scored[0][3]
+
+    def context(piece: Piece) -> bool:
+        return about_user and own_value > 0 and piece.turn is not None and piece.turn.get("role") == "assistant"
+
+    # The best piece that may lead (the memory's own statement always may).
+    best_value, best = next((value, piece) for value, _, _, piece, _, _ in scored if not context(piece))
     leading: list[dict] = []
     rest: list[dict] = []
     for value, _, _, piece, held, answers in scored:
         echo = piece.turn is not None and own_value > 0 and held <= own_held and not answers
-        leads = piece is best or (value > 0 and value >= LEAD_SHARE * best_value and not echo)
+        leads = piece is best or (value > 0 and value >= LEAD_SHARE * best_value and not echo and not context(piece))
         (leading if leads else rest).extend(piece.sources)
     out: list[dict] = []
     for source in leading:
@@ -227,6 +257,7 @@ def rank(
     ceiling = max(relevance[order[0]], ideal * WEAK_MATCH)
     w_rel, w_imp, w_rec = WEIGHTS["relevance"], WEIGHTS["importance"], WEIGHTS["recency"]
     asked = asked_days(query, now)
+    about_user = about_the_user(query)
     w_when = WEIGHTS["when"] if asked else 0.0
     found: list[tuple[float, float, str, int, Facts, float]] = []
     floor = -1.0  # the score to beat once `top` hits are in hand
@@ -256,7 +287,7 @@ def rank(
         memory = memories[doc]
         held = document_terms(memory)[0]
         matched = [t for t in lists if held.get(t)]
-        sources, turn, lead = order_sources(memory, {t: idf[t] for t in matched}, average)
+        sources, turn, lead = order_sources(memory, {t: idf[t] for t in matched}, average, about_user)
         shown = ["(says when)" if t == TIME_TERM else t for t in matched]
         hits.append(Hit(memory, round(score, 4), parts, fact.importance, shown, sources, turn, lead))
     return hits
