@@ -405,3 +405,22 @@ def test_the_agents_reply_is_context_for_a_question_about_what_the_user_said():
     hits = rank([japan, *others], "How many weeks in Japan did you suggest?", NOW, {})
     [hit] = [h for h in hits if h.memory.id == "mem_001"]
     assert "m2" in [s["message"] for s in hit.sources[: hit.lead]]
+
+
+def test_for_a_question_about_oneself_the_context_turns_come_after_every_memorys_own_words():
+    first = mem(
+        "mem_001",
+        "User parked the car on level 3 of the airport garage",
+        sources=[said("m1", 0)],
+        episode=[{"text": "Level 3 is close to the lifts.", "role": "assistant", "source": said("m2", 1)}],
+    )
+    others = [
+        mem(f"mem_{i:03d}", f"User parked the bike at the station, spot {i}", sources=[said(f"n{i}", i)])
+        for i in range(2, 6)
+    ]
+    hits = rank([first, *others], "Where did I park the car?", NOW, {})
+    assert hits[0].memory.id == "mem_001"
+    order = [s["message"] for _, s in search.reading_order(hits, search.about_the_user("Where did I park the car?"))]
+    assert order[-1] == "m2" and len(order) == 6, "the reply after the user's words of every memory"
+    order = [s["message"] for _, s in search.reading_order(hits)]
+    assert order.index("m2") < len(order) - 1, "a question about someone else reads it after the next two memories"

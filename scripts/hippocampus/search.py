@@ -170,13 +170,15 @@ def _match(text: str, weights: dict[str, float], average: float | None = None) -
     return sum(weights[t] * counts[t] * (K1 + 1) / (counts[t] + norm) for t in held), set(held)
 
 
-def reading_order(hits: list[Hit]) -> list[tuple[int, dict]]:
+def reading_order(hits: list[Hit], about_user: bool = False) -> list[tuple[int, dict]]:
     """Every hit's sources as (the hit's place, source) in the order to read them, each turn once: a hit's leading
     turns (those that match the query well) in its place, and its other turns — context that matches weakly or not at
-    all — after the leading turns of the next CONTEXT_AFTER hits. So the first few turns are the ones that answer,
-    from more memories, rather than every turn of the first two."""
+    all — after the leading turns of the next CONTEXT_AFTER hits; for a question `about_user` (about_the_user), where
+    the agent's replies are context, after the leading turns of every hit. So the first few turns are the ones that
+    answer, from more memories, rather than every turn of the first two."""
     out: list[tuple[int, dict]] = []
     seen: set = set()  # the turns listed: (session, message), or the source itself when it names no message
+    after = len(hits) if about_user else CONTEXT_AFTER
 
     def add(place: int, sources: list[dict]) -> None:
         for source in sources:
@@ -188,9 +190,9 @@ def reading_order(hits: list[Hit]) -> list[tuple[int, dict]]:
 
     for place, hit in enumerate(hits):
         add(place, hit.sources[: hit.lead])
-        if place >= CONTEXT_AFTER:
-            add(place - CONTEXT_AFTER, hits[place - CONTEXT_AFTER].sources[hits[place - CONTEXT_AFTER].lead :])
-    for place in range(max(0, len(hits) - CONTEXT_AFTER), len(hits)):
+        if place >= after:
+            add(place - after, hits[place - after].sources[hits[place - after].lead :])
+    for place in range(max(0, len(hits) - after), len(hits)):
         add(place, hits[place].sources[hits[place].lead :])
     return out
 

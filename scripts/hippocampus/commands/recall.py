@@ -5,8 +5,10 @@ Words match whole words in any script ("projector" is not "project"), with light
 (the agent's replies, questions, small talk): the one that matches best is shown under it, a stranger's as an
 observation; --json lists each memory's sources in the order they match, and under `turns` every hit's sources in the
 order to read them (a memory's turns that match well in its place, its other turns after those of the next two
-memories). Each hit shows its parts: relevance, importance, recency (--why explains them). A recalled memory counts
-as accessed, so its decay restarts today (--no-touch leaves it as it was). The query is only ever data.
+memories; for a question about what the user said — "where did I park?" — the agent's replies and the other turns
+that match weakly after those of every memory). Each hit shows its parts: relevance, importance, recency (--why
+explains them). A recalled memory counts as accessed, so its decay restarts today (--no-touch leaves it as it was).
+The query is only ever data.
 Superseded memories are left out unless --all. Recall also finds what consolidation moved out of the index into
 memory/archive.jsonl (marked as archived, never counted as accessed there); with --archive, an archived memory it
 finds moves back into the index. A memory whose value changed
@@ -240,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         if moment is not None:
             answer["asOf"] = moment.isoformat()
         answer["results"] = [as_json(h, archived, ctx.args.all, then.get(h.memory.id)) for h in hits]
-        answer["turns"] = [{"id": hits[place].memory.id, "source": s} for place, s in search.reading_order(hits)]
+        order = search.reading_order(hits, search.about_the_user(query))
+        answer["turns"] = [{"id": hits[place].memory.id, "source": s} for place, s in order]
         cli.emit(json.dumps(answer, ensure_ascii=False))
         return 0
     if not hits:
