@@ -424,3 +424,19 @@ def test_for_a_question_about_oneself_the_context_turns_come_after_every_memorys
     assert order[-1] == "m2" and len(order) == 6, "the reply after the user's words of every memory"
     order = [s["message"] for _, s in search.reading_order(hits)]
     assert order.index("m2") < len(order) - 1, "a question about someone else reads it after the next two memories"
+
+
+def test_the_turn_shown_under_a_memory_is_the_best_match_even_when_it_is_context():
+    """For a question about oneself the agent's reply does not lead, but when it names what was asked it is still the
+    turn shown under the memory."""
+    dinner = mem(
+        "mem_001",
+        "User wants to go to the French place on Friday",
+        sources=[said("m1", 0)],
+        episode=[
+            {"text": "Booked: Chez Paul, French bistro, Friday 8pm.", "role": "assistant", "source": said("m2", 1)}
+        ],
+    )
+    [hit] = rank([dinner], "Which French bistro did I book for Friday?", NOW, {})
+    assert [s["message"] for s in hit.sources[: hit.lead]] == ["m1"]
+    assert hit.turn is not None and hit.turn["source"]["message"] == "m2"

@@ -112,12 +112,12 @@ def order_sources(
     """(every source of the memory, those that lead first: in the order its pieces match the query — its statement's
     own sources, an attached turn's source — where the answer to a matching question comes just before the question
     unless it is small talk ("ok, let's do that"), and equal matches in the order they were said; the attached turn
-    that comes first, when it is not the memory's own statement; how many of the sources lead). The pieces that lead:
-    the first, and each that matches at least LEAD_SHARE as well — but not an attached turn that only repeats words
-    of the query the memory's own statement holds (a reply that echoes what was said), unless it answers a matching
-    question; and, for a question `about_user` (about_the_user), not an agent's turn attached to a memory whose own
-    statement matches. `weights`: each query term's weight (its idf × its weight in the query); `average`: the store's
-    average piece length (a piece's match is normalised by its length as in rank)."""
+    that matches best, when it matches better than the memory's own statement; how many of the sources lead). The
+    pieces that lead: the first that may, and each that matches at least LEAD_SHARE as well — but not an attached turn
+    that only repeats words of the query the memory's own statement holds (a reply that echoes what was said), unless
+    it answers a matching question; and, for a question `about_user` (about_the_user), not an agent's turn attached to
+    a memory whose own statement matches. `weights`: each query term's weight (its idf × its weight in the query);
+    `average`: the store's average piece length (a piece's match is normalised by its length as in rank)."""
     # [value, comes before the question it answers, said at, piece, query terms it holds, answers a matching question]
     scored: list[list[Any]] = []
     for piece in pieces(memory):
@@ -158,7 +158,9 @@ def order_sources(
     for source in rest:
         if source not in out:
             out.append(source)
-    return out, (best.turn if best.turn is not None and best_value > 0 else None), lead
+    # The turn shown under the memory: the attached turn that matches best, context or not.
+    shown_value, shown = scored[0][0], scored[0][3]
+    return out, (shown.turn if shown.turn is not None and shown_value > 0 else None), lead
 
 
 def _match(text: str, weights: dict[str, float], average: float | None = None) -> tuple[float, set[str]]:
