@@ -4,10 +4,13 @@ something is done — and the look-alikes that are none of them."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from hypothesis import example, given, settings, strategies as st
 
+from hippocampus.ingestion import promises as promises_module
 from hippocampus.ingestion.promises import done_sentences, promises, requests
 
 SAID = datetime(2026, 3, 5, 10, 0, tzinfo=timezone(timedelta(hours=2)))  # Thursday, 10:00 in the user's zone
@@ -266,3 +269,51 @@ def test_our_own_listing_read_back_from_a_transcript_commits_to_nothing_and_clos
     )
     assert promises(listing, SAID) == [] and requests(listing, SAID) == []
     assert done_sentences(listing, "assistant", SAID) == []
+
+
+# The agent's promises, written plainly: each alternative with its own `\b`, a word read by its ending as a run of
+# letters given back one at a time. The patterns of the module are written to be cheaper to try at every place.
+_PLAIN = {
+    "_REMIND_PROMISES": (
+        r"\bI(?:['’]ll|\s+will|\s+shall|['’]m\s+going\s+to|\s+am\s+going\s+to)\s+(?:\w+\s+)?remind\s+you\b"
+        r"|\bje\s+(?:vous|te)\s+(?:le\s+)?rappellerai\b|\bje\s+vais\s+(?:vous|te)\s+(?:le\s+)?rappeler\b"
+        r"|\bich\s+(?:werde\s+)?(?:dich|sie|euch)\b(?:\s+\S+){0,6}?\s+erinnern\b|\bich\s+erinnere\s+(?:dich|sie|euch)\b"
+        r"|\bte\s+(?:lo\s+)?recordar[ée]\b|\bvoy\s+a\s+recordarte\b|\bte\s+lo\s+recuerdo\b"
+        r"|\bte\s+lembro\b|\bvou\s+te\s+lembrar\b|\bvou\s+lembr[aá][- ]?te\b|\bte\s+lembrarei\b|\blembrarei\s+voc[êe]\b"
+        r"|(?:我会|我會|我)?(?:在\S{0,8})?提醒你"
+    ),
+    "_PROMISES": (
+        r"\bI(?:['’]ll|\s+will|\s+shall|['’]m\s+going\s+to|\s+am\s+going\s+to|\s+promise\s+to|['’]ll\s+make\s+sure\s+to)\s+"
+        r"|\blet\s+me\s+(?!know\b|see\b|think\b|explain\b|guess\b|be\b)"
+        r"|\bje\s+vais\s+|\bj['’]vais\s+|\bje\s+(?:(?:te|vous|le|la|les|lui|leur|t['’]|l['’]|m['’]en)\s*)*(?!serai\b)\w+rai\b"
+        r"|\bj['’](?!aurai\b)\w+rai\b|\bje\s+m['’]en\s+occupe\b"
+        r"|\bich\s+werde\b|\bich\s+(?:schicke|sende|schreibe|melde|rufe|kümmere|gebe|prüfe|schaue|mache|bringe|kläre"
+        r"|buche|besorge|hole)\b|\b(?:werde|schicke|sende|schreibe|melde|rufe|kümmere|gebe|prüfe|schaue|mache|bringe"
+        r"|kläre|buche)\s+ich\b"
+        r"|\bvoy\s+a\s+|(?<![\w'’])(?:(?:te|le|se|os|les)\s+)?(?:(?:lo|la|los|las)\s+)?(?<!\bai\s)(?<!\ba\s)(?<!\bas\s)"
+        r"\w{2,}(?:aré|eré|iré)(?![\w'’])|\bme\s+encargo\b"
+        r"|\bvou\s+|\b\w{2,}(?:arei|erei|irei)\b|\b(?:eu\s+)?te\s+(?:mando|envio|aviso|ligo|escrevo)\b"
+        r"|我(?:会|會|将|將|来|來|明天|今晚|稍后|稍後|晚点|晚點|下午|明早)"
+    ),
+}
+# Pieces of the words they look for, and letters that fold oddly ("İ", "ı", the Kelvin sign, "ſ").
+_PIECES = (
+    "I'll |I |will |je |j'|j’|te |le |lo |se |os |les |ai |a |as |vou |voy a |ich |dich |erinnern|remind you|let me "
+    "|lui |m'en |serai|aurai|rai|ar|er|ir|aré|eré|iré|arei|erei|irei|ARÉ|Rai|é|É|e|i|a|r|x|1|_| |\n|'|’|.|İ|ı|\u212a|ſ"
+    "|我会|提醒你|在|mando"
+).split("|")
+
+
+@settings(max_examples=500)
+@given(name=st.sampled_from(sorted(_PLAIN)), text=st.lists(st.sampled_from(_PIECES), max_size=16).map("".join))
+@example(name="_PROMISES", text="je te le donnerai")
+@example(name="_PROMISES", text="a compraré, te lo enviaré, ai terminaré")
+@example(name="_PROMISES", text="eu mandarei, j'aurai, j'enverrai")
+@example(name="_PROMISES", text="aré xaré xxaré, irei xirei xxirei, je rai je xrai, j'rai j'xrai")
+def test_the_promise_patterns_find_what_their_plain_forms_find(name, text):
+    pattern = getattr(promises_module, name)
+    plain = re.compile(_PLAIN[name], pattern.flags)
+    for start in range(len(text) + 1):
+        assert [(m.span(), m.groups()) for m in pattern.finditer(text, start)] == [
+            (m.span(), m.groups()) for m in plain.finditer(text, start)
+        ]
