@@ -223,3 +223,18 @@ def test_a_tree_of_words_finds_what_the_plain_list_of_them_finds_longest_first(w
     tree = re.compile(alternatives(words, any_space=any_space), re.I)
     for start in range(len(text) + 1):
         assert [m.span() for m in tree.finditer(text, start)] == [m.span() for m in plain.finditer(text, start)]
+
+
+@given(
+    words=st.lists(st.text(alphabet="ab' é", min_size=1, max_size=4), min_size=1, max_size=5),
+    text=st.text(alphabet="ab' é中\n", max_size=12),
+    after=st.booleans(),
+)
+def test_alternatives_sharing_one_word_boundary_find_what_each_with_its_own_finds(words, text, after):
+    # The patterns of days are written `\b(?:last\s+week|…)\b|上周`, for `\blast\s+week\b|…|上周`: one `\b` tried
+    # at each place rather than one for every alternative.
+    end = r"\b" if after else ""
+    plain = re.compile("|".join(rf"\b{re.escape(w)}{end}" for w in words) + "|中a?", re.IGNORECASE)
+    shared = re.compile(rf"\b(?:{'|'.join(map(re.escape, words))}){end}|中a?", re.IGNORECASE)
+    for start in range(len(text) + 1):
+        assert [m.span() for m in shared.finditer(text, start)] == [m.span() for m in plain.finditer(text, start)]

@@ -458,24 +458,24 @@ _DAY_AFTER_TOMORROW = (
     rf"|\bdepois\s+de\s+amanhã|后天|後天){_END}{_PART_AFTER}"
 )
 _TOMORROW = (
-    r"(?:\btomorrow|\bdemain|(?<!guten )(?<!schönen )(?<!jeden )(?<!heute )(?<!gestern )(?<![Aa]m )\bmorgen"
-    r"|(?<!la )(?<!esta )(?<!cada )(?<!pasado )\bmañana|\bamanhã|明天|明日|明早|明晚)"
+    r"(?:\b(?:tomorrow|demain|(?<!guten )(?<!schönen )(?<!jeden )(?<!heute )(?<!gestern )(?<![Aa]m )morgen"
+    r"|(?<!la )(?<!esta )(?<!cada )(?<!pasado )mañana|amanhã)|明天|明日|明早|明晚)"
     rf"{_END}{_PART_AFTER}"
 )
 _NEXT_WEEK = (
-    r"\bnext\s+week\b|\bla\s+semaine\s+(?:prochaine|suivante)\b|\b(?:nächste|kommende)\s+woche\b"
-    r"|\bla\s+semana\s+que\s+viene\b|\bla\s+(?:próxima|proxima)\s+semana\b|\bsemana\s+que\s+vem\b"
-    r"|\b(?:na\s+)?(?:próxima|proxima)\s+semana\b|下周(?![一二三四五六日天末])|下星期(?![一二三四五六日天])"
+    r"\b(?:next\s+week|la\s+semaine\s+(?:prochaine|suivante)|(?:nächste|kommende)\s+woche"
+    r"|la\s+semana\s+que\s+viene|la\s+(?:próxima|proxima)\s+semana|semana\s+que\s+vem"
+    r"|(?:na\s+)?(?:próxima|proxima)\s+semana)\b|下周(?![一二三四五六日天末])|下星期(?![一二三四五六日天])"
     r"|下礼拜(?![一二三四五六日天])"
 )
 _NEXT_MONTH = (
-    r"\bnext\s+month\b|\ble\s+mois\s+prochain\b|\b(?:nächsten|kommenden)\s+monat\b"
-    r"|\bel\s+(?:mes\s+que\s+viene|(?:próximo|proximo)\s+mes)\b|\b(?:o\s+)?(?:mês\s+que\s+vem|próximo\s+mês)\b"
+    r"\b(?:next\s+month|le\s+mois\s+prochain|(?:nächsten|kommenden)\s+monat"
+    r"|el\s+(?:mes\s+que\s+viene|(?:próximo|proximo)\s+mes)|(?:o\s+)?(?:mês\s+que\s+vem|próximo\s+mês))\b"
     r"|下个月|下個月"
 )
 _WEEKEND = (
-    r"\b(?:this|the)\s+weekend\b|\bce\s+week-?end\b|\b(?:am|dieses|diesem)\s+wochenende\b"
-    r"|\b(?:este|el)\s+fin\s+de\s+semana\b|\b(?:este|no|neste)\s+fim\s+de\s+semana\b|这个?周末|這個?週末|周末"
+    r"\b(?:(?:this|the)\s+weekend|ce\s+week-?end|(?:am|dieses|diesem)\s+wochenende"
+    r"|(?:este|el)\s+fin\s+de\s+semana|(?:este|no|neste)\s+fim\s+de\s+semana)\b|这个?周末|這個?週末|周末"
 )
 _WEEKDAY = (
     rf"{_AT_BOUNDARY}(?:(?P<prep>on|by|until|before|le|am|bis|el|la|na|no|até|ate|hasta)\s++)?"
@@ -946,11 +946,11 @@ _AGO = (
     rf"|(?P<n5>{_HAN_NUM})\s*(?P<unit5>{_AGO_UNIT})\s*(?:后|以后|之后|後))"
 )
 _LATELY = (
-    rf"{_AT_BOUNDARY}(?:(?:the|these)\s+(?:past|last)|past)\s++(?:(?P<n>{_NUM})\s++)?(?P<unit>{_AGO_UNIT})(?![\w'’])"
-    rf"|{_AT_BOUNDARY}(?:les|ces)\s++(?:(?P<n2>{_NUM})\s++)?(?:derniers|dernières|dernieres)\s++(?P<unit2>{_AGO_UNIT})(?![\w'’])"
-    rf"|{_AT_BOUNDARY}(?:in\s+)?den\s+letzten\s++(?:(?P<n3>{_NUM})\s++)?(?P<unit3>{_AGO_UNIT})(?![\w'’])"
-    rf"|{_AT_BOUNDARY}(?:los|las|n?os|n?as)\s+(?:últimos|últimas|ultimos|ultimas)\s++(?:(?P<n4>{_NUM})\s++)?"
-    rf"(?P<unit4>{_AGO_UNIT})(?![\w'’])"
+    rf"{_AT_BOUNDARY}(?:(?:(?:the|these)\s+(?:past|last)|past)\s++(?:(?P<n>{_NUM})\s++)?(?P<unit>{_AGO_UNIT})(?![\w'’])"
+    rf"|(?:les|ces)\s++(?:(?P<n2>{_NUM})\s++)?(?:derniers|dernières|dernieres)\s++(?P<unit2>{_AGO_UNIT})(?![\w'’])"
+    rf"|(?:in\s+)?den\s+letzten\s++(?:(?P<n3>{_NUM})\s++)?(?P<unit3>{_AGO_UNIT})(?![\w'’])"
+    rf"|(?:los|las|n?os|n?as)\s+(?:últimos|últimas|ultimos|ultimas)\s++(?:(?P<n4>{_NUM})\s++)?"
+    rf"(?P<unit4>{_AGO_UNIT})(?![\w'’]))"
     rf"|(?:过去|過去|最近)(?:\s*(?P<n5>{_HAN_NUM}))?\s*(?P<unit5>天|周|週|个星期|個星期|个月|個月|年)"
 )
 _MONTH_NAMED = (
@@ -967,50 +967,50 @@ _YEAR = (
     r"en\s+el\s+año|en\s+l['’]an)\s+)(?P<y>(?:19|20)\d\d)(?![\d'’]|\s*[-/.:]\d)|(?P<y2>(?:19|20)\d\d)\s*年(?!\s*\d)"
 )
 _YESTERDAY = (
-    r"\byesterday\b|\blast\s+night\b|\bhier\s+(?:soir|matin|midi|après-midi|apres-midi)\b|(?:\bdepuis\s+|\bd['’])hier\b"
-    r"|\bgestern\b|\bayer\b|\banoche\b|\bontem\b|昨天|昨日|昨晚|昨夜"
+    r"\b(?:yesterday|last\s+night|hier\s+(?:soir|matin|midi|après-midi|apres-midi)|(?:depuis\s+|d['’])hier"
+    r"|gestern|ayer|anoche|ontem)\b|昨天|昨日|昨晚|昨夜"
 )
 _BEFORE_YESTERDAY = (
-    r"\bthe\s+day\s+before\s+yesterday\b|\bavant[- ]hier\b|\bvorgestern\b|\bantes\s+de\s*ayer\b|\banteayer\b"
-    r"|\banteontem\b|前天"
+    r"\b(?:the\s+day\s+before\s+yesterday|avant[- ]hier|vorgestern|antes\s+de\s*ayer|anteayer"
+    r"|anteontem)\b|前天"
 )
 _TODAY = (
-    r"\btoday\b|\btonight\b|\bthis\s+(?:morning|afternoon|evening)\b|\baujourd['’]hui\b|\bce\s+(?:matin|soir)\b"
-    r"|\bheute\b|\bhoy\b|\besta\s+(?:mañana|tarde|noche|noite|manhã)\b|\bhoje\b|今天|今日|今晚|今早"
+    r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening)|aujourd['’]hui|ce\s+(?:matin|soir)"
+    r"|heute|hoy|esta\s+(?:mañana|tarde|noche|noite|manhã)|hoje)\b|今天|今日|今晚|今早"
 )
 _CALENDAR = {
     ("week", -1): (
-        r"\blast\s+week\b|\bla\s+semaine\s+(?:dernière|derniere|passée|passee)\b|\b(?:letzte|vergangene)\s+woche\b"
-        r"|\bla\s+semana\s+pasada\b|\bsemana\s+passada\b|上周(?![一二三四五六日天末])"
+        r"\b(?:last\s+week|la\s+semaine\s+(?:dernière|derniere|passée|passee)|(?:letzte|vergangene)\s+woche"
+        r"|la\s+semana\s+pasada|semana\s+passada)\b|上周(?![一二三四五六日天末])"
         r"|上(?:个|個)?(?:星期|礼拜|禮拜)(?![一二三四五六日天])"
     ),
     ("week", 0): (
-        r"\bthis\s+week\b|\bcette\s+semaine\b|\bdiese\s+woche\b|\besta\s+semana\b|\bnesta\s+semana\b"
+        r"\b(?:this\s+week|cette\s+semaine|diese\s+woche|esta\s+semana|nesta\s+semana)\b"
         r"|这周(?![一二三四五六日天末])|本周(?![一二三四五六日天末])|這週(?![一二三四五六日天末])"
     ),
     ("week", 1): _NEXT_WEEK,
     ("weekend", -1): (
-        r"\blast\s+weekend\b|\ble\s+week-?end\s+dernier\b|\b(?:letztes|vergangenes|letzten|vergangenen)\s+wochenende\b"
-        r"|\bel\s+fin\s+de\s+semana\s+pasado\b|\bfim\s+de\s+semana\s+passado\b|上(?:个|個)?(?:周末|週末)"
+        r"\b(?:last\s+weekend|le\s+week-?end\s+dernier|(?:letztes|vergangenes|letzten|vergangenen)\s+wochenende"
+        r"|el\s+fin\s+de\s+semana\s+pasado|fim\s+de\s+semana\s+passado)\b|上(?:个|個)?(?:周末|週末)"
     ),
     ("weekend", 0): _WEEKEND,
     ("month", -1): (
-        r"\blast\s+month\b|\ble\s+mois\s+dernier\b|\b(?:letzten|vergangenen)\s+monat\b|\bel\s+mes\s+pasado\b"
-        r"|\bmês\s+passado\b|上个月|上個月"
+        r"\b(?:last\s+month|le\s+mois\s+dernier|(?:letzten|vergangenen)\s+monat|el\s+mes\s+pasado"
+        r"|mês\s+passado)\b|上个月|上個月"
     ),
     ("month", 0): (
-        r"\bthis\s+month\b|\bce\s+mois(?:-ci)?\b|\bdiesen\s+monat\b|\beste\s+mes\b|\b(?:n?este)\s+mês\b"
+        r"\b(?:this\s+month|ce\s+mois(?:-ci)?|diesen\s+monat|este\s+mes|(?:n?este)\s+mês)\b"
         r"|这个月|這個月|本月"
     ),
     ("month", 1): _NEXT_MONTH,
     ("year", -1): (
-        r"\blast\s+year\b|\bl['’]année\s+(?:dernière|derniere)\b|\bl['’]an\s+dernier\b"
-        r"|\b(?:letztes|vergangenes|letzten|vergangenen)\s+jahr\b|\bel\s+año\s+pasado\b|\bano\s+passado\b|去年"
+        r"\b(?:last\s+year|l['’]année\s+(?:dernière|derniere)|l['’]an\s+dernier"
+        r"|(?:letztes|vergangenes|letzten|vergangenen)\s+jahr|el\s+año\s+pasado|ano\s+passado)\b|去年"
     ),
-    ("year", 0): r"\bthis\s+year\b|\bcette\s+année\b|\bdieses\s+jahr\b|\beste\s+año\b|\b(?:n?este)\s+ano\b|今年",
+    ("year", 0): r"\b(?:this\s+year|cette\s+année|dieses\s+jahr|este\s+año|(?:n?este)\s+ano)\b|今年",
     ("year", 1): (
-        r"\bnext\s+year\b|\bl['’]année\s+prochaine\b|\bl['’]an\s+prochain\b|\bnächstes\s+jahr\b"
-        r"|\bel\s+(?:año\s+que\s+viene|próximo\s+año)\b|\b(?:ano\s+que\s+vem|próximo\s+ano)\b|明年"
+        r"\b(?:next\s+year|l['’]année\s+prochaine|l['’]an\s+prochain|nächstes\s+jahr"
+        r"|el\s+(?:año\s+que\s+viene|próximo\s+año)|(?:ano\s+que\s+vem|próximo\s+ano))\b|明年"
     ),
 }
 
