@@ -5,13 +5,15 @@ the speaker's zone, across clock changes."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from itertools import pairwise
 from zoneinfo import ZoneInfo
 
 import re
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
+from hippocampus.ingestion import duetime
 from hippocampus.ingestion.duetime import read_due, zone_of
 from hippocampus.text import alternatives
 
@@ -225,16 +227,68 @@ def test_a_tree_of_words_finds_what_the_plain_list_of_them_finds_longest_first(w
         assert [m.span() for m in tree.finditer(text, start)] == [m.span() for m in plain.finditer(text, start)]
 
 
-@given(
-    words=st.lists(st.text(alphabet="ab' é", min_size=1, max_size=4), min_size=1, max_size=5),
-    text=st.text(alphabet="ab' é中\n", max_size=12),
-    after=st.booleans(),
-)
-def test_alternatives_sharing_one_word_boundary_find_what_each_with_its_own_finds(words, text, after):
-    # The patterns of days are written `\b(?:last\s+week|…)\b|上周`, for `\blast\s+week\b|…|上周`: one `\b` tried
-    # at each place rather than one for every alternative.
-    end = r"\b" if after else ""
-    plain = re.compile("|".join(rf"\b{re.escape(w)}{end}" for w in words) + "|中a?", re.IGNORECASE)
-    shared = re.compile(rf"\b(?:{'|'.join(map(re.escape, words))}){end}|中a?", re.IGNORECASE)
+def _top_level(source: str, start: int = 0):
+    """(index, character) of each character of a regex from `start` that is in no class, nor in a group opened after
+    `start`, up to the `)` closing the group `start` is in (the last one given)."""
+    depth, in_class, at = 0, False, start
+    while at < len(source):
+        char = source[at]
+        if char == "\\":
+            at += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            if depth == 0:
+                yield at, char
+                return
+            depth -= 1
+        elif depth == 0:
+            yield at, char
+        at += 1
+
+
+def _plain(source: str, boundary: str) -> str:
+    r"""The plain form of a pattern written `<boundary>(?:A|B|…)`, with `\b` after or not: `<boundary>A|<boundary>B|…`
+    (each with that `\b`), the group being one alternative of the pattern or of the group around it."""
+    start = source.index(boundary + "(?:")
+    assert start == 0 or source[:start].endswith(("|", "(?:")), source
+    opened = start + len(boundary) + 3
+    *bars, closed = [at for at, char in _top_level(source, opened) if char in "|)"]
+    after = r"\b" if source.startswith(r"\b", closed + 1) else ""
+    end = closed + 1 + len(after)
+    assert end == len(source) or source[end] in "|)", source
+    branches = [source[a + 1 : b] for a, b in pairwise([opened - 1, *bars, closed])]
+    return source[:start] + "|".join(boundary + branch + after for branch in branches) + source[end:]
+
+
+# The patterns of days written `\b(?:last\s+week|…)\b|上周…`: one `\b` tried at each place rather than one for every
+# alternative. Each finds what its plain form finds.
+_SHARED_BOUNDARY = {
+    **{f"{unit} {offset:+d}": source for (unit, offset), source in duetime._CALENDAR.items()},
+    "yesterday": duetime._YESTERDAY,
+    "the day before yesterday": duetime._BEFORE_YESTERDAY,
+    "today": duetime._TODAY,
+    "tomorrow": duetime._TOMORROW,
+    "the weekend": duetime._WEEKEND,
+    "lately": duetime._LATELY,
+}
+
+
+@settings(max_examples=1000)
+@given(name=st.sampled_from(sorted(_SHARED_BOUNDARY)), data=st.data())
+def test_patterns_of_days_sharing_one_word_boundary_find_what_their_plain_forms_find(name, data):
+    source = _SHARED_BOUNDARY[name]
+    boundary = duetime._AT_BOUNDARY if source.startswith(duetime._AT_BOUNDARY) else r"\b"
+    pattern, plain = (re.compile(s, re.IGNORECASE) for s in (source, _plain(source, boundary)))
+    words = sorted(set(re.findall(r"[^\W\d_]+|[^\x00-\x7f]", source.replace(duetime._AT_BOUNDARY, ""))))
+    pieces = st.sampled_from([*words, " ", "  ", "\n", "'", "’", "-", ",", "x", "2", "三", "Am ", "la "])
+    text = "".join(data.draw(st.lists(pieces, max_size=12)))
     for start in range(len(text) + 1):
-        assert [m.span() for m in shared.finditer(text, start)] == [m.span() for m in plain.finditer(text, start)]
+        assert [(m.span(), m.groups()) for m in pattern.finditer(text, start)] == [
+            (m.span(), m.groups()) for m in plain.finditer(text, start)
+        ]

@@ -271,8 +271,8 @@ def test_our_own_listing_read_back_from_a_transcript_commits_to_nothing_and_clos
     assert done_sentences(listing, "assistant", SAID) == []
 
 
-# The agent's promises, written plainly: each alternative with its own `\b`, a word read by its ending as a run of
-# letters given back one at a time. The patterns of the module are written to be cheaper to try at every place.
+# The patterns of requests and promises, written plainly: each alternative with its own `\b`, a word read by its
+# ending as a run of letters given back one at a time. The module's are written to be cheaper to try at every place.
 _PLAIN = {
     "_REMIND_PROMISES": (
         r"\bI(?:['’]ll|\s+will|\s+shall|['’]m\s+going\s+to|\s+am\s+going\s+to)\s+(?:\w+\s+)?remind\s+you\b"
@@ -295,23 +295,48 @@ _PLAIN = {
         r"|\bvou\s+|\b\w{2,}(?:arei|erei|irei)\b|\b(?:eu\s+)?te\s+(?:mando|envio|aviso|ligo|escrevo)\b"
         r"|我(?:会|會|将|將|来|來|明天|今晚|稍后|稍後|晚点|晚點|下午|明早)"
     ),
+    "_REQUESTS[0]": (
+        r"\bremind\s+me\b|\bdon['’]?t\s+let\s+me\s+forget\b|\bmake\s+sure\s+I\s+(?:don['’]?t\s+forget|remember)\b"
+        r"|\b(?:set|add|create|make|put\s+in)\s+(?:me\s+)?a\s+reminder\b|\b(?:ping|nudge)\s+me\b"
+    ),
+    "_REQUESTS[1]": (
+        r"\brappel(?:le|les|lez)[- ]?moi\b|\bme\s+rappeler\b|\bfai(?:s|tes)[- ]moi\s+penser\b"
+        r"|\bne\s+me\s+laisse\s+pas\s+oublier\b"
+    ),
+    "_REQUESTS[2]": (
+        r"(?<!\bich\s)\berinner(?:e|n)?\s+(?:sie\s+)?mich\b|\blass\s+mich\s+nicht\s+vergessen\b"
+        r"|\bmich\b(?P<between>(?:\s+\S+){0,8}?)\s+erinnern\b"
+    ),
+    "_REQUESTS[3]": (
+        r"\brecu[ée]rd(?:a|e)me\b|\bme\s+(?:puedes|podr[íi]as|puede|podr[íi]a)\s+recordar\b"
+        r"|\b(?:puedes|podr[íi]as|puede|podr[íi]a)\s+recordarme\b|\bno\s+me\s+dejes\s+olvidar\b|\bav[íi]same\b"
+    ),
+    "_REQUESTS[4]": (
+        r"\blembr[ae][- ]me\b|\bme\s+lembr(?:a|e|as|es)\b|\b(?:pode|podes|poderia|podia)s?\s+me\s+lembrar\b"
+        r"|\b(?:pode|podes|poderia)s?\s+lembrar[- ]me\b|\bn[ãa]o\s+me\s+deix(?:e|es|a)\s+esquecer\b"
+    ),
 }
 # Pieces of the words they look for, and letters that fold oddly ("İ", "ı", the Kelvin sign, "ſ").
 _PIECES = (
     "I'll |I |will |je |j'|j’|te |le |lo |se |os |les |ai |a |as |vou |voy a |ich |dich |erinnern|remind you|let me "
     "|lui |m'en |serai|aurai|rai|ar|er|ir|aré|eré|iré|arei|erei|irei|ARÉ|Rai|é|É|e|i|a|r|x|1|_| |\n|'|’|.|İ|ı|\u212a|ſ"
-    "|我会|提醒你|在|mando"
+    "|我会|提醒你|在|mando|remind me|don't |let |me |make sure |reminder|ping |rappelle-moi|erinnere|erinnern|mich "
+    "|lass |sie |recuérdame|recordar|lembra-me|lembrar|pode |s|ME|Ich |dich"
 ).split("|")
 
 
-@settings(max_examples=500)
+@settings(max_examples=1000)
 @given(name=st.sampled_from(sorted(_PLAIN)), text=st.lists(st.sampled_from(_PIECES), max_size=16).map("".join))
 @example(name="_PROMISES", text="je te le donnerai")
 @example(name="_PROMISES", text="a compraré, te lo enviaré, ai terminaré")
 @example(name="_PROMISES", text="eu mandarei, j'aurai, j'enverrai")
 @example(name="_PROMISES", text="aré xaré xxaré, irei xirei xxirei, je rai je xrai, j'rai j'xrai")
+@example(name="_REQUESTS[2]", text="ich erinnere mich, Ich\nerinnern mich, erinnere mich, mich bitte morgen erinnern")
 def test_the_promise_patterns_find_what_their_plain_forms_find(name, text):
-    pattern = getattr(promises_module, name)
+    base, _, index = name.partition("[")  # "_PROMISES", "_REQUESTS[2]"
+    pattern = getattr(promises_module, base)
+    if index:
+        pattern = pattern[int(index.rstrip("]"))]
     plain = re.compile(_PLAIN[name], pattern.flags)
     for start in range(len(text) + 1):
         assert [(m.span(), m.groups()) for m in pattern.finditer(text, start)] == [

@@ -102,7 +102,7 @@ _REQUESTS = [
         re.IGNORECASE,
     ),
     re.compile(
-        r"\b(?:(?<!\bich\s)erinner(?:e|n)?\s+(?:sie\s+)?mich\b|lass\s+mich\s+nicht\s+vergessen\b"
+        r"\b(?:erinner(?<!\bich\serinner)(?:e|n)?\s+(?:sie\s+)?mich\b|lass\s+mich\s+nicht\s+vergessen\b"
         r"|mich\b(?P<between>(?:\s+\S+){0,8}?)\s+erinnern\b)",
         re.IGNORECASE,
     ),
