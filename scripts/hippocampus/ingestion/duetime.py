@@ -430,6 +430,9 @@ def _part_alone(reading: _Reading, match: re.Match) -> bool:
 
 # --- the patterns ----------------------------------------------------------------------------------------------
 
+# A pattern is tried at every place of a text, so alternatives that each start a word share one `\b` (here and in the
+# patterns of days below: "\b(?:last\s+week|this\s+week)\b", not "\blast\s+week\b|\bthis\s+week\b"), tested once
+# at each place rather than once for each. tests/test_duetime.py compares such a pattern with its plain form.
 _D = r"(?<!\d)(?P<d>\d{1,2})(?!\d)"
 # The words before a time of day: "at 5", "à 17h", "um 17 Uhr", "a las cinco", "às 17h".
 _AT_CLOCK = r"(?:at|by|around|before|à|vers|avant|um|gegen|bis|a\s+las?|às|as|para\s+las?)"
