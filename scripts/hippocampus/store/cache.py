@@ -122,6 +122,14 @@ def _ranked_order(row: tuple) -> tuple:
     return -row[0], -row[9], row[2]
 
 
+def _hold(rows: list[tuple], row: tuple, limit: int, order: Callable[[tuple], tuple]) -> None:
+    """Add a row read to those held for a list of the best `limit`: past HELD_PER_LISTED times the limit, only the
+    best `limit` are kept (the others could never be listed)."""
+    rows.append(row)
+    if len(rows) > HELD_PER_LISTED * limit:
+        rows[:] = heapq.nsmallest(max(0, limit), rows, key=order)
+
+
 class Cache:
     """The store as the features read it, from a cache database (on disk, or built in memory). A reader's `snapshot`
     is one read transaction: every question it asks is answered from the same state, whatever a writer commits
@@ -260,10 +268,7 @@ class Cache:
                     name = names[row[4]] = shelf_of(row[4])
                 key = (row[3], name)
                 counts[key] += 1
-                rows = grouped.setdefault(key, [])
-                rows.append(row)
-                if len(rows) > HELD_PER_LISTED * limit:  # only the best `limit` can be listed: the others go
-                    rows[:] = heapq.nsmallest(max(0, limit), rows, key=_shelf_order)
+                _hold(grouped.setdefault(key, []), row, limit, _shelf_order)
         for key, rows in grouped.items():
             rows = heapq.nsmallest(max(0, limit), rows, key=_shelf_order)
             bodies = self.fetch([row[1] for row in rows], today)
@@ -293,9 +298,7 @@ class Cache:
         for row in self._today(today):
             value, _, _, domain, _, pinned, _, _, created, reinforced = row
             if top > 0:
-                best.append(row)
-                if len(best) > HELD_PER_LISTED * top:  # only the best `top` can be listed: the others go
-                    best[:] = heapq.nsmallest(top, best, key=_ranked_order)
+                _hold(best, row, top, _ranked_order)
             out.total += 1
             tiers = out.per_domain.get(domain or "user")
             if tiers is None:
