@@ -357,7 +357,37 @@ def test_a_long_reply_that_repeats_the_question_does_not_outrank_the_short_state
     assert [h.memory.id for h in hits[:2]] == ["mem_001", "mem_002"]
 
 
-def test_a_question_about_oneself_is_told_apart_from_one_to_the_agent_or_about_someone_else():
+def kyoto_memories():
+    """The user's own short word on the trip, and a memory whose statement says nothing of it but whose agent's reply
+    (and the agent's message it answered) name every word of the question."""
+    reply = "The trip from Kyoto to Osaka takes fifteen minutes by Shinkansen; many make the Kyoto Osaka trip twice."
+    return [
+        mem("mem_001", "User spent two weeks in Kyoto", sources=[said("m1", 0)]),
+        mem(
+            "mem_002",
+            "User asked about trains",
+            sources=[said("m2", 1)],
+            context="How long is your Kyoto and Osaka trip?",
+            episode=[{"text": reply, "role": "assistant", "source": said("m3", 2)}],
+        ),
+        *(mem(f"mem_{i:03d}", f"Notes on the garden, week {i}") for i in range(3, 12)),
+    ]
+
+
+def test_a_question_about_oneself_is_matched_against_the_users_words_not_the_agents():
+    """The agent's reply attached to a memory, and the agent's message it answered, do not lift it for a question
+    about what the user said: the memory whose own words answer comes first."""
+    hits = rank(kyoto_memories(), "How long was my trip to Kyoto and Osaka?", NOW, {})
+    assert [h.memory.id for h in hits] == ["mem_001"]
+
+
+def test_a_question_about_the_agents_words_still_finds_them():
+    hits = rank(kyoto_memories(), "What did you say about the trip from Kyoto to Osaka?", NOW, {})
+    assert [h.memory.id for h in hits[:2]] == ["mem_002", "mem_001"]
+    assert hits[0].turn is not None and hits[0].turn["source"]["message"] == "m3"
+
+
+def test_a_question_about_oneself_or_asking_advice_is_told_apart_from_one_about_the_agent_or_someone_else():
     about_the_user = {
         "How long was I in Japan for?": True,
         "What did I say my sister's name was?": True,
@@ -370,9 +400,25 @@ def test_a_question_about_oneself_is_told_apart_from_one_to_the_agent_or_about_s
         "What was the hiking trail you recommended for my trip?": False,
         "Qu'est-ce que tu m'as conseillé ?": False,
         "Was hast du mir empfohlen?": False,
-        "你推荐我去哪里？": False,
+        "你上次推荐我去哪里？": False,
         "What did Caroline research?": False,
         "When did we go to the lake?": False,
+        # Asking advice for oneself is answered from what the user said; asking what the agent said before is not.
+        "I'm making a cocktail for a get-together and can't choose. Any suggestions?": True,
+        "Can you suggest a hotel for my trip to Miami?": True,
+        "I'm torn between buying a NAS now or waiting. What do you think?": True,
+        "Which hotel did you recommend for my trip to Miami?": False,
+        "Je pars à Lyon le mois prochain, tu me conseilles quoi ?": True,
+        "Tu m'as conseillé quel hôtel à Lyon ?": False,
+        "Ich fahre nächste Woche nach Wien. Kannst du mir ein Hotel empfehlen?": True,
+        "Welches Hotel hast du mir in Wien empfohlen?": False,
+        "Voy a Lisboa con mi hermana en mayo, ¿qué me recomiendas?": True,
+        "¿Cuál era el hotel que tú me recomendaste en Lisboa?": False,
+        "Vou a Roma com a minha mãe em junho, você pode me recomendar um hotel?": True,
+        "Que hotel você me recomendou em Roma?": False,
+        "我下个月去东京，你能推荐一家酒店吗？": True,
+        "你上次推荐的酒店叫什么？": False,
+        "What tips did I give my brother?": True,
     }
     assert {q: search.about_the_user(q) for q in about_the_user} == about_the_user
 

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from .model import Memory
 from .store.cache import Cache, Facts
-from .terms import days_of_text, document_terms, pieces, text_terms, Piece, TIME_TERM
+from .terms import days_of_text, document_terms, pieces, text_terms, Piece, TIME_TERM, agent_term, agents
 from .smalltalk import substance
 from .text import asks, terms
 
@@ -85,9 +85,10 @@ def in_days(days: str, asked: list[tuple[int, int]]) -> float:
 
 
 # A question in the first person that does not speak to the agent ("How long was I in Japan?", "Wie lange war ich in
-# Japan?") asks what the user said: the agent's turns attached to a memory there are context, not what was found.
-# One that speaks to the agent ("What did you recommend?", "Was hast du mir empfohlen?") or of someone else ("What did
-# Caroline research?") lists every turn by how well it matches.
+# Japan?") asks what the user said: it is matched against the user's words, and the agent's turns attached to a
+# memory there are context, not what was found. One that speaks to the agent ("What did you recommend?", "Was hast du
+# mir empfohlen?") or of someone else ("What did Caroline research?") is matched against every word of a memory and
+# lists every turn by how well it matches.
 _FIRST_PERSON = re.compile(
     r"(?<![\w'’])(?:i|me|my|mine|myself|i['’](?:m|ve|ll|d)|je|moi|mon|ma|mes|ich|mich|mir|mein(?:e[mnrs]?)?|yo|mi|mis"
     r"|m[íi][oa]s?|conmigo|eu|mim|meu|minha|meus|minhas|comigo)(?![\w'’])|(?<![\w'’])[jm]['’](?=[^\W\d_])|我(?![们們])",
@@ -101,9 +102,36 @@ _SECOND_PERSON = re.compile(
 )
 
 
+# A request for advice ("Any suggestions?", "Can you recommend a hotel for my trip?", "What do you think?") is answered
+# from what the user said of themselves — their tastes, plans and constraints — like a question about them; asking
+# what the agent said before ("Which hotel did you recommend?", "Was hast du mir empfohlen?") is not a request.
+_ASKS_ADVICE = re.compile(
+    r"(?<![\w'’])(?:"
+    r"(?:any|some)\s+(?:suggestions?|advice|tips|ideas|recommendations?)"
+    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:suggest|recommend|advise)"
+    r"|what\s+(?:do|would)\s+you\s+(?:suggest|recommend|advise|think)"
+    r"|(?:des|quelques)\s+(?:conseils|suggestions|idées|recommandations|astuces)"
+    r"|conseilles|conseillez|recommandes|recommandez|suggères|suggérez"
+    r"|(?:m['’]|me\s+)(?:conseiller|recommander|suggérer)|qu['’]en\s+penses[-\s]tu"
+    r"|(?:irgendwelche|ein\s+paar|einige)\s+(?:tipps|vorschläge|ratschläge|ideen|empfehlungen)"
+    r"|empfiehlst|schlägst|(?:empfehlen|vorschlagen)(?=\s*\?)|was\s+meinst\s+du"
+    r"|alg[uú]n[oa]?s?\s+(?:consejos?|sugerencias?|ideas?|recomendaci[oó]n(?:es)?)"
+    r"|recomiendas|sugieres|aconsejas|(?:recomendar|sugerir|aconsejar)me|qu[ée]\s+opinas"
+    r"|(?:alguma?s?|algum)\s+(?:dicas?|sugest(?:ão|ões)|conselhos?|ideias?|recomenda(?:ção|ções))"
+    r"|recomenda|recomendas|sugere|sugeres|aconselha|(?:recomendar|sugerir|aconselhar)-me|me\s+(?:recomendar|sugerir|aconselhar)"
+    r"|o\s+que\s+(?:você|tu)\s+acha"
+    r")(?![\w'’])|有(?:什么|沒有|没有)?(?:好的?)?(?:建议|建議|推荐|推薦|主意)|(?:能|可以)(?:给我|給我)?(?:推荐|推薦|建议|建議)"
+    r"|你(?:觉得|覺得)(?:呢|怎么样|怎麼樣)",
+    re.IGNORECASE,
+)
+
+
 def about_the_user(query: str) -> bool:
-    """Whether a question asks what the user said: it speaks in the first person and not to the agent."""
-    return _FIRST_PERSON.search(query) is not None and _SECOND_PERSON.search(query) is None
+    """Whether a question is answered from what the user said: it speaks in the first person, and either not to the
+    agent or to ask its advice."""
+    if _FIRST_PERSON.search(query) is None:
+        return False
+    return _SECOND_PERSON.search(query) is None or _ASKS_ADVICE.search(query) is not None
 
 
 def order_sources(
@@ -140,7 +168,7 @@ def order_sources(
     scored.sort(key=lambda item: (-item[0], not item[1], item[2]))
 
     def context(piece: Piece) -> bool:
-        return about_user and own_value > 0 and piece.turn is not None and piece.turn.get("role") == "assistant"
+        return about_user and own_value > 0 and agents(piece)
 
     # The best piece that may lead (the memory's own statement always may).
     best_value, best = next((value, piece) for value, _, _, piece, _, _ in scored if not context(piece))
@@ -216,6 +244,23 @@ def _said_at(piece: Piece) -> str:
     return min((str(s.get("ts") or "") for s in piece.sources), default="")
 
 
+def _postings(view: Cache, term: str, about_user: bool) -> list[tuple[int, float, float]]:
+    """(doc, weighted count, piece length) of every memory that holds `term`: in the user's words for a question
+    about what the user said (about_the_user), so an agent's reply that repeats the question's words does not lift
+    the memory it is attached to; for any other, in the user's words or the agent's words around the memory,
+    whichever is denser (as terms.document_terms picks a memory's piece)."""
+    own = view.postings(term)
+    theirs = [] if about_user else view.postings(agent_term(term))
+    if not theirs:
+        return own
+    best = {doc: (tf, length) for doc, tf, length in own}
+    for doc, tf, length in theirs:
+        held = best.get(doc)
+        if held is None or tf * held[1] > held[0] * length:
+            best[doc] = (tf, length)
+    return [(doc, tf, length) for doc, (tf, length) in best.items()]
+
+
 def rank(
     view: Cache,
     query: str,
@@ -233,7 +278,8 @@ def rank(
     wanted = query_weights(query)
     if not wanted or not view.count:
         return []
-    lists = {t: view.postings(t) for t in wanted}
+    about_user = about_the_user(query)
+    lists = {t: _postings(view, t, about_user) for t in wanted}
     idf = {t: wanted[t] * math.log(1 + (view.count - len(p) + 0.5) / (len(p) + 0.5)) for t, p in lists.items()}
     # The score of a document that holds every query term once at average length.
     ideal = sum(idf.values()) or 1.0
@@ -261,7 +307,6 @@ def rank(
     ceiling = max(relevance[order[0]], ideal * WEAK_MATCH)
     w_rel, w_imp, w_rec = WEIGHTS["relevance"], WEIGHTS["importance"], WEIGHTS["recency"]
     asked = asked_days(query, now)
-    about_user = about_the_user(query)
     w_when = WEIGHTS["when"] if asked else 0.0
     found: list[tuple[float, float, str, int, Facts, float]] = []
     floor = -1.0  # the score to beat once `top` hits are in hand
@@ -290,7 +335,8 @@ def rank(
             parts["when"] = when
         memory = memories[doc]
         held = document_terms(memory)[0]
-        matched = [t for t in lists if held.get(t)]
+        # Within the memory every word counts, the agent's too: which of its turns answers is told by all of them.
+        matched = [t for t in lists if held.get(t) or held.get(agent_term(t))]
         sources, turn, lead = order_sources(memory, {t: idf[t] for t in matched}, average, about_user)
         shown = ["(says when)" if t == TIME_TERM else t for t in matched]
         hits.append(Hit(memory, round(score, 4), parts, fact.importance, shown, sources, turn, lead))

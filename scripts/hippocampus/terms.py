@@ -17,6 +17,7 @@ REPLY_WEIGHT = 0.25
 HISTORY_WEIGHT = 0.5  # the values a memory held before ("what was her name before?" finds the memory that changed)
 DATE_WEIGHT = 0.1  # the month and year a memory was made: "what did she do in May 2023" leans towards them
 TIME_TERM = "_time"  # stands for "says when": no word typed can be it (an underscore splits words)
+AGENT_SIDE = "_agent "  # before a term: the term in the agent's words around a memory (see document_terms)
 
 # Words that say a value changed; they are not part of a fact's topic.
 CHANGE_WORDS = frozenset(
@@ -50,6 +51,16 @@ class Piece(NamedTuple):
     text: str
     sources: list[dict]
     turn: dict | None = None  # the attached turn, None for the memory's own statement
+
+
+def agent_term(term: str) -> str:
+    """The key a term is indexed under when the agent's words around a memory hold it."""
+    return AGENT_SIDE + term
+
+
+def agents(piece: Piece) -> bool:
+    """Whether a piece is one of the agent's turns attached to the memory (its replies), not the user's words."""
+    return piece.turn is not None and piece.turn.get("role") == "assistant"
 
 
 def pieces(memory: Memory) -> list[Piece]:
@@ -115,37 +126,48 @@ def text_terms(text: str) -> Counter[str]:
 def document_terms(memory: Memory) -> tuple[dict[str, tuple[float, float]], float]:
     """Each term of a memory with its weighted count and the length of the piece it is counted in, and the memory's
     average piece length. Its pieces: its statement — its content and the `detail` its summary left out, with its
-    keywords at KEYWORD_WEIGHT, the `context` (the message it answered) at CONTEXT_WEIGHT, the `reply` (the message
-    that followed it) at REPLY_WEIGHT, the values it held before at HISTORY_WEIGHT, the month and year it was made at
-    DATE_WEIGHT — and each turn attached to it; TIME_TERM in each that says when. A term is counted in the piece where
-    it is densest (its count over the piece's length): a memory matches as well as its best piece for each word, so
-    a long reply attached to a short statement neither lends its many repeats to the statement nor hides it."""
+    keywords at KEYWORD_WEIGHT, the values it held before at HISTORY_WEIGHT, the month and year it was made at
+    DATE_WEIGHT, and the messages around it that it keeps: the `context` (the message it answered) at CONTEXT_WEIGHT,
+    the `reply` (the message that followed it) at REPLY_WEIGHT — and each turn attached to it; TIME_TERM in each that
+    says when. A term is counted in the piece where it is densest (its count over the piece's length): a memory
+    matches as well as its best piece for each word, so a long reply attached to a short statement neither lends its
+    many repeats to the statement nor hides it.
+
+    The user's words and the agent's are counted apart, the agent's under agent_term(term): the agent's attached
+    turns, and the messages around the statement (in a chat with the agent, the agent's), are the agent's. A question
+    about what the user said is matched against the user's words alone, any other against the denser of the two
+    (search.rank)."""
     every = pieces(memory)
     statement: dict[str, float] = dict(text_terms(every[0].text))
+    around: dict[str, float] = {}
 
-    def add(found: list[str], weight: float) -> None:
+    def add(counts: dict[str, float], found: list[str], weight: float) -> None:
         for term in found:
-            statement[term] = statement.get(term, 0.0) + weight
+            counts[term] = counts.get(term, 0.0) + weight
 
-    add(terms(" ".join(memory.keywords)), KEYWORD_WEIGHT)
-    for name, weight in (("context", CONTEXT_WEIGHT), ("reply", REPLY_WEIGHT)):
-        add(terms(stored_text(memory.raw.get(name))), weight)
+    add(statement, terms(" ".join(memory.keywords)), KEYWORD_WEIGHT)
     for change in memory.changes:
-        add(terms(change.content), HISTORY_WEIGHT)
+        add(statement, terms(change.content), HISTORY_WEIGHT)
     made = parse_day(memory.created)
     if made is not None:
-        add(terms(made.strftime("%B %Y")), DATE_WEIGHT)
-    length = float(sum(statement.values())) or 1.0
-    out = {term: (tf, length) for term, tf in statement.items()}
+        add(statement, terms(made.strftime("%B %Y")), DATE_WEIGHT)
+    for name, weight in (("context", CONTEXT_WEIGHT), ("reply", REPLY_WEIGHT)):
+        add(around, terms(stored_text(memory.raw.get(name))), weight)
+    # The statement and the messages around it are one piece in length, their words counted on their sides.
+    length = float(sum(statement.values()) + sum(around.values())) or 1.0
+    out: dict[str, tuple[float, float]] = {term: (tf, length) for term, tf in statement.items()}
+    out.update((agent_term(term), (tf, length)) for term, tf in around.items())
     total = length
     for piece in every[1:]:
         counts = text_terms(piece.text)
         length = float(sum(counts.values())) or 1.0
         total += length
+        side = agent_term if agents(piece) else str
         for term, tf in counts.items():
-            held = out.get(term)
+            key = side(term)
+            held = out.get(key)
             if held is None or tf * held[1] > held[0] * length:
-                out[term] = (float(tf), length)
+                out[key] = (float(tf), length)
     return out, total / len(every)
 
 
