@@ -381,6 +381,20 @@ def test_a_question_about_oneself_is_matched_against_the_users_words_not_the_age
     assert [h.memory.id for h in hits] == ["mem_001"]
 
 
+def test_the_agents_own_memory_is_the_agents_words_for_a_question_about_oneself():
+    """A memory in the agent's domain ("self": what it said of itself) is found by a question about the user only
+    through the user's turns attached to it."""
+    agents = mem("mem_001", "I don't know which musical instruments you own, I'm a language model")
+    agents.domain = "self"
+    users = mem("mem_002", "User has had a Yamaha acoustic guitar for eight years")
+    question = "Which musical instruments do I own?"
+    assert [h.memory.id for h in rank([agents, users], question, NOW, {})] == []
+    users.content = "User owns a Yamaha guitar and a Korg piano, two musical instruments"
+    assert [h.memory.id for h in rank([agents, users], question, NOW, {})] == ["mem_002"]
+    found = rank([agents, users], "Which musical instruments does the user own?", NOW, {})
+    assert {h.memory.id for h in found} == {"mem_001", "mem_002"}, "a question not about oneself reads every word"
+
+
 def test_a_question_about_the_agents_words_still_finds_them():
     hits = rank(kyoto_memories(), "What did you say about the trip from Kyoto to Osaka?", NOW, {})
     assert [h.memory.id for h in hits[:2]] == ["mem_002", "mem_001"]

@@ -134,9 +134,9 @@ def document_terms(memory: Memory) -> tuple[dict[str, tuple[float, float]], floa
     many repeats to the statement nor hides it.
 
     The user's words and the agent's are counted apart, the agent's under agent_term(term): the agent's attached
-    turns, and the messages around the statement (in a chat with the agent, the agent's), are the agent's. A question
-    about what the user said is matched against the user's words alone, any other against the denser of the two
-    (search.rank)."""
+    turns, the messages around the statement (in a chat with the agent, the agent's), and the whole statement of a
+    memory of the agent's own (domain "self") are the agent's. A question about what the user said is matched against
+    the user's words alone, any other against the denser of the two (search.rank)."""
     every = pieces(memory)
     statement: dict[str, float] = dict(text_terms(every[0].text))
     around: dict[str, float] = {}
@@ -153,10 +153,16 @@ def document_terms(memory: Memory) -> tuple[dict[str, tuple[float, float]], floa
         add(statement, terms(made.strftime("%B %Y")), DATE_WEIGHT)
     for name, weight in (("context", CONTEXT_WEIGHT), ("reply", REPLY_WEIGHT)):
         add(around, terms(stored_text(memory.raw.get(name))), weight)
-    # The statement and the messages around it are one piece in length, their words counted on their sides.
+    # The statement and the messages around it are one piece in length, their words counted on their sides; an
+    # agent's own memory (domain "self": what it said of itself) is the agent's words throughout.
     length = float(sum(statement.values()) + sum(around.values())) or 1.0
-    out: dict[str, tuple[float, float]] = {term: (tf, length) for term, tf in statement.items()}
-    out.update((agent_term(term), (tf, length)) for term, tf in around.items())
+    if memory.domain == "self":
+        for term, tf in around.items():
+            statement[term] = statement.get(term, 0.0) + tf
+        out = {agent_term(term): (tf, length) for term, tf in statement.items()}
+    else:
+        out = {term: (tf, length) for term, tf in statement.items()}
+        out.update((agent_term(term), (tf, length)) for term, tf in around.items())
     total = length
     for piece in every[1:]:
         counts = text_terms(piece.text)
