@@ -231,6 +231,13 @@ SAID = [
     ("password", "mitt lösenord är Sol123x, glöm inte", "Sol123x"),
     ("password", "мой пароль — Sol123x", "Sol123x"),
     ("credential", "my api key is 3f9a8b7c6d5e4f30 for the weather service", "3f9a8b7c6d5e4f30"),
+    # a password named without a verb, when it looks like one (letters with a digit or a sign)
+    ("password", "log in with password hunter2 and change it later", "hunter2"),
+    ("password", "use the admin password Tr0ub4dor&3 for the router", "Tr0ub4dor&3"),
+    ("password", "Melde dich mit dem Passwort sonne#77 an", "sonne#77"),
+    ("password", "connecte-toi avec le mot de passe soleil42 ce soir", "soleil42"),
+    ("password", "entra con la contraseña luna-88 mañana", "luna-88"),
+    ("password", "entre com a senha praia2024 hoje", "praia2024"),
     # in code and config
     ("credential", "DB_PASS=s3cr3t-Pa55\nDB_HOST=localhost", "s3cr3t-Pa55"),
     ("credential", "export PGPASSWORD='p@ss w0rd' && psql -h db", "p@ss w0rd"),
@@ -311,6 +318,9 @@ ORDINARY = [
     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "Tracking 1Z999AA10123456784, request id 550e8400-e29b-41d4-a716-446655440000",
     "I forgot my password again, how do I reset it?",
+    "I changed my password in 2023 and again in March",
+    "Password reset emails go to the old address; the password field is greyed out",
+    "the password manager app and the password 4417 note",
     "The password manager is Bitwarden; the password policy wants 12 characters",
     "Bitwarden is my password manager",
     "the password is correct now, and the token is valid for 2 hours",

@@ -29,7 +29,7 @@ from .text import alternatives
 MARK = "[REDACTED:{}]"
 # Raise it when a kind is added or widened: stored memories are then redacted again as they are read (see
 # `redact_memory`), and the search cache, which holds their words, is rebuilt.
-RULES = 4
+RULES = 5
 
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub")
 
@@ -480,6 +480,21 @@ def _said_check(kind: str):
     return span
 
 
+# "log in with password hunter2": a password named without a verb or a colon, taken when it looks like one — letters
+# with a digit or a sign — so "password manager", "password reset" and "password in 2023" stay, and so do
+# command-line options ("--no-password --verbose").
+_BARE_PASSWORD = _compile(rf"(?<!-)(?i:(?P<noun>{_PASSWORD_NOUNS}){_QUALIFIER}[ \t]+)(?!-){_SAID_VALUE}")
+
+
+def _bare_password(match: re.Match) -> tuple[int, int] | None:
+    value = _value(match)
+    if value is None or not _loose(value[0]):
+        return None
+    text = value[0]
+    mixed = re.search(r"[^\W\d_]", text) and re.search(r"[\d!@#$%^&*_+=~/.\-]", text)
+    return value[1] if mixed else None
+
+
 def _said_patterns(kind: str, label: str, nouns: str) -> tuple[Pattern, ...]:
     # A PIN needs no verb: "SIM PIN 1234", "Geheimzahl 4821".
     connect = rf"(?:{_CONNECT}|[ \t]+(?=\d))" if kind == "pin" else _CONNECT
@@ -595,6 +610,7 @@ CREDENTIALS: tuple[Pattern, ...] = (
     Pattern("credential", _XML_ELEMENT, _named),
     Pattern("credential", _COMMAND_USER, _user_password),
     *_said_patterns("password", "password", _PASSWORD_NOUNS),
+    Pattern("password", _BARE_PASSWORD, _bare_password),
     *_said_patterns("pin", "pin", _PIN_NOUNS),
     *_said_patterns("key", "credential", _KEY_NOUNS),
     Pattern("credential", _DIRECTIVE, _directive),
