@@ -392,6 +392,7 @@ def _named(match: re.Match) -> tuple[int, int] | None:
 
 
 _DIRECTIVES = frozenset("requirepass masterauth rootpw psk".split())  # config keywords that are one word
+_DIGIT_OR_SIGN = re.compile(r"[\d!@#$%^&*_+=~/.\-]")  # what makes a word look like a secret rather than a word
 
 
 def _directive(match: re.Match) -> tuple[int, int] | None:
@@ -399,7 +400,7 @@ def _directive(match: re.Match) -> tuple[int, int] | None:
     or by a config keyword, and looking like a secret (a digit or a sign, or long). "Password Manager", "token
     expired" and "password 4417" are headings and notes."""
     name, value = match.group("name"), _value(match)
-    if value is None or not (re.search(r"[\d!@#$%^&*_+=~/.\-]", value[0]) or len(value[0]) >= 12):
+    if value is None or not (_DIGIT_OR_SIGN.search(value[0]) or len(value[0]) >= 12):
         return None
     code = match.group("export") or re.search(r"[_.\-]|[a-z][A-Z]", name) or name.lower() in _DIRECTIVES
     return _named(match) if code else None
@@ -491,7 +492,7 @@ def _bare_password(match: re.Match) -> tuple[int, int] | None:
     if value is None or not _loose(value[0]):
         return None
     text = value[0]
-    mixed = re.search(r"[^\W\d_]", text) and re.search(r"[\d!@#$%^&*_+=~/.\-]", text)
+    mixed = re.search(r"[^\W\d_]", text) and _DIGIT_OR_SIGN.search(text)
     return value[1] if mixed else None
 
 
