@@ -15,7 +15,7 @@ from datetime import datetime
 
 from .model import Memory
 from .store.cache import Cache, Facts
-from .terms import days_of_text, document_terms, pieces, text_terms, Piece, TIME_TERM, agent_term, agents
+from .terms import days_of_text, denser, document_terms, pieces, text_terms, Piece, TIME_TERM, agent_term, agents
 from .smalltalk import substance
 from .text import asks, terms
 
@@ -255,8 +255,7 @@ def _postings(view: Cache, term: str, about_user: bool) -> list[tuple[int, float
         return own
     best = {doc: (tf, length) for doc, tf, length in own}
     for doc, tf, length in theirs:
-        held = best.get(doc)
-        if held is None or tf * held[1] > held[0] * length:
+        if denser(tf, length, best.get(doc)):
             best[doc] = (tf, length)
     return [(doc, tf, length) for doc, (tf, length) in best.items()]
 

@@ -123,6 +123,12 @@ def text_terms(text: str) -> Counter[str]:
     return counts
 
 
+def denser(tf: float, length: float, held: tuple[float, float] | None) -> bool:
+    """Whether a term counted `tf` times in a piece of `length` is denser there than where it is `held` (count,
+    length), or held nowhere yet: where a memory's term is counted (document_terms, search.rank)."""
+    return held is None or tf * held[1] > held[0] * length
+
+
 def document_terms(memory: Memory) -> tuple[dict[str, tuple[float, float]], float]:
     """Each term of a memory with its weighted count and the length of the piece it is counted in, and the memory's
     average piece length. Its pieces: its statement — its content and the `detail` its summary left out, with its
@@ -171,8 +177,7 @@ def document_terms(memory: Memory) -> tuple[dict[str, tuple[float, float]], floa
         side = agent_term if agents(piece) else str
         for term, tf in counts.items():
             key = side(term)
-            held = out.get(key)
-            if held is None or tf * held[1] > held[0] * length:
+            if denser(tf, length, out.get(key)):
                 out[key] = (float(tf), length)
     return out, total / len(every)
 
