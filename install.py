@@ -115,10 +115,12 @@ def configure(args: argparse.Namespace) -> int:
     root = workspace.resolve_workspace(args.workspace)
     if workspace.is_openclaw_state(root):  # any other folder is made a workspace; this one holds OpenClaw's own
         raise HippocampusError(str(workspace.not_a_workspace(root)))
+    state_dir = workspace.resolve_state_dir(args.state_dir)
     settings = steps.Settings(
         skill=bootstrap.SKILL_ROOT,
         workspace=root,
-        state_dir=workspace.resolve_state_dir(args.state_dir),
+        state_dir=state_dir,
+        config=workspace.resolve_config(state_dir),
         now=workspace.resolve_now(args.now),
         python=sys.executable,
         agent=args.agent,

@@ -294,6 +294,20 @@ def test_an_earlier_installs_search_paths_are_taken_out_after_the_jobs_and_the_r
     assert "OpenClaw indexes memory/**/*.md" in out
 
 
+def test_the_config_openclaw_config_path_names_is_the_one_cleaned(claw):
+    """OpenClaw reads its config from $OPENCLAW_CONFIG_PATH when it is set (a config kept outside the state dir):
+    that file loses an earlier install's paths, and a file at the default place is not touched."""
+    earlier = {"memory": {"search": {"extraPaths": ["notes.md", "HIPPOCAMPUS_CORE.md"]}}}
+    elsewhere = claw.base / "configs" / "main.json"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(json.dumps(earlier))
+    default = json.dumps(earlier) + "\n"
+    (claw.state / "openclaw.json").write_text(default)
+    ok(claw.install("--now", NOW, OPENCLAW_CONFIG_PATH=str(elsewhere)))
+    assert json.loads(elsewhere.read_text())["memory"]["search"] == {"extraPaths": ["notes.md"]}
+    assert (claw.state / "openclaw.json").read_text() == default
+
+
 def test_a_config_without_our_paths_is_left_as_it_is_and_the_gateway_is_not_restarted(claw):
     text = json.dumps({"gateway": {"port": 18789}}, indent=2) + "\n"
     (claw.state / "openclaw.json").write_text(text)

@@ -42,6 +42,14 @@ def resolve_state_dir(flag: str | None = None, env=None, recorded: str | None = 
     return _profile_home(env).resolve()
 
 
+def resolve_config(state_dir: Path, env=None) -> Path:
+    """OpenClaw's config file: OPENCLAW_CONFIG_PATH when it is set (a config kept outside the state dir), else
+    openclaw.json in the state dir."""
+    env = os.environ if env is None else env
+    named = env.get("OPENCLAW_CONFIG_PATH")
+    return Path(named).expanduser().resolve() if named else state_dir / "openclaw.json"
+
+
 def cron_state_dir(env=None) -> Path:
     """The state dir a job started by cron finds: cron passes HOME, but neither OPENCLAW_STATE_DIR nor a profile."""
     env = os.environ if env is None else env

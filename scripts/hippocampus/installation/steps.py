@@ -48,6 +48,7 @@ class Settings:
     crontab: str | None = None
     default_state_dir: Path | None = None  # what a bare cron environment finds (~/.openclaw); None: same as state_dir
     in_agent_turn: bool = False  # run by the agent's exec tool: the gateway restarts only after this turn
+    config: Path | None = None  # OpenClaw's config file (workspace.resolve_config); None: openclaw.json in state_dir
     progress: Callable[[str], None] | None = None  # says at once what takes a while
 
     @property
@@ -67,7 +68,7 @@ class Settings:
 
     @property
     def openclaw_json(self) -> Path:
-        return self.state_dir / "openclaw.json"
+        return self.config or self.state_dir / "openclaw.json"
 
 
 @dataclass
