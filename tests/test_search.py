@@ -428,6 +428,11 @@ def test_a_question_about_oneself_or_asking_advice_is_told_apart_from_one_about_
         "Welches Hotel hast du mir in Wien empfohlen?": False,
         "Voy a Lisboa con mi hermana en mayo, ¿qué me recomiendas?": True,
         "¿Cuál era el hotel que tú me recomendaste en Lisboa?": False,
+        # Spanish and Portuguese say "you" in the verb: "recomendaste", "dijiste", "disseste" speak to the agent.
+        "¿Qué hotel me recomendaste en Lisboa?": False,
+        "¿Qué me dijiste de mi pasaporte?": False,
+        "O que me disseste sobre o meu passaporte?": False,
+        "¿Qué me dijo mi hermana de mi pasaporte?": True,
         "Vou a Roma com a minha mãe em junho, você pode me recomendar um hotel?": True,
         "Que hotel você me recomendou em Roma?": False,
         "我下个月去东京，你能推荐一家酒店吗？": True,

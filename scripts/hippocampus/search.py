@@ -96,7 +96,10 @@ _FIRST_PERSON = re.compile(
 )
 _SECOND_PERSON = re.compile(
     r"(?<![\w'’])(?:you|your|yours|yourself|yourselves|you['’](?:re|ve|ll|d)|tu|te|toi|ton|ta|tes|vous|votre|vos|du|dich"
-    r"|dir|dein(?:e[mnrs]?)?|euch|euer|t[úu]|ti|tus|usted(?:es)?|contigo|vosotros|voc[êe]s?|teu|tua|teus|tuas)"
+    r"|dir|dein(?:e[mnrs]?)?|euch|euer|t[úu]|ti|tus|usted(?:es)?|contigo|vosotros|voc[êe]s?|teu|tua|teus|tuas"
+    # Spanish and Portuguese say "you" in the verb: what the agent said, told, recommended…
+    r"|dijiste|disseste|diste|(?:cont|mencion|recomend|aconsej|aconselh|explic|habl|fal|envi|mand|coment|pregunt"
+    r"|pergunt)aste|(?:suger|escrib|respond|propus)iste|(?:escrev|respond|propus)este)"
     r"(?![\w'’])|(?<![\w'’])t['’](?=[^\W\d_])|[你您]",
     re.IGNORECASE,
 )
