@@ -215,6 +215,24 @@ def test_decay_leaves_the_cache_as_it_was_but_for_anchors_edited_by_hand(workspa
     assert moved == {data["memories"][4]["id"]}
 
 
+def test_a_decay_that_moves_every_anchor_leaves_the_cache_a_build_would_give_without_redoing_its_words(workspace):
+    """The first decay of a store no decay anchored (the old skill's, or one edited by hand) gives every memory an
+    anchor: the rows' dates are rewritten, the words and bodies stay as they were, and the cache is what a build from
+    the saved index gives."""
+    ws = varied_store(workspace, count=60)
+    before = on_disk(ws, NOW.date())  # a reader builds the cache: it describes index.json
+    with writing.write(ws, NOW) as store:
+        from hippocampus import retention
+
+        report = retention.decay_index(store.index, NOW)
+        store.redated(*report.moved)
+    assert len(report.moved) > 0.25 * 60, "more than a rebuild's share of the store"
+    after = on_disk(ws, NOW.date())
+    assert after == rebuilt(ws, NOW.date())
+    assert after["postings"] == before["postings"] and after["bodies"] == before["bodies"]
+    assert {k for k in before["rows"] if before["rows"][k] != after["rows"][k]} <= set(report.moved)
+
+
 # --- stale the moment index.json is another file ----------------------------------------------------------------
 
 

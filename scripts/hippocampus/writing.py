@@ -45,6 +45,7 @@ class Store:
     after_save: list[Callable[[], None]] = field(default_factory=list)  # the writer's tidy-up, still under the lock
     shelved: dict[str, Memory] = field(default_factory=dict)  # moved to the archive by this write, still searchable
     _changed: set[str] = field(default_factory=set)
+    _redated: set[str] = field(default_factory=set)
     _dirty: bool = False
 
     @property
@@ -54,6 +55,12 @@ class Store:
     def changed(self, *ids: str) -> None:
         """Say which memories this write added, changed or removed (the index is saved, their cache rows redone)."""
         self._changed.update(ids)
+        self._dirty = True
+
+    def redated(self, *ids: str) -> None:
+        """Say which memories this write gave a new decay anchor and nothing else (the index is saved, their cache
+        rows' decay columns rewritten)."""
+        self._redated.update(ids)
         self._dirty = True
 
     def add(self, memory: Memory) -> None:
@@ -97,7 +104,9 @@ def finish(store: Store) -> None:
         indexfile.save(ws, loaded, now)
         ids.note(ws, store.index)
         if store.cache is not None:
-            cache_writer.commit_write(store.cache, store.index, store._changed, loaded, now.date(), ws, store.shelved)
+            cache_writer.commit_write(
+                store.cache, store.index, store._changed, loaded, now.date(), ws, store.shelved, store._redated
+            )
     touches.clear(ws, store.touches_read)
     for step in store.after_save:
         step()

@@ -16,7 +16,7 @@ def decay(ws: Workspace, now: datetime, wait: bool) -> retention.DecayReport:
         if not report.already_ran:
             store.backup = True
             store.touch_meta()
-            store.changed(*report.moved)  # the cache dates every memory along its anchor: only moved anchors
+            store.redated(*report.moved)  # the cache dates every memory along its anchor: only moved anchors
             store.event = (
                 "decay",
                 dict(total=report.total, changed=report.changed, archiveCandidates=len(report.archive_candidates)),

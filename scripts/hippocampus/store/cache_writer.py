@@ -71,9 +71,7 @@ def _entry(doc: int, memory: Memory, meta: dict, today: date, shelved: bool = Fa
     never a same-fact candidate for encoding, never a commitment."""
     counts, length = document_terms(memory)
     topic = set() if shelved else topic_terms(memory.content)
-    pinned = min(memory.importance, ceiling(memory)) if memory.pinned else None
-    # A pinned memory does not fade: it has no anchor, only its importance.
-    base, since = (pinned, date.min) if pinned is not None else anchor(memory, meta, today)
+    base, since, key, pinned = _dating(memory, meta, today)
     seen = parse_day(memory.lastAccessed) or parse_day(memory.created)
     created = parse_day(memory.created)
     row = (
@@ -85,9 +83,9 @@ def _entry(doc: int, memory: Memory, meta: dict, today: date, shelved: bool = Fa
         int(memory.extra.get("kind") == "explicit"),
         int(memory.pinned),
         base,
-        since.toordinal(),
-        None if pinned is not None else order_key(base, since),
-        pinned or 0.0,
+        since,
+        key,
+        pinned,
         seen.toordinal() if seen else None,
         created.toordinal() if created else None,
         memory.timesReinforced,
@@ -98,6 +96,35 @@ def _entry(doc: int, memory: Memory, meta: dict, today: date, shelved: bool = Fa
     )
     body = {k: v for k, v in memory.to_dict().items() if k not in _LEFT_OUT}
     return row, packed(body), counts, length, topic, None if shelved else _commitment_row(doc, memory)
+
+
+def _dating(memory: Memory, meta: dict, today: date) -> tuple[float, int, float | None, float]:
+    """A memory's row's decay columns: (base, since as a day number, rank_key, importance): its anchor, or for a
+    pinned memory, which does not fade, its importance alone."""
+    if memory.pinned:
+        pinned = min(memory.importance, ceiling(memory))
+        return pinned, date.min.toordinal(), None, pinned
+    base, since = anchor(memory, meta, today)
+    return base, since.toordinal(), order_key(base, since), 0.0
+
+
+def _redate(db: sqlite3.Connection, index: Index, moved: set[str], today: date) -> set[str]:
+    """Write the decay columns of the memories whose anchors `moved` (their words and bodies did not change: a body
+    leaves its importance and anchor out); returns those the cache does not hold, whose rows are still to be made."""
+    memories = index.by_id()
+    missing = set()
+    for memory_id in sorted(moved):
+        memory = memories.get(memory_id)
+        if memory is None:
+            missing.add(memory_id)
+            continue
+        found = db.execute(
+            "UPDATE docs SET base = ?, since = ?, rank_key = ?, importance = ? WHERE id = ?",
+            (*_dating(memory.peek(), index.meta, today), memory_id),  # read, not kept parsed: see model.Memory
+        )
+        if found.rowcount == 0:
+            missing.add(memory_id)
+    return missing
 
 
 def _commitment_row(doc: int, memory: Memory) -> tuple | None:
@@ -313,10 +340,12 @@ def commit_write(
     today: date,
     ws: Workspace,
     shelved: dict[str, Memory] | None = None,
+    redated: set[str] | None = None,
 ) -> None:
     """After a write saved `loaded`: redo the changed memories' rows (those it moved to the archive and that stay
-    searchable: `shelved`) and record the file the cache now describes, in one transaction (readers see the cache
-    before it or after it, never half of it)."""
+    searchable: `shelved`), write the decay columns of those whose anchors alone moved (`redated`), and record the
+    file the cache now describes, in one transaction (readers see the cache before it or after it, never half of
+    it)."""
     db = cache.db
     rebuilt = len(changed) > REBUILT_ABOVE * max(cache.count, len(index.memories))
     shelf = archive.searchable(ws, {m.id for m in index.memories}) if rebuilt else []
@@ -325,7 +354,8 @@ def commit_write(
         if rebuilt:
             build(db, index, today, shelf)
         else:
-            update(db, index, changed, today, shelved)
+            missing = _redate(db, index, (redated or set()) - changed, today)
+            update(db, index, changed | missing, today, shelved)
         _record(db, loaded)
         db.execute("COMMIT")
     except BaseException:
