@@ -74,3 +74,19 @@ def test_json5_as_people_write_openclaw_json_by_hand_reads_as_the_json_it_means(
 def test_text_that_is_no_json5_is_an_error_saying_where(text):
     with pytest.raises(json5.JSON5Error, match="line 1|leading zero"):
         json5.loads(text)
+
+
+def test_the_users_zone_is_read_from_the_config_openclaw_config_path_names(tmp_path, monkeypatch):
+    """OpenClaw reads its config from $OPENCLAW_CONFIG_PATH when it is set; so does encode, for the user's zone."""
+    from hippocampus.ingestion import userzone
+
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "openclaw.json").write_text('{agents: {defaults: {userTimezone: "America/Chicago"}}}')
+    elsewhere = tmp_path / "configs" / "main.json"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text('{agents: {defaults: {userTimezone: "Europe/Berlin"}}}')
+    monkeypatch.delenv("OPENCLAW_CONFIG_PATH", raising=False)
+    assert userzone.read(state).name == "America/Chicago"
+    monkeypatch.setenv("OPENCLAW_CONFIG_PATH", str(elsewhere))
+    assert userzone.read(state).name == "Europe/Berlin"

@@ -1,6 +1,6 @@
 """The user's time zone as OpenClaw is told it: `agents.defaults.userTimezone` in openclaw.json, in its state dir
-(an IANA name, "America/Chicago"). OpenClaw 2026.9.6 has no per-agent setting of it (an entry of `agents.list`
-with one fails its config check), so the default is every agent's.
+or where $OPENCLAW_CONFIG_PATH says (an IANA name, "America/Chicago"). OpenClaw 2026.9.6 has no per-agent setting
+of it (an entry of `agents.list` with one fails its config check), so the default is every agent's.
 
 Commitments read due times in this zone when it is set — wall-clock times, right across a clock change — and
 otherwise at the UTC offset of the user's message stamps (`duetime.zone_of`). A name that is no zone known here, or
@@ -16,6 +16,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from .. import json5
+from ..workspace import resolve_config
 
 KEY = ("agents", "defaults", "userTimezone")
 CONFIG_LIMIT = 1 << 20  # bytes of openclaw.json read at most (a real one is a few kilobytes)
@@ -34,10 +35,11 @@ class UserZone:
 
 
 def read(state_dir: Path | None) -> UserZone:
-    """The user's zone from openclaw.json in OpenClaw's state dir (None: not known where that is)."""
+    """The user's zone from OpenClaw's config: openclaw.json in its state dir (None: not known where that is), or the
+    file $OPENCLAW_CONFIG_PATH names, as OpenClaw reads it (workspace.resolve_config)."""
     if state_dir is None:
         return UserZone()
-    path = state_dir / "openclaw.json"
+    path = resolve_config(state_dir)
     try:
         with path.open("rb") as handle:
             raw = handle.read(CONFIG_LIMIT + 1)
