@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 from hypothesis import example, given, settings, strategies as st
 
 from conftest import SCRIPTS, memory, read_index, run_script, write_index
-from hippocampus import search, writing
+from hippocampus import retention, search, writing
 from hippocampus.model import Memory
 from hippocampus.store import archive, cache, cache_writer, indexfile, reading
 from hippocampus.store.files import LOCK_WAIT_SECONDS
@@ -215,15 +215,15 @@ def test_decay_leaves_the_cache_as_it_was_but_for_anchors_edited_by_hand(workspa
     assert moved == {data["memories"][4]["id"]}
 
 
-def test_a_decay_that_moves_every_anchor_leaves_the_cache_a_build_would_give_without_redoing_its_words(workspace):
+def test_a_decay_that_moves_every_anchor_leaves_the_cache_a_build_would_give_its_words_and_bodies_as_they_were(
+    workspace,
+):
     """The first decay of a store no decay anchored (the old skill's, or one edited by hand) gives every memory an
     anchor: the rows' dates are rewritten, the words and bodies stay as they were, and the cache is what a build from
     the saved index gives."""
     ws = varied_store(workspace, count=60)
     before = on_disk(ws, NOW.date())  # a reader builds the cache: it describes index.json
     with writing.write(ws, NOW) as store:
-        from hippocampus import retention
-
         report = retention.decay_index(store.index, NOW)
         store.redated(*report.moved)
     assert len(report.moved) > 0.25 * 60, "more than a rebuild's share of the store"
