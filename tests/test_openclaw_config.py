@@ -86,7 +86,11 @@ def test_the_users_zone_is_read_from_the_config_openclaw_config_path_names(tmp_p
     elsewhere = tmp_path / "configs" / "main.json"
     elsewhere.parent.mkdir()
     elsewhere.write_text('{agents: {defaults: {userTimezone: "Europe/Berlin"}}}')
-    monkeypatch.delenv("OPENCLAW_CONFIG_PATH", raising=False)
-    assert userzone.read(state).name == "America/Chicago"
+    for unset in (None, "  "):  # OpenClaw trims the value: blank is unset
+        if unset is None:
+            monkeypatch.delenv("OPENCLAW_CONFIG_PATH", raising=False)
+        else:
+            monkeypatch.setenv("OPENCLAW_CONFIG_PATH", unset)
+        assert userzone.read(state).name == "America/Chicago"
     monkeypatch.setenv("OPENCLAW_CONFIG_PATH", str(elsewhere))
     assert userzone.read(state).name == "Europe/Berlin"

@@ -46,7 +46,7 @@ def resolve_config(state_dir: Path, env=None) -> Path:
     """OpenClaw's config file: OPENCLAW_CONFIG_PATH when it is set (a config kept outside the state dir), else
     openclaw.json in the state dir."""
     env = os.environ if env is None else env
-    named = env.get("OPENCLAW_CONFIG_PATH")
+    named = (env.get("OPENCLAW_CONFIG_PATH") or "").strip()  # trimmed, as OpenClaw's resolveConfigPathCandidate
     return Path(named).expanduser().resolve() if named else state_dir / "openclaw.json"
 
 
