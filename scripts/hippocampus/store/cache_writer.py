@@ -108,22 +108,27 @@ def _dating(memory: Memory, meta: dict, today: date) -> tuple[float, int, float 
     return base, since.toordinal(), order_key(base, since), 0.0
 
 
-def _redate(db: sqlite3.Connection, index: Index, moved: set[str], today: date) -> set[str]:
-    """Write the decay columns of the memories whose anchors `moved` (their words and bodies did not change: a body
-    leaves its importance and anchor out); returns those the cache does not hold, whose rows are still to be made."""
-    memories = index.by_id()
+def _redate(db: sqlite3.Connection, index: Index, moved: set[str], changed: set[str], today: date) -> set[str]:
+    """Write the decay columns of the memories whose anchors `moved` and that are not `changed` otherwise (their
+    words and bodies did not change: a body leaves its importance and anchor out); returns those the cache does not
+    hold, whose rows are still to be made. Walks the index rather than looking each up: a first decay moves every
+    anchor, and neither a map of 100,000 memories nor a copy of their ids is held for it."""
     missing = set()
-    for memory_id in sorted(moved):
-        memory = memories.get(memory_id)
-        if memory is None:
-            missing.add(memory_id)
+    left = len(moved)
+    for memory in index.memories:
+        if memory.id not in moved:
+            continue
+        left -= 1
+        if memory.id in changed:
             continue
         found = db.execute(
             "UPDATE docs SET base = ?, since = ?, rank_key = ?, importance = ? WHERE id = ?",
-            (*_dating(memory.peek(), index.meta, today), memory_id),  # read, not kept parsed: see model.Memory
+            (*_dating(memory.peek(), index.meta, today), memory.id),  # read, not kept parsed: see model.Memory
         )
         if found.rowcount == 0:
-            missing.add(memory_id)
+            missing.add(memory.id)
+    if left:  # moved, and no longer in the index
+        missing |= moved - changed - {m.id for m in index.memories}
     return missing
 
 
@@ -216,7 +221,7 @@ def update(
 ) -> None:
     """Redo the rows of the memories whose ids are in `changed` (added, changed or removed from the index; those
     moved to the archive and still searchable in `shelved`); the caller commits."""
-    memories = index.by_id()
+    memories = {m.id: m for m in index.memories if m.id in changed}  # not a map of the whole store: a few change
     shelved = shelved or {}
     # term -> (the documents to take out of its postings, the postings to put in)
     terms: dict[str, tuple[set[int], list[tuple]]] = {}
@@ -354,7 +359,7 @@ def commit_write(
         if rebuilt:
             build(db, index, today, shelf)
         else:
-            missing = _redate(db, index, (redated or set()) - changed, today)
+            missing = _redate(db, index, redated or set(), changed, today)
             update(db, index, changed | missing, today, shelved)
         _record(db, loaded)
         db.execute("COMMIT")
