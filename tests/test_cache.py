@@ -461,8 +461,8 @@ def test_the_published_views_list_the_best_memories_of_a_store_far_larger_than_t
     index = indexfile.load(ws).index
     view = cache_writer.in_memory(index, NOW.date())
     try:
-        every = view.census(NOW.date(), 10, len(index.memories)).top  # everything: nothing let go while reading
-        for limit in (1, 3):  # rows let go as they are read, ten times the limit at a time
+        every = list(view.census(NOW.date(), 10, len(index.memories)).top)  # everything: nothing let go while reading
+        for limit in (1, 3):  # rows let go as they are read, twice the limit at a time
             expected = sorted(every, key=lambda s: (-s.importance, -s.reinforced, s.memory.id))[:limit]
             assert [s.memory.id for s in view.census(NOW.date(), 10, limit).top] == [s.memory.id for s in expected]
             for (domain, _), shelf in view.shelves(NOW.date(), lambda category: category, limit):

@@ -11,6 +11,9 @@ the files published from the store (mirrors, HIPPOCAMPUS_CORE.md, the dashboard)
 A run killed at any point leaves what the next run repairs: index.json is replaced atomically; a cache that does
 not describe it is built again; published files made from another index.json are written again; recorded
 accesses are removed only once the index holding them is saved.
+
+Once the block is done, `store.index` holds no memories any more (see `finish`): a caller keeps what it needs of
+them.
 """
 
 from __future__ import annotations
@@ -113,9 +116,14 @@ def finish(store: Store) -> None:
     if store.event is not None:
         events.log_event(ws, store.event[0], now, store.event[1])
     view = store.cache
-    if store.dirty or store.publish or view is None or cache_writer.published(view) != (loaded.identity or ""):
-        if view is None:
-            view = cache_writer.in_memory(store.index, now.date())
+    publish = store.dirty or store.publish or view is None or cache_writer.published(view) != (loaded.identity or "")
+    if publish and view is None:
+        view = cache_writer.in_memory(store.index, now.date())
+    # Saved, and the cache describes it: the published files are read from the cache, so the memories are let go
+    # first (a store of 100,000 with their turns holds over 100 MiB of text).
+    store.index.memories.clear()
+    if publish:
+        assert view is not None
         store.published_core = refresh(ws, view, now, *store.core_file)
         if store.cache is not None:
             cache_writer.mark_published(store.cache, loaded)

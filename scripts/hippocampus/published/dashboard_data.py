@@ -549,8 +549,8 @@ def build(
     most important memories."""
     today = now.date()
     tallies = view.census(today, HISTOGRAM_BINS, max(limit, TOP_COUNT))
-    scored = tallies.top
-    listed = scored[: max(0, limit)]
+    rows = [memory_row(item, today) for item in tallies.top]
+    listed = rows[: max(0, limit)]
     tiers = tier_counts(tallies)
     agent = agent or {}
     return {
@@ -566,9 +566,9 @@ def build(
         "projection": fade_projection(tallies),
         "growth": growth(tallies, today),
         "activity": activity(events or [], skipped_events, today),
-        "top": [memory_row(item, today) for item in scored[:TOP_COUNT]],
+        "top": rows[:TOP_COUNT],
         "commitments": commitments_panel(view, now),
-        "memories": [compact_row(memory_row(item, today)) for item in listed],
+        "memories": [compact_row(row) for row in listed],
         "listed": len(listed),
         "pinned": len(tallies.pinned),
         "reinforcedTotal": tallies.reinforced,

@@ -81,7 +81,9 @@ class Census:
     the fading and of the pinned memories (ascending), memories per creation day, and totals."""
 
     def __init__(self, bins: int):
-        self.top: list[Scored] = []  # the most important memories (see Cache.census)
+        # The most important memories (see Cache.census), read 50 at a time as they are taken: 2,000 of them held
+        # parsed with their turns would weigh more than the page made of them.
+        self.top: Iterator[Scored] = iter(())
         self.bins = [0] * bins
         self.total = 0
         self.per_domain: dict[str, Counter] = {}
@@ -108,8 +110,9 @@ ShelfOf = Callable[[str], str]  # a memory's category -> the name of its shelf
 
 
 # A view that lists the best N of the store's rows holds at most this many times N as it reads them, then keeps the
-# best N: memory bounded, and a sort of the held rows only every few thousand rows.
-HELD_PER_LISTED = 10
+# best N: memory bounded (the mirrors list 200 of each of their dozens of shelves, the dashboard 2,000, while a
+# write may hold the whole index: bench/scale.py measures the peak), and a sort of the held rows every N rows.
+HELD_PER_LISTED = 2
 
 
 def _shelf_order(row: tuple) -> tuple:
@@ -314,7 +317,8 @@ class Cache:
         out.days.update({date.fromordinal(day): count for day, count in days.items()})
         out.fading.sort()
         out.pinned.sort()
-        out.top = self._scored(heapq.nsmallest(max(0, top), best, key=_ranked_order), today)
+        best = heapq.nsmallest(max(0, top), best, key=_ranked_order)
+        out.top = (scored for at in range(0, len(best), 50) for scored in self._scored(best[at : at + 50], today))
         return out
 
     # --- commitments ---
