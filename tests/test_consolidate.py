@@ -534,3 +534,31 @@ def test_a_cron_run_keeps_the_lock_from_its_save_to_its_refresh_and_logs_its_eve
     events = [json.loads(line) for line in (ws / "memory" / "brain-events.jsonl").read_text().splitlines()]
     assert events[-1]["event"] == "consolidation"
     assert f"synced {NOW}" in (ws / "HIPPOCAMPUS_CORE.md").read_text()
+
+
+# --- a week's run on a large store ------------------------------------------------------------------------------
+
+
+def test_a_weekly_run_keeps_parsed_only_the_memories_it_changes_or_compares(ws):
+    """A writer holds the store's memories as their stored text (model.Memory); a week's consolidation reads every
+    memory but compares only the week's new ones with their neighbours: every other memory is read and let go, not
+    kept parsed (a store of 100,000 memories with their turns, all parsed, took over 600 MiB)."""
+    from hippocampus.store import indexfile
+    from hippocampus.terms import topic_terms
+    from hippocampus.workspace import Workspace
+
+    consolidate(ws)  # last week's run: every memory is older than the next one's mark
+    data = read_index(ws)
+    data["memories"].append(
+        memory("mem_900", "User prefers a window seat on long flights", 0.7, created="2026-01-30", lastAccessed=None)
+    )
+    data["memories"] = [{**m, "lastAccessed": "2026-02-01"} for m in data["memories"]]  # nothing fades this week
+    (ws / "memory" / "index.json").write_text(json.dumps(data), encoding="utf-8")
+    index = indexfile.load(Workspace(ws)).index
+    assert all(m.peek() is not m for m in index.memories)  # loaded as text
+    new = topic_terms("User prefers a window seat on long flights")
+    report = consolidation.consolidate(index, parse_instant("2026-02-01T05:00:00Z"))
+    assert [m["id"] for m in report.merged] == ["mem_101"] and report.changed_ids == {"mem_101", "mem_900"}
+    parsed = {m.id for m in index.memories if m.peek() is m}
+    compared = {m.id for m in index.memories if topic_terms(m.peek().content) & new}
+    assert len(index.memories) > 20 and parsed <= report.changed_ids | compared, parsed - compared

@@ -107,24 +107,67 @@ class _Run:
     two older memories were looked at before. A neighbour must share the fresh memory's rarer topic terms (two of
     its PROBE_TERMS rarest, each in at most PROBE_POSTINGS memories): the cost of a lookup is bounded whatever the
     store's size, and nothing compares every memory with every other.
+
+    A writer holds the store's memories as their stored text (model.Memory): the run reads each as it begins and
+    lets it go, keeping its importance today and whether it is fresh; its sorts read them again the same way
+    (`read`). Only the memories it changes or compares are held parsed: a week's run over 100,000 memories with
+    their turns holds a few, not all (over 600 MiB).
     """
 
-    def __init__(self, index: Index, now: datetime):
+    def __init__(self, index: Index, now: datetime, report: ConsolidationReport):
         self.index = index
         self.now = now
         self.today = now.date()
         self.meta = index.meta
+        self.report = report
         self.gone: set[str] = set()  # merged into another this run
         self.facts: dict[str, Fact] = {}
-        # A commitment is no fact: never merged, superseded or gathered into a schema (its own run closes it).
-        self.live = [m for m in index.memories if not (m.superseded or m.archived or commitment.is_commitment(m.raw))]
-        self.importance = {m.id: retention.importance_on(m, self.today, self.meta) for m in index.memories}
-        self.fresh = _fresh_test(index.meta.get(MARKER))
-        self.lookup = Candidates(self.live) if any(self.fresh(m) for m in self.live) else Candidates([])
+        self.live: list[Memory] = []
+        self.importance: dict[str, float] = {}
+        self._fresh = _fresh_test(index.meta.get(MARKER))
+        self._fresh_ids: set[str] = set()  # as the run began
+        for memory in index.memories:
+            seen = memory.peek()
+            self.importance[memory.id] = retention.importance_on(seen, self.today, self.meta)
+            if self._fresh(seen):
+                self._fresh_ids.add(memory.id)
+            # A commitment is no fact: never merged, superseded or gathered into a schema (its own run closes it).
+            if not (seen.superseded or seen.archived or commitment.is_commitment(seen.raw)):
+                self.live.append(memory)
+        compared = any(m.id in self._fresh_ids for m in self.live)  # else no memory looks for neighbours
+        self.lookup = Candidates(self.live) if compared else Candidates([])
         self._near: dict[str, list[tuple[Memory, float]]] = {}
         self.weights: dict[str, float] = {}  # term weights, read once per run
         self._sets: dict[str, set[str]] = {}
         self._totals: dict[str, float] = {}
+
+    def read(self, memory: Memory) -> Memory:
+        """The memory to read and let go: itself once this run changed it, else a copy of it as stored."""
+        return memory if memory.id in self.report.changed_ids else memory.peek()
+
+    def fresh(self, memory: Memory) -> bool:
+        """New or changed since the last consolidation (see _fresh_test), this one's changes included."""
+        return self._fresh(memory) if memory.id in self.report.changed_ids else memory.id in self._fresh_ids
+
+    def created(self, memory: Memory) -> tuple:
+        """When the memory was made (oldest first, then by id): a sort key."""
+        return _created(self.read(memory))
+
+    def strength(self, memory: Memory) -> tuple:
+        """Strongest first: pinned, explicit, today's importance, reinforcements, then the older id."""
+        seen = self.read(memory)
+        number = id_number(memory.id)
+        return (
+            not seen.pinned,
+            seen.extra.get("kind") != "explicit",
+            -self.importance[memory.id],
+            -seen.timesReinforced,
+            number if number is not None else 1 << 62,
+            memory.id,
+        )
+
+    def mergeable(self, memory: Memory) -> bool:
+        return _mergeable(self.read(memory))
 
     def fact(self, memory: Memory) -> Fact:
         found = self.facts.get(memory.id)
@@ -243,19 +286,6 @@ def mark(index: Index, now: datetime) -> bool:
 # --- merge ----------------------------------------------------------------------------------------------------
 
 
-def _strength(run: _Run, memory: Memory) -> tuple:
-    """Strongest first: pinned, explicit, today's importance, reinforcements, then the older id."""
-    number = id_number(memory.id)
-    return (
-        not memory.pinned,
-        memory.extra.get("kind") != "explicit",
-        -run.importance[memory.id],
-        -memory.timesReinforced,
-        number if number is not None else 1 << 62,
-        memory.id,
-    )
-
-
 def _mergeable(memory: Memory) -> bool:
     return memory.extra.get("kind") != "schema"
 
@@ -303,8 +333,8 @@ def adds_detail(richer: Fact, poorer: Fact) -> bool:
 def restate(run: _Run, report: ConsolidationReport) -> None:
     """A memory that another restates with more detail, contradicting nothing ("User lives in Porto with two
     cats" / "User lives in Porto, Portugal, with their two cats"), is merged into it: the richer wording stays."""
-    for memory in sorted(run.live, key=_created):
-        if memory.id in run.gone or not run.fresh(memory) or not _mergeable(memory):
+    for memory in sorted(run.live, key=run.created):
+        if memory.id in run.gone or not run.fresh(memory) or not run.mergeable(memory):
             continue
         for other, _ in run.near(memory, SAME_TOPIC):
             if (
@@ -332,7 +362,7 @@ def restate(run: _Run, report: ConsolidationReport) -> None:
 
 
 def merge(run: _Run, report: ConsolidationReport) -> None:
-    order = sorted((m for m in run.live if _mergeable(m)), key=lambda m: _strength(run, m))
+    order = sorted((m for m in run.live if run.mergeable(m)), key=run.strength)
     rank = {m.id: i for i, m in enumerate(order)}
     groups: dict[str, list[Memory]] = {}
     keepers: dict[str, Memory] = {}
@@ -409,10 +439,10 @@ def supersede(run: _Run, report: ConsolidationReport) -> None:
     """Newest last: a memory that says a value of an older one changed ("moved to", "now", "instead of") marks
     that one superseded by it. Chains form in order: A → B → C."""
     suspects: dict[tuple[str, str], tuple[Memory, Memory]] = {}
-    order = sorted((m for m in run.live if m.id not in run.gone), key=_created)
+    order = sorted((m for m in run.live if m.id not in run.gone), key=run.created)
     position = {m.id: i for i, m in enumerate(order)}
     for newer in order:
-        if newer.superseded or not run.fresh(newer):
+        if not run.fresh(newer) or newer.superseded:
             continue
         for older, similarity in run.near(newer, SAME_TOPIC):
             if older.id not in position or position[older.id] >= position[newer.id] or older.superseded:
@@ -446,7 +476,7 @@ def supersede(run: _Run, report: ConsolidationReport) -> None:
                     unsettled = len(new_fact.values) == len(old_fact.values) == 1
                 if unsettled:
                     suspects[(older.id, newer.id)] = (older, newer)
-    for (older_id, newer_id), (older, newer) in sorted(suspects.items(), key=lambda kv: _created(kv[1][1])):
+    for (older_id, newer_id), (older, newer) in sorted(suspects.items(), key=lambda kv: run.created(kv[1][1])):
         if older.superseded or newer.superseded:
             continue
         new_fact, old_fact = run.fact(newer), run.fact(older)
@@ -527,9 +557,13 @@ def schema_content(phrase: str, count: int, first: str, last: str, gist: str, la
 def schemas(run: _Run, report: ConsolidationReport) -> None:
     """Groups of SCHEMA_MIN or more related episodes become one schema memory (their gist, with the members as
     sources); a later episode of a schema's theme joins it."""
-    existing = {m.id: m for m in run.index.memories if m.extra.get("kind") == "schema" and not m.superseded}
+    existing = {}
+    for memory in run.index.memories:
+        seen = run.read(memory)
+        if seen.extra.get("kind") == "schema" and not seen.superseded:
+            existing[memory.id] = memory
     taken: set[str] = set()
-    seeds = sorted((m for m in run.live if m.id not in run.gone and _episodic(m) and run.fresh(m)), key=_created)
+    seeds = sorted((m for m in run.live if m.id not in run.gone and run.fresh(m) and _episodic(m)), key=run.created)
     for seed in seeds:
         if seed.id in taken or not _episodic(seed):
             continue
@@ -561,15 +595,15 @@ def schemas(run: _Run, report: ConsolidationReport) -> None:
 
 
 def _form(run: _Run, group: list[Memory], theme: set[str], report: ConsolidationReport) -> Memory:
-    strongest = min(group, key=lambda m: _strength(run, m))
-    ordered = sorted(group, key=_created)
+    strongest = min(group, key=run.strength)
+    ordered = sorted(group, key=run.created)
     latest = ordered[-1]
     phrase = theme_phrase(strongest, theme)
     gist = one_line(without_said(strongest.content.rstrip()))
     domains = Counter(m.domain for m in group).most_common()
     categories = Counter(m.category for m in group).most_common()
     keywords = [w for w in phrase.lower().split() if w.strip(".,;:")][:4]
-    for member in sorted(group, key=lambda m: _strength(run, m)):
+    for member in sorted(group, key=run.strength):
         keywords += [k for k in member.keywords if k not in keywords]
     sources: list[dict] = []
     for member in ordered:
@@ -656,12 +690,13 @@ def archive(run: _Run, report: ConsolidationReport) -> None:
             memory.extra["archivedOn"] = run.today.isoformat()
             report.moved.append(memory)
             continue
-        importance = retention.importance_on(memory, run.today, run.meta)
-        last = parse_instant(memory.lastAccessed) or parse_instant(memory.created)
-        faded = not memory.pinned and importance < BACKGROUND_THRESHOLD and (last is None or last < stale_before)
-        if faded and commitment.is_commitment(memory.raw) and commitment.status_of(memory.raw) == commitment.OPEN:
+        seen = run.read(memory)
+        importance = retention.importance_on(seen, run.today, run.meta)
+        last = parse_instant(seen.lastAccessed) or parse_instant(seen.created)
+        faded = not seen.pinned and importance < BACKGROUND_THRESHOLD and (last is None or last < stale_before)
+        if faded and commitment.is_commitment(seen.raw) and commitment.status_of(seen.raw) == commitment.OPEN:
             faded = False  # an open commitment stays until it is done or expires, however long before it is due
-        if memory.archived or faded:
+        if seen.archived or faded:
             # Its anchor is written out, so its importance reads the same from the archive, with no index meta.
             retention.restart(memory, importance, run.today)
             memory.extra["archived"] = True
@@ -682,37 +717,38 @@ def growth(run: _Run, report: ConsolidationReport) -> None:
     grown = []
     faded = []
     for memory in run.index.memories:
-        if memory.superseded:
+        seen = run.read(memory)
+        if seen.superseded:
             continue
-        created = parse_instant(memory.created)
+        created = parse_instant(seen.created)
         mentions = 0
         if created is not None and created < since:
-            for source in memory.sources:
+            for source in seen.sources:
                 when = parse_instant(source.get("ts")) if isinstance(source, dict) else None
                 if when is not None and since <= when <= run.now:
                     mentions += 1
         if mentions:
             grown.append((mentions, memory))
-        last = parse_instant(memory.lastAccessed)
+        last = parse_instant(seen.lastAccessed)
         if last is not None and last >= since:
             continue
-        before = retention.importance_on(memory, since.date(), run.meta)
-        now_value = retention.importance_on(memory, run.today, run.meta)
+        before = retention.importance_on(seen, since.date(), run.meta)
+        now_value = retention.importance_on(seen, run.today, run.meta)
         if before >= CORE_THRESHOLD > now_value:
             faded.append((before - now_value, memory, before, now_value))
-    grown.sort(key=lambda g: (-g[0], -run.importance.get(g[1].id, g[1].importance), g[1].id))
+    grown.sort(key=lambda g: (-g[0], -run.importance[g[1].id], g[1].id))
     faded.sort(key=lambda f: (-f[0], f[1].id))
     report.grown = [
         {
             "id": m.id,
-            "content": _short(m),
+            "content": _short(run.read(m)),
             "mentions": n,
-            "importance": round(retention.importance_on(m, run.today, run.meta), 4),
+            "importance": round(retention.importance_on(run.read(m), run.today, run.meta), 4),
         }
         for n, m in grown[:GROWN_LISTED]
     ]
     report.faded = [
-        {"id": m.id, "content": _short(m), "from": round(b, 4), "to": round(a, 4)}
+        {"id": m.id, "content": _short(run.read(m)), "from": round(b, 4), "to": round(a, 4)}
         for _, m, b, a in faded[:GROWN_LISTED]
     ]
 
@@ -725,7 +761,7 @@ def consolidate(index: Index, now: datetime) -> ConsolidationReport:
     memories to archive are in `moved`, already taken out of `index.memories`)."""
     report = ConsolidationReport(week=week_id(now), day=now.date().isoformat(), total_before=len(index.memories))
     index.highest_id()  # ids are never reused, even once the highest of them has moved to the archive
-    run = _Run(index, now)
+    run = _Run(index, now, report)
     merge(run, report)
     restate(run, report)
     supersede(run, report)
