@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import IO, Any
 
 import jsonlines
 
@@ -62,10 +62,16 @@ class Lines:
             yield self.number, value  # the reader takes one line at a time: `number` is the line just read
 
 
+def write(handle: IO, values: Iterable[Any], dumps: Callable[[Any], str] | None = None) -> None:
+    """Write the values to an open file (text, or binary: UTF-8) as JSON Lines, each line ending in "\\n", one value
+    at a time (`dumps`: an encoder other than DUMPS)."""
+    writer = jsonlines.Writer(handle, dumps=dumps or DUMPS)
+    writer.write_all(values)
+    writer.close()
+
+
 def text(values: Iterable[Any], dumps: Callable[[Any], str] | None = None) -> str:
     """The values as JSON Lines, each line ending in "\\n" (`dumps`: an encoder other than DUMPS)."""
     buffer = io.StringIO()
-    writer = jsonlines.Writer(buffer, dumps=dumps or DUMPS)
-    writer.write_all(values)
-    writer.close()
+    write(buffer, values, dumps)
     return buffer.getvalue()

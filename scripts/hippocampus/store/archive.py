@@ -9,7 +9,9 @@ here is stale and is dropped by the next write of this file.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from datetime import datetime
+from itertools import chain
 
 from .. import jsonl, redaction, retention
 from ..errors import HippocampusError
@@ -24,47 +26,50 @@ ARCHIVE_KEYS = ("archived", "archivedOn")
 
 
 def read_entries(ws: Workspace) -> list[dict]:
-    """Every archived memory as stored, secrets redacted (see `redact_file`). A line that cannot be read is an
-    error: rewriting would lose it."""
-    return _read(ws)[0]
+    """Every archived memory as stored, secrets redacted (see `redact_file`)."""
+    return [entry for entry, _ in _entries(ws)]
 
 
-def _read(ws: Workspace) -> tuple[list[dict], int]:
-    """(the entries, secrets redacted; how many of them held one)."""
+def _entries(ws: Workspace) -> Iterator[tuple[dict, bool]]:
+    """Each archived memory as stored, its secrets redacted, and whether it held one; read a line at a time (the
+    archive grows every week and is never held whole). A line that cannot be read is an error: rewriting would lose
+    it."""
     try:
-        text = ws.archive.read_text(encoding="utf-8")
+        # Lines end at "\n" only: a memory may hold U+2028, NEL or any other character Python also splits lines at.
+        handle = open(ws.archive, encoding="utf-8", newline="\n")
     except FileNotFoundError:
-        return [], 0
-    except (OSError, UnicodeDecodeError) as exc:
+        return
+    except OSError as exc:
         raise HippocampusError(f"cannot read {ws.archive}: {exc}") from None
-    entries, redacted = [], 0
-    # Lines end at "\n" only: a memory may hold U+2028, NEL or any other character Python also splits lines at.
-    lines = jsonl.Lines(text.split("\n"), skip_invalid=False)
-    try:
-        for number, entry in lines:
-            Memory.from_dict(entry, f"{ws.archive} line {number}")
-            redacted += redaction.redact_memory(entry)
-            entries.append(entry)
-    except jsonl.InvalidLineError as exc:
-        why = exc.__cause__.msg if isinstance(exc.__cause__, json.JSONDecodeError) else exc.__cause__ or exc
-        raise HippocampusError(
-            f"{ws.archive} line {exc.lineno} is not valid JSON ({why}); fix or remove that "
-            "line by hand — the file is never rewritten while it cannot be read"
-        ) from None
-    return entries, redacted
+    with handle:
+        try:
+            for number, entry in jsonl.Lines(handle, skip_invalid=False):
+                Memory.from_dict(entry, f"{ws.archive} line {number}")
+                yield entry, redaction.redact_memory(entry)
+        except jsonl.InvalidLineError as exc:
+            why = exc.__cause__.msg if isinstance(exc.__cause__, json.JSONDecodeError) else exc.__cause__ or exc
+            raise HippocampusError(
+                f"{ws.archive} line {exc.lineno} is not valid JSON ({why}); fix or remove that "
+                "line by hand — the file is never rewritten while it cannot be read"
+            ) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise HippocampusError(f"cannot read {ws.archive}: {exc}") from None
 
 
 def redact_file(ws: Workspace) -> int:
     """Rewrite the archive without the secrets an older version stored in it (every entry kept, only their secrets
     replaced); returns how many entries held one. Call under the workspace lock."""
-    entries, redacted = _read(ws)
+    redacted = sum(held for _, held in _entries(ws))
     if redacted:
-        write_entries(ws, entries)
+        write_entries(ws, (entry for entry, _ in _entries(ws)))
     return redacted
 
 
-def write_entries(ws: Workspace, entries: list[dict]) -> None:
-    files.atomic_write(ws.archive, jsonl.text(entries))
+def write_entries(ws: Workspace, entries: Iterable[dict]) -> None:
+    """Replace the archive with these entries, written as they come (they may be read from the archive itself:
+    the new file is written beside it and replaces it at the end)."""
+    with files.replacing(ws.archive) as out:
+        jsonl.write(out, entries)
 
 
 def add(ws: Workspace, memories: list[Memory], live_ids: set[str]) -> int:
@@ -72,9 +77,9 @@ def add(ws: Workspace, memories: list[Memory], live_ids: set[str]) -> int:
     are in the index, `live_ids`). Call before the index that no longer holds them is saved."""
     if not memories:
         return 0
-    moved = {m.id: m.to_dict() for m in memories}
-    kept = [e for e in read_entries(ws) if e["id"] not in moved and e["id"] not in live_ids]
-    write_entries(ws, kept + list(moved.values()))
+    moved = {m.id: m for m in memories}
+    kept = (entry for entry, _ in _entries(ws) if entry["id"] not in moved and entry["id"] not in live_ids)
+    write_entries(ws, chain(kept, (m.to_dict() for m in moved.values())))
     return len(moved)
 
 
@@ -83,10 +88,13 @@ def findable(memory: Memory) -> bool:
     return not memory.raw.get("mergedInto")
 
 
-def searchable(ws: Workspace, live_ids: set[str]) -> list[Memory]:
+def searchable(ws: Workspace, live_ids: set[str]) -> Iterator[Memory]:
     """The archived memories recall can find (`findable`), but for stale copies of memories that are in the
-    index."""
-    return [m for m in map(Memory.wrap, read_entries(ws)) if findable(m) and m.id not in live_ids]
+    index; read as they are taken."""
+    for entry, _ in _entries(ws):
+        memory = Memory.wrap(entry)
+        if findable(memory) and memory.id not in live_ids:
+            yield memory
 
 
 def bring_back(memory: Memory, now: datetime, meta: dict) -> None:
@@ -108,7 +116,7 @@ def restore(ws: Workspace, index: Index, ids: list[str], now: datetime) -> list[
     wanted = set(ids)
     present = {m.id for m in index.memories}
     back = []
-    for entry in read_entries(ws):
+    for entry, _ in _entries(ws):
         if entry["id"] in wanted and entry["id"] not in present and not entry.get("mergedInto"):
             memory = Memory.from_dict(entry, str(ws.archive))
             bring_back(memory, now, index.meta)
@@ -123,4 +131,4 @@ def drop(ws: Workspace, ids: list[str], index: Index) -> None:
     out of the index again (archived anew) stays: its new copy is the only one."""
     gone = set(ids) & {m.id for m in index.memories}
     if gone:
-        write_entries(ws, [e for e in read_entries(ws) if e["id"] not in gone])
+        write_entries(ws, (entry for entry, _ in _entries(ws) if entry["id"] not in gone))
