@@ -156,7 +156,7 @@ def test_after_any_writes_the_cache_holds_what_a_build_from_the_saved_index_hold
                     archive.add(ws, [target], {m.id for m in memories})
                     store.shelved[target.id] = target
                 elif kind == "restore":  # as recall --archive brings one back
-                    shelf = archive.searchable(ws, {m.id for m in memories})
+                    shelf = list(archive.searchable(ws, {m.id for m in memories}))
                     if not shelf:
                         continue
                     back = archive.restore(ws, store.index, [shelf[at % len(shelf)].id], now)
@@ -213,6 +213,32 @@ def test_decay_leaves_the_cache_as_it_was_but_for_anchors_edited_by_hand(workspa
     assert after == rebuilt(ws, NOW.date())
     moved = {k for k in before["rows"] if before["rows"][k] != after["rows"][k]}
     assert moved == {data["memories"][4]["id"]}
+
+
+def test_a_write_that_changes_more_memories_than_one_part_leaves_the_cache_a_build_would_give(workspace):
+    """The rows of changed memories are redone a part at a time (cache.BATCH): changes that span several parts,
+    archived memories among them, below the share that builds the cache anew."""
+    ws = varied_store(workspace, count=5 * cache.BATCH)
+    on_disk(ws, NOW.date())
+    with writing.write(ws, NOW) as store:
+        memories = store.index.memories
+        changed = sorted(memories, key=lambda m: m.id)[: cache.BATCH - 20]  # the first part, and new ones below
+        for n, target in enumerate(changed):
+            if n % 10 == 0:  # archived, still searchable
+                target.extra["archived"] = True
+                archive.add(ws, [target], set())
+                store.shelved[target.id] = target
+                memories.remove(target)
+            else:
+                target.content = f"{target.content} tangerine {n}"
+            store.changed(target.id)
+        for n in range(60):  # new memories, numbered on in both parts
+            store.add(Memory(store.index.next_id(), f"clementine {n}", created="2026-03-01"))
+        ordered = sorted(store.changed_ids)
+        parts = {ordered.index(m.id) // cache.BATCH for m in store.index.memories if "clementine" in m.content}
+        assert parts == {0, 1} and len(ordered) < cache_writer.REBUILT_ABOVE * len(store.index.memories)
+    assert on_disk(ws, NOW.date()) == rebuilt(ws, NOW.date())
+    assert hits(ws, "tangerine", top=3)
 
 
 def test_a_decay_that_moves_every_anchor_leaves_the_cache_a_build_would_give_its_words_and_bodies_as_they_were(

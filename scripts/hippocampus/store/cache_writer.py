@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from array import array
+from collections.abc import Iterable
 from itertools import chain
 from bisect import bisect_left
 from datetime import date
@@ -158,7 +159,7 @@ def _totals(db: sqlite3.Connection) -> None:
     _set_meta(db, count=count, length=repr(float(length)))
 
 
-def build(db: sqlite3.Connection, index: Index, today: date, shelf: list[Memory] | None = None) -> int:
+def build(db: sqlite3.Connection, index: Index, today: date, shelf: Iterable[Memory] = ()) -> int:
     """Fill an empty database with every memory of the index, and the archived memories recall finds (`shelf`,
     see archive.searchable); the caller commits. Every memory held as text is validated (model.Memory.validated);
     returns how many of their texts validating changed."""
@@ -170,7 +171,7 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: list[Memory]
     postings: dict[str, tuple[array, array, array]] = {}
     topics: dict[str, array] = {}
     entries = []
-    every = chain(((memory, False) for memory in index.memories), ((memory, True) for memory in shelf or ()))
+    every = chain(((memory, False) for memory in index.memories), ((memory, True) for memory in shelf))
     renewed = held = 0
     for doc, (memory, shelved) in enumerate(every, 1):
         seen, changed = memory.validated()  # read, not kept parsed: see model.Memory
@@ -220,15 +221,32 @@ def update(
     db: sqlite3.Connection, index: Index, changed: set[str], today: date, shelved: dict[str, Memory] | None = None
 ) -> None:
     """Redo the rows of the memories whose ids are in `changed` (added, changed or removed from the index; those
-    moved to the archive and still searchable in `shelved`); the caller commits."""
+    moved to the archive and still searchable in `shelved`); the caller commits. BATCH memories at a time: a week's
+    consolidation archives thousands, and what a part changes in the postings is held until the part is written."""
     memories = {m.id: m for m in index.memories if m.id in changed}  # not a map of the whole store: a few change
     shelved = shelved or {}
+    next_doc = (db.execute("SELECT COALESCE(MAX(doc), 0) FROM docs").fetchone()[0]) + 1
+    ordered = sorted(changed)
+    for start in range(0, len(ordered), BATCH):
+        next_doc = _update_part(db, ordered[start : start + BATCH], memories, shelved, index.meta, today, next_doc)
+    _totals(db)
+
+
+def _update_part(
+    db: sqlite3.Connection,
+    ids: list[str],
+    memories: dict[str, Memory],
+    shelved: dict[str, Memory],
+    meta: dict,
+    today: date,
+    next_doc: int,
+) -> int:
+    """`update` for these ids; returns the next free document number."""
     # term -> (the documents to take out of its postings, the postings to put in)
     terms: dict[str, tuple[set[int], list[tuple]]] = {}
     topics: dict[str, tuple[set[int], list[tuple]]] = {}
-    next_doc = (db.execute("SELECT COALESCE(MAX(doc), 0) FROM docs").fetchone()[0]) + 1
     entries = []
-    for memory_id in sorted(changed):
+    for memory_id in ids:
         found = db.execute("SELECT doc, topic FROM docs WHERE id = ?", (memory_id,)).fetchone()
         doc: int | None = None
         if found is not None:
@@ -249,7 +267,7 @@ def update(
             continue  # removed from the index, and not kept searchable
         if doc is None:
             doc, next_doc = next_doc, next_doc + 1
-        entry = _entry(doc, memory, index.meta, today, to_shelf)
+        entry = _entry(doc, memory, meta, today, to_shelf)
         entries.append(entry)
         for term, (tf, length) in entry[2].items():
             terms.setdefault(term, (set(), []))[1].append((doc, tf, length))
@@ -267,7 +285,7 @@ def update(
                 db.execute(f"INSERT OR REPLACE INTO {table} VALUES ({values})", (term, *(a.tobytes() for a in arrays)))
             elif row:
                 db.execute(f"DELETE FROM {table} WHERE term = ?", (term,))
-    _totals(db)
+    return next_doc
 
 
 def _splice(arrays: tuple[array, ...], out: set[int], added: list[tuple]) -> None:
@@ -285,7 +303,7 @@ def _splice(arrays: tuple[array, ...], out: set[int], added: list[tuple]) -> Non
             part.insert(at, value)
 
 
-def in_memory(index: Index, today: date, shelf: list[Memory] | None = None) -> Cache:
+def in_memory(index: Index, today: date, shelf: Iterable[Memory] = ()) -> Cache:
     """A cache of these memories (and of the archived ones in `shelf`) held in memory only (a read-only workspace,
     a first run under way)."""
     db = sqlite3.connect(":memory:", isolation_level=None)
@@ -353,7 +371,7 @@ def commit_write(
     it)."""
     db = cache.db
     rebuilt = len(changed) > REBUILT_ABOVE * max(cache.count, len(index.memories))
-    shelf = archive.searchable(ws, {m.id for m in index.memories}) if rebuilt else []
+    shelf = archive.searchable(ws, {m.id for m in index.memories}) if rebuilt else ()
     db.execute("BEGIN IMMEDIATE")
     try:
         if rebuilt:
