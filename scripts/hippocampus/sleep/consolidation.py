@@ -135,7 +135,8 @@ class _Run:
             if not (seen.superseded or seen.archived or commitment.is_commitment(seen.raw)):
                 self.live.append(memory)
         compared = any(m.id in self._fresh_ids for m in self.live)  # else no memory looks for neighbours
-        self.lookup = Candidates(self.live) if compared else Candidates([])
+        # Asked about no session's messages (that is encoding's question): none of them are held.
+        self.lookup = Candidates(self.live, sessions=set()) if compared else Candidates([])
         self._near: dict[str, list[tuple[Memory, float]]] = {}
         self.weights: dict[str, float] = {}  # term weights, read once per run
         self._sets: dict[str, set[str]] = {}
@@ -362,21 +363,21 @@ def restate(run: _Run, report: ConsolidationReport) -> None:
 
 
 def merge(run: _Run, report: ConsolidationReport) -> None:
-    order = sorted((m for m in run.live if run.mergeable(m)), key=run.strength)
-    rank = {m.id: i for i, m in enumerate(order)}
+    # The fresh memories, strongest first (nothing changes before the groups are merged at the end). Their
+    # neighbours are live memories (`_Run.lookup`), weighed against them by strength.
+    order = sorted((m for m in run.live if run.fresh(m) and run.mergeable(m)), key=run.strength)
     groups: dict[str, list[Memory]] = {}
     keepers: dict[str, Memory] = {}
     for memory in order:
         if memory.id in run.gone:
             continue
-        if not run.fresh(memory):
-            continue
-        same = [(m, s) for m, s in run.near(memory, SAME_TOPIC) if m.id in rank and same_fact(run, memory, m, s)]
-        stronger = [m for m, _ in same if rank[m.id] < rank[memory.id]]
+        same = [(m, s) for m, s in run.near(memory, SAME_TOPIC) if run.mergeable(m) and same_fact(run, memory, m, s)]
+        mine = run.strength(memory)
+        stronger = [m for m, _ in same if run.strength(m) < mine]
         if stronger:
             if memory.pinned or memory.id in groups:
                 continue  # a pinned memory is never merged away; a keeper keeps its own group
-            keeper = min(stronger, key=lambda m: rank[m.id])
+            keeper = min(stronger, key=run.strength)
             groups.setdefault(keeper.id, []).append(memory)
             keepers[keeper.id] = keeper
             run.gone.add(memory.id)
@@ -439,13 +440,15 @@ def supersede(run: _Run, report: ConsolidationReport) -> None:
     """Newest last: a memory that says a value of an older one changed ("moved to", "now", "instead of") marks
     that one superseded by it. Chains form in order: A → B → C."""
     suspects: dict[tuple[str, str], tuple[Memory, Memory]] = {}
-    order = sorted((m for m in run.live if m.id not in run.gone), key=run.created)
-    position = {m.id: i for i, m in enumerate(order)}
+    # The fresh memories, oldest first; their neighbours are live memories (`_Run.lookup`). Nothing here changes
+    # when a memory was made, nor makes one fresh that was not.
+    order = sorted((m for m in run.live if m.id not in run.gone and run.fresh(m)), key=run.created)
     for newer in order:
-        if not run.fresh(newer) or newer.superseded:
+        if newer.superseded:
             continue
+        made = run.created(newer)
         for older, similarity in run.near(newer, SAME_TOPIC):
-            if older.id not in position or position[older.id] >= position[newer.id] or older.superseded:
+            if older.id in run.gone or run.created(older) >= made or older.superseded:
                 continue
             if older.domain != newer.domain or older.untrusted != newer.untrusted:
                 continue
