@@ -300,6 +300,22 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
             ),
             prepare=new_session,
         )
+        # The weekly consolidation: the first compares every memory (none was consolidated before); a week later,
+        # only the memories of that week (one more session encoded first).
+        later = NOW + timedelta(days=runs + 3)
+        timed("consolidate, first (every memory new to it)", lambda r: script("consolidate", ws, now=later), 1)
+
+        def one_more_session(run):
+            new_session(runs + run)
+            encode = script("encode", ws, "--sessions", str(sessions), now=later + timedelta(days=1, hours=run))
+            subprocess.run(encode, check=True, capture_output=True)
+
+        timed(
+            "consolidate, a week later (200 new messages)",
+            lambda r: script("consolidate", ws, now=later + timedelta(days=7 * (r + 1))),
+            1,
+            prepare=one_more_session,
+        )
     else:
         rows.append({"what": "encode 200 new messages", "wall": None, "peak": None})
 
