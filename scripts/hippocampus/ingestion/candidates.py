@@ -37,6 +37,12 @@ def weighted_dice(
     return 2 * sum(map(weight, topic & other)) / total if total else 0.0
 
 
+def term_weight(memories: int, holders: int) -> float:
+    """How rare a term is among the topics of `memories` memories, `holders` of which hold it: rare words say more
+    about what a fact is about."""
+    return math.log(1 + (memories + 1) / (holders + 1))
+
+
 def by_age(memory_id: str) -> tuple[int, str]:
     """A sort key that puts older memories (lower id numbers) first; ids of another shape after them."""
     number = id_number(memory_id)
@@ -162,7 +168,7 @@ class Candidates:
         stored = self._stored_df.get(term)
         if stored is None:
             stored = self._stored_df[term] = len(self._stored_docs(term))
-        return math.log(1 + (len(self.by_id) + 1) / (stored + len(self.postings.get(term, ())) + 1))
+        return term_weight(len(self.by_id), stored + len(self.postings.get(term, ())))
 
     def similarity(
         self, topic: set[str], other: set[str], weights: dict | None = None, topic_total: float | None = None

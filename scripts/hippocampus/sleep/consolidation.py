@@ -3,7 +3,7 @@ one changed as superseded, list contradictions it cannot settle, form schemas fr
 faded memories out of the hot index. Pure: the index and the clock are passed in; the caller writes the archive,
 the index and the report.
 
-Every comparison goes through the inverted index of topic terms that encoding uses (`encoding.Candidates`), and
+Every comparison goes through an inverted index of topic terms (`_Topics`, weighed as encoding's lookup weighs), and
 the same-fact test is encoding's (`encoding.relation`), applied in both directions: two memories merge only when
 each would reinforce the other, so "unit 12 is 4417" and "unit 19 is 8803", or Lea's birthday and Mia's, never do.
 A restatement that only adds detail ("User lives in Porto, Portugal, with their two cats" after "User lives in
@@ -21,7 +21,7 @@ from datetime import date, datetime, timedelta
 
 from .. import commitment, frontmatter
 from .. import retention
-from ..ingestion.candidates import Candidates, weighted_dice
+from ..ingestion.candidates import term_weight, weighted_dice
 from ..ingestion.facts import NEGATIONS, misbound, relation, Fact, SAME_TOPIC
 from ..terms import topic_terms, without_said
 from ..model import id_number, BACKGROUND_THRESHOLD, CORE_THRESHOLD, Index, Memory
@@ -134,9 +134,8 @@ class _Run:
             # A commitment is no fact: never merged, superseded or gathered into a schema (its own run closes it).
             if not (seen.superseded or seen.archived or commitment.is_commitment(seen.raw)):
                 self.live.append(memory)
-        compared = any(m.id in self._fresh_ids for m in self.live)  # else no memory looks for neighbours
-        # Asked about no session's messages (that is encoding's question): none of them are held.
-        self.lookup = Candidates(self.live, sessions=set()) if compared else Candidates([])
+        looked_up = [m for m in self.live if m.id in self._fresh_ids]  # no other memory looks for neighbours
+        self.lookup = _Topics(self.live if looked_up else [], looked_up)
         self._near: dict[str, list[tuple[Memory, float]]] = {}
         self.weights: dict[str, float] = {}  # term weights, read once per run
         self._sets: dict[str, set[str]] = {}
@@ -214,17 +213,18 @@ class _Run:
     def _postings(self, term: str) -> set[str]:
         found = self._sets.get(term)
         if found is None:
-            found = self._sets[term] = set(self.lookup.postings.get(term, ()))
+            found = self._sets[term] = set(self.lookup.holders.get(term, ()))
         return found
 
     def _probe(self, memory: Memory) -> list[tuple[Memory, float]]:
         lookup = self.lookup
         topic = lookup.topics.get(memory.id) or topic_terms(memory.content)
         cap = PROBE_POSTINGS
-        sizes = {t: len(lookup.postings.get(t, ())) for t in topic}
+        sizes = {t: lookup.count[t] for t in topic}
         probe = sorted((t for t in topic if 0 < sizes[t] <= cap), key=lambda t: (sizes[t], t))[:PROBE_TERMS]
         if not probe:
             return []
+        lookup.index(set(probe))
         sets = [self._postings(term) for term in probe]
         if len(sets) == 1:
             pool = sets[0]
@@ -253,6 +253,66 @@ class _Run:
                 out.append((other, round(similarity, 4)))
         out.sort(key=lambda pair: (-pair[1], pair[0].id))
         return out
+
+
+class _Topics:
+    """The run's index of topic terms: how many memories hold each term, and which memories hold each of the rarer
+    terms (PROBE_POSTINGS holders or fewer: `_Run._probe` probes no other) of the memories the run looks up, with those
+    memories' topic terms. Listed from a read of the store as the run begins, and from another for the terms of a
+    memory looked up later (one the run changed); every other memory's terms are counted and let go (a store of
+    100,000 memories held with all their terms took 180 MiB). Terms are weighed as encoding's lookup weighs them
+    (`term_weight`)."""
+
+    def __init__(self, memories: list[Memory], looked_up: list[Memory]):
+        self.by_id = {m.id: m for m in memories}
+        self.count: Counter[str] = Counter()
+        self.topics: dict[str, set[str]] = {}  # of the memories looked up, and of those listed as holders
+        self.holders: dict[str, set[str]] = {}
+        for memory in memories:
+            self.count.update(topic_terms(memory.peek().content))
+        for memory in looked_up:
+            self.topics[memory.id] = topic_terms(memory.peek().content)
+        self.index(set().union(*self.topics.values()))
+
+    def index(self, terms: set[str]) -> None:
+        """List the holders of those of these terms that are rare enough to be probed and not listed yet."""
+        wanted = {t for t in terms if t not in self.holders and 0 < self.count[t] <= PROBE_POSTINGS}
+        if not wanted:
+            return
+        for term in wanted:
+            self.holders[term] = set()
+        for memory in self.by_id.values():
+            topic = self.topics.get(memory.id)
+            if topic is None:
+                topic = topic_terms(memory.peek().content)
+            found = topic & wanted
+            if found:
+                self.topics[memory.id] = topic
+                for term in found:
+                    self.holders[term].add(memory.id)
+
+    def weight(self, term: str) -> float:
+        return term_weight(len(self.by_id), self.count[term])
+
+    def add(self, memory: Memory) -> None:
+        """A memory the run made."""
+        self.by_id[memory.id] = memory
+        self._hold(memory, topic_terms(memory.content))
+
+    def refresh(self, memory: Memory, before: str) -> None:
+        """The memory's content changed from `before`: it is counted and listed by its new terms."""
+        old = topic_terms(before)
+        self.count.subtract(old)
+        for term in old:
+            self.holders.get(term, set()).discard(memory.id)
+        self._hold(memory, topic_terms(memory.content))
+
+    def _hold(self, memory: Memory, topic: set[str]) -> None:
+        self.topics[memory.id] = topic
+        self.count.update(topic)
+        for term in topic:
+            if term in self.holders:
+                self.holders[term].add(memory.id)
 
 
 def _fresh_test(marker):
@@ -651,6 +711,7 @@ def _form(run: _Run, group: list[Memory], theme: set[str], report: Consolidation
 
 
 def _join(run: _Run, schema: Memory, episode: Memory, report: ConsolidationReport) -> None:
+    before = schema.content
     members = list(schema.extra.get("members") or [])
     members.append(episode.id)
     schema.extra["members"] = members
@@ -669,7 +730,7 @@ def _join(run: _Run, schema: Memory, episode: Memory, report: ConsolidationRepor
     retention.reinforce(schema, run.now, run.meta)
     episode.extra["schema"] = schema.id
     run.importance[schema.id] = schema.importance
-    run.lookup.refresh(schema)
+    run.lookup.refresh(schema, before)
     run.forget_postings(schema)
     report.changed_ids.update((schema.id, episode.id))
     entry = next((s for s in report.schemas if s["id"] == schema.id), None)
