@@ -176,9 +176,8 @@ class _Run:
         return found
 
     def topic(self, memory: Memory) -> set[str]:
-        found = self.lookup.topics.get(memory.id)
-        if found is not None and self.lookup.by_id.get(memory.id) is memory:
-            return found
+        if self.lookup.by_id.get(memory.id) is memory:
+            return self.lookup.topic_of(memory.id)
         return self.fact(memory).topic
 
     def near(self, memory: Memory, floor: float) -> list[tuple[Memory, float]]:
@@ -218,7 +217,7 @@ class _Run:
 
     def _probe(self, memory: Memory) -> list[tuple[Memory, float]]:
         lookup = self.lookup
-        topic = lookup.topics.get(memory.id) or topic_terms(memory.content)
+        topic = lookup.topic_of(memory.id) if lookup.by_id.get(memory.id) is memory else topic_terms(memory.content)
         cap = PROBE_POSTINGS
         sizes = {t: lookup.count[t] for t in topic}
         probe = sorted((t for t in topic if 0 < sizes[t] <= cap), key=lambda t: (sizes[t], t))[:PROBE_TERMS]
@@ -240,13 +239,12 @@ class _Run:
             chosen = [p for p, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:POOL]]
         own = self._weight_of(topic)
         weight = self.weights.__getitem__
-        topics = lookup.topics
         out = []
         for memory_id in chosen:
             other = lookup.by_id[memory_id]
             if memory_id == memory.id or other.superseded or other.untrusted != memory.untrusted:
                 continue
-            theirs = topics[memory_id]
+            theirs = lookup.topic_of(memory_id)
             # Every term of `topic` is weighed already; each memory's total is kept for the run.
             similarity = weighted_dice(topic, theirs, weight, own, self._total(memory_id, theirs))
             if similarity >= SCHEMA_SIMILARITY:
@@ -257,22 +255,27 @@ class _Run:
 
 class _Topics:
     """The run's index of topic terms: how many memories hold each term, and which memories hold each of the rarer
-    terms (PROBE_POSTINGS holders or fewer: `_Run._probe` probes no other) of the memories the run looks up, with those
-    memories' topic terms. Listed from a read of the store as the run begins, and from another for the terms of a
-    memory looked up later (one the run changed); every other memory's terms are counted and let go (a store of
-    100,000 memories held with all their terms took 180 MiB). Terms are weighed as encoding's lookup weighs them
-    (`term_weight`)."""
+    terms (PROBE_POSTINGS holders or fewer: `_Run._probe` probes no other) of the memories the run looks up. Listed
+    from a read of the store as the run begins, and from another for the terms of a memory looked up later (one the
+    run changed); a memory's own terms are kept once it is looked up or compared (`topic_of`), every other memory's
+    are counted and let go (a store of 100,000 memories held with all their terms took 180 MiB). Terms are weighed as
+    encoding's lookup weighs them (`term_weight`)."""
 
     def __init__(self, memories: list[Memory], looked_up: list[Memory]):
         self.by_id = {m.id: m for m in memories}
         self.count: Counter[str] = Counter()
-        self.topics: dict[str, set[str]] = {}  # of the memories looked up, and of those listed as holders
         self.holders: dict[str, set[str]] = {}
+        self._topics: dict[str, set[str]] = {}  # of the memories looked up or compared, as first read
         for memory in memories:
             self.count.update(topic_terms(memory.peek().content))
-        for memory in looked_up:
-            self.topics[memory.id] = topic_terms(memory.peek().content)
-        self.index(set().union(*self.topics.values()))
+        self.index(set().union(*(self.topic_of(m.id) for m in looked_up)))
+
+    def topic_of(self, memory_id: str) -> set[str]:
+        """The topic terms of a memory here (as last counted)."""
+        found = self._topics.get(memory_id)
+        if found is None:
+            found = self._topics[memory_id] = topic_terms(self.by_id[memory_id].peek().content)
+        return found
 
     def index(self, terms: set[str]) -> None:
         """List the holders of those of these terms that are rare enough to be probed and not listed yet."""
@@ -281,15 +284,10 @@ class _Topics:
             return
         for term in wanted:
             self.holders[term] = set()
-        for memory in self.by_id.values():
-            topic = self.topics.get(memory.id)
-            if topic is None:
-                topic = topic_terms(memory.peek().content)
-            found = topic & wanted
-            if found:
-                self.topics[memory.id] = topic
-                for term in found:
-                    self.holders[term].add(memory.id)
+        for memory_id, memory in self.by_id.items():
+            topic = self._topics.get(memory_id)
+            for term in (topic_terms(memory.peek().content) if topic is None else topic) & wanted:
+                self.holders[term].add(memory_id)
 
     def weight(self, term: str) -> float:
         return term_weight(len(self.by_id), self.count[term])
@@ -308,7 +306,7 @@ class _Topics:
         self._hold(memory, topic_terms(memory.content))
 
     def _hold(self, memory: Memory, topic: set[str]) -> None:
-        self.topics[memory.id] = topic
+        self._topics[memory.id] = topic
         self.count.update(topic)
         for term in topic:
             if term in self.holders:
