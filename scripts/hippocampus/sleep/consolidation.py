@@ -170,9 +170,10 @@ class _Run:
         return _mergeable(self.read(memory))
 
     def fact(self, memory: Memory) -> Fact:
+        content = self.read(memory).content
         found = self.facts.get(memory.id)
-        if found is None or found.content != memory.content:
-            found = self.facts[memory.id] = Fact(memory.content)
+        if found is None or found.content != content:
+            found = self.facts[memory.id] = Fact(content)
         return found
 
     def topic(self, memory: Memory) -> set[str]:
@@ -242,7 +243,8 @@ class _Run:
         out = []
         for memory_id in chosen:
             other = lookup.by_id[memory_id]
-            if memory_id == memory.id or other.superseded or other.untrusted != memory.untrusted:
+            seen = self.read(other)
+            if memory_id == memory.id or seen.superseded or seen.untrusted != memory.untrusted:
                 continue
             theirs = lookup.topic_of(memory_id)
             # Every term of `topic` is weighed already; each memory's total is kept for the run.
@@ -352,7 +354,10 @@ def _mergeable(memory: Memory) -> bool:
 def same_fact(run: _Run, a: Memory, b: Memory, similarity: float) -> bool:
     """Each would reinforce the other under encoding's test: the same topic, and no value of either missing
     from the other."""
-    if a.domain != b.domain or a.untrusted != b.untrusted or not (_mergeable(a) and _mergeable(b)):
+    a_seen, b_seen = run.read(a), run.read(b)
+    if a_seen.domain != b_seen.domain or a_seen.untrusted != b_seen.untrusted:
+        return False
+    if not (_mergeable(a_seen) and _mergeable(b_seen)):
         return False
     fa, fb = run.fact(a), run.fact(b)
     return relation(fa, fb, similarity) == "reinforce" and relation(fb, fa, similarity) == "reinforce"
