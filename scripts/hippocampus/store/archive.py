@@ -80,12 +80,14 @@ def add(ws: Workspace, memories: list[Memory], live_ids: set[str]) -> int:
     moved = {m.id: m for m in memories}
     kept = (entry for entry, _ in _entries(ws) if entry["id"] not in moved and entry["id"] not in live_ids)
     write_entries(ws, chain(kept, (m.to_dict() for m in moved.values())))
+    for memory in memories:
+        memory.settle()  # written: held as its text again (a week's consolidation archives thousands)
     return len(moved)
 
 
 def findable(memory: Memory) -> bool:
     """Whether recall finds an archived memory: not one merged into another (its words live on in it)."""
-    return not memory.raw.get("mergedInto")
+    return not memory.peek().raw.get("mergedInto")
 
 
 def searchable(ws: Workspace, live_ids: set[str]) -> Iterator[Memory]:

@@ -267,7 +267,7 @@ def _update_part(
             continue  # removed from the index, and not kept searchable
         if doc is None:
             doc, next_doc = next_doc, next_doc + 1
-        entry = _entry(doc, memory, meta, today, to_shelf)
+        entry = _entry(doc, memory.peek(), meta, today, to_shelf)  # read, not kept parsed: see model.Memory
         entries.append(entry)
         for term, (tf, length) in entry[2].items():
             terms.setdefault(term, (set(), []))[1].append((doc, tf, length))
