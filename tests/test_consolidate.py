@@ -562,3 +562,30 @@ def test_a_weekly_run_keeps_parsed_only_the_memories_it_changes_or_compares(ws):
     parsed = {m.id for m in index.memories if m.peek() is m}
     compared = {m.id for m in index.memories if topic_terms(m.peek().content) & new}
     assert len(index.memories) > 20 and parsed <= report.changed_ids | compared, parsed - compared
+
+
+def test_a_memory_that_takes_in_a_new_restatement_is_read_again_for_its_own_restatements():
+    """An older memory that a week's new one restates is fresh again once it takes that one in, and is compared as
+    a walk over every memory by age would compare it: here it is itself restated by a third."""
+    index = Index(
+        [
+            Memory("mem_002", "User lives in Porto, Portugal, with two cats", importance=0.6, created="2026-02-05"),
+            Memory(
+                "mem_003",
+                "User lives in Porto, Portugal, with their two cats and a dog",
+                importance=0.6,
+                created="2026-02-10",
+            ),
+            Memory("mem_010", "User lives in Porto with two cats", importance=0.6, created="2026-02-01"),
+        ],
+        meta={consolidation.MARKER: {"through": 3, "at": "2026-02-20T00:00:00Z"}},
+    )
+    for memory in index.memories:
+        memory.lastAccessed = "2026-02-28"
+    report = consolidation.consolidate(index, parse_instant("2026-03-01T12:00:00Z"))
+    [kept] = index.memories
+    assert kept.id == "mem_003" and [h.get("merged") for h in kept.history] == ["mem_002"]
+    assert [(m["id"], [x["id"] for x in m["merged"]]) for m in report.merged] == [
+        ("mem_002", ["mem_010"]),
+        ("mem_003", ["mem_002"]),
+    ]

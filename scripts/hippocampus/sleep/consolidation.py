@@ -12,6 +12,7 @@ Porto with two cats") is merged into the richer one, whose wording stays (`adds_
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -397,17 +398,23 @@ def adds_detail(richer: Fact, poorer: Fact) -> bool:
 def restate(run: _Run, report: ConsolidationReport) -> None:
     """A memory that another restates with more detail, contradicting nothing ("User lives in Porto with two
     cats" / "User lives in Porto, Portugal, with their two cats"), is merged into it: the richer wording stays."""
-    for memory in sorted(run.live, key=run.created):
+    # The fresh memories, oldest first; a memory this loop makes fresh (the richer one, taking in another) joins
+    # them if it is younger than the one being read: the order a walk over every memory by age takes them in.
+    waiting = [(run.created(m), m) for m in run.live if run.fresh(m)]
+    heapq.heapify(waiting)
+    while waiting:
+        made, memory = heapq.heappop(waiting)
         if memory.id in run.gone or not run.fresh(memory) or not run.mergeable(memory):
             continue
         for other, _ in run.near(memory, SAME_TOPIC):
+            seen = run.read(other)
             if (
                 other.id in run.gone
-                or other.superseded
-                or not _mergeable(other)
-                or other.domain != memory.domain
-                or other.untrusted != memory.untrusted
-                or label(other.content) != label(memory.content)
+                or seen.superseded
+                or not _mergeable(seen)
+                or seen.domain != memory.domain
+                or seen.untrusted != memory.untrusted
+                or label(seen.content) != label(memory.content)
             ):
                 continue
             mine, theirs = run.fact(memory), run.fact(other)
@@ -419,6 +426,8 @@ def restate(run: _Run, report: ConsolidationReport) -> None:
                 continue
             if poorer.pinned:
                 continue
+            if richer is other and not run.fresh(other) and run.created(other) > made:
+                heapq.heappush(waiting, (run.created(other), other))
             _merge_into(run, richer, [poorer], report)
             run.gone.add(poorer.id)
             if poorer is memory:
@@ -755,6 +764,7 @@ def archive(run: _Run, report: ConsolidationReport) -> None:
         if memory.id in run.gone:
             memory.extra["archived"] = True
             memory.extra["archivedOn"] = run.today.isoformat()
+            memory.settle()  # held as its text until the archive is written: a week archives thousands
             report.moved.append(memory)
             continue
         seen = run.read(memory)
@@ -768,9 +778,10 @@ def archive(run: _Run, report: ConsolidationReport) -> None:
             retention.restart(memory, importance, run.today)
             memory.extra["archived"] = True
             memory.extra["archivedOn"] = run.today.isoformat()
-            report.moved.append(memory)
             report.changed_ids.add(memory.id)
             report.archived.append({"id": memory.id, "content": _short(memory), "importance": memory.importance})
+            memory.settle()
+            report.moved.append(memory)
             continue
         kept.append(memory)
     run.index.memories = kept

@@ -79,9 +79,7 @@ def add(ws: Workspace, memories: list[Memory], live_ids: set[str]) -> int:
         return 0
     moved = {m.id: m for m in memories}
     kept = (entry for entry, _ in _entries(ws) if entry["id"] not in moved and entry["id"] not in live_ids)
-    write_entries(ws, chain(kept, (m.to_dict() for m in moved.values())))
-    for memory in memories:
-        memory.settle()  # written: held as its text again (a week's consolidation archives thousands)
+    write_entries(ws, chain(kept, (m.peek().to_dict() for m in moved.values())))  # read, not kept parsed
     return len(moved)
 
 
