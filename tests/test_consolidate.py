@@ -580,8 +580,8 @@ def test_a_memory_that_takes_in_a_new_restatement_is_read_again_for_its_own_rest
         ],
         meta={consolidation.MARKER: {"through": 3, "at": "2026-02-20T00:00:00Z"}},
     )
-    for memory in index.memories:
-        memory.lastAccessed = "2026-02-28"
+    for held in index.memories:
+        held.lastAccessed = "2026-02-28"
     report = consolidation.consolidate(index, parse_instant("2026-03-01T12:00:00Z"))
     [kept] = index.memories
     assert kept.id == "mem_003" and [h.get("merged") for h in kept.history] == ["mem_002"]
