@@ -216,13 +216,13 @@ def test_decay_leaves_the_cache_as_it_was_but_for_anchors_edited_by_hand(workspa
 
 
 def test_a_write_that_changes_more_memories_than_one_part_leaves_the_cache_a_build_would_give(workspace):
-    """The rows of changed memories are redone a part at a time (cache.BATCH): changes that span several parts,
-    archived memories among them, below the share that builds the cache anew."""
-    ws = varied_store(workspace, count=5 * cache.BATCH)
+    """The rows of changed memories are redone a part at a time (cache_writer.UPDATE_PART): changes that span several
+    parts, archived memories among them, below the share that builds the cache anew."""
+    ws = varied_store(workspace, count=5 * cache_writer.UPDATE_PART)
     on_disk(ws, NOW.date())
     with writing.write(ws, NOW) as store:
         memories = store.index.memories
-        changed = sorted(memories, key=lambda m: m.id)[: cache.BATCH - 20]  # the first part, and new ones below
+        changed = sorted(memories, key=lambda m: m.id)[: cache_writer.UPDATE_PART - 50]
         for n, target in enumerate(changed):
             if n % 10 == 0:  # archived, still searchable
                 target.extra["archived"] = True
@@ -232,10 +232,12 @@ def test_a_write_that_changes_more_memories_than_one_part_leaves_the_cache_a_bui
             else:
                 target.content = f"{target.content} tangerine {n}"
             store.changed(target.id)
-        for n in range(60):  # new memories, numbered on in both parts
+        for n in range(120):  # new memories, numbered on in both parts
             store.add(Memory(store.index.next_id(), f"clementine {n}", created="2026-03-01"))
         ordered = sorted(store.changed_ids)
-        parts = {ordered.index(m.id) // cache.BATCH for m in store.index.memories if "clementine" in m.content}
+        parts = {
+            ordered.index(m.id) // cache_writer.UPDATE_PART for m in store.index.memories if "clementine" in m.content
+        }
         assert parts == {0, 1} and len(ordered) < cache_writer.REBUILT_ABOVE * len(store.index.memories)
     assert on_disk(ws, NOW.date()) == rebuilt(ws, NOW.date())
     assert hits(ws, "tangerine", top=3)

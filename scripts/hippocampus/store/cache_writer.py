@@ -217,18 +217,23 @@ def _append_postings(db: sqlite3.Connection, postings: dict[str, tuple[array, ar
     )
 
 
+# Memories whose rows `update` redoes together: what they change in the postings is held until the part is written,
+# and a term of many of them is written once a part (a week's consolidation archives thousands; bench/scale.py).
+UPDATE_PART = 200
+
+
 def update(
     db: sqlite3.Connection, index: Index, changed: set[str], today: date, shelved: dict[str, Memory] | None = None
 ) -> None:
     """Redo the rows of the memories whose ids are in `changed` (added, changed or removed from the index; those
-    moved to the archive and still searchable in `shelved`); the caller commits. BATCH memories at a time: a week's
-    consolidation archives thousands, and what a part changes in the postings is held until the part is written."""
+    moved to the archive and still searchable in `shelved`); the caller commits. UPDATE_PART memories at a time."""
     memories = {m.id: m for m in index.memories if m.id in changed}  # not a map of the whole store: a few change
     shelved = shelved or {}
     next_doc = (db.execute("SELECT COALESCE(MAX(doc), 0) FROM docs").fetchone()[0]) + 1
     ordered = sorted(changed)
-    for start in range(0, len(ordered), BATCH):
-        next_doc = _update_part(db, ordered[start : start + BATCH], memories, shelved, index.meta, today, next_doc)
+    for start in range(0, len(ordered), UPDATE_PART):
+        part = ordered[start : start + UPDATE_PART]
+        next_doc = _update_part(db, part, memories, shelved, index.meta, today, next_doc)
     _totals(db)
 
 
