@@ -219,7 +219,8 @@ class _Run:
 
     def _probe(self, memory: Memory) -> list[tuple[Memory, float]]:
         lookup = self.lookup
-        topic = lookup.topic_of(memory.id) if lookup.by_id.get(memory.id) is memory else topic_terms(memory.content)
+        mine = self.read(memory)
+        topic = lookup.topic_of(memory.id) if lookup.by_id.get(memory.id) is memory else topic_terms(mine.content)
         cap = PROBE_POSTINGS
         sizes = {t: lookup.count[t] for t in topic}
         probe = sorted((t for t in topic if 0 < sizes[t] <= cap), key=lambda t: (sizes[t], t))[:PROBE_TERMS]
@@ -245,7 +246,7 @@ class _Run:
         for memory_id in chosen:
             other = lookup.by_id[memory_id]
             seen = self.read(other)
-            if memory_id == memory.id or seen.superseded or seen.untrusted != memory.untrusted:
+            if memory_id == memory.id or seen.superseded or seen.untrusted != mine.untrusted:
                 continue
             theirs = lookup.topic_of(memory_id)
             # Every term of `topic` is weighed already; each memory's total is kept for the run.
@@ -407,14 +408,15 @@ def restate(run: _Run, report: ConsolidationReport) -> None:
         if memory.id in run.gone or not run.fresh(memory) or not run.mergeable(memory):
             continue
         for other, _ in run.near(memory, SAME_TOPIC):
+            own = run.read(memory)  # read again: the memory may have taken in another above
             seen = run.read(other)
             if (
                 other.id in run.gone
                 or seen.superseded
                 or not _mergeable(seen)
-                or seen.domain != memory.domain
-                or seen.untrusted != memory.untrusted
-                or label(seen.content) != label(memory.content)
+                or seen.domain != own.domain
+                or seen.untrusted != own.untrusted
+                or label(seen.content) != label(own.content)
             ):
                 continue
             mine, theirs = run.fact(memory), run.fact(other)
@@ -424,7 +426,7 @@ def restate(run: _Run, report: ConsolidationReport) -> None:
                 richer, poorer = memory, other
             else:
                 continue
-            if poorer.pinned:
+            if run.read(poorer).pinned:
                 continue
             if richer is other and not run.fresh(other) and run.created(other) > made:
                 heapq.heappush(waiting, (run.created(other), other))
@@ -447,7 +449,7 @@ def merge(run: _Run, report: ConsolidationReport) -> None:
         mine = run.strength(memory)
         stronger = [m for m, _ in same if run.strength(m) < mine]
         if stronger:
-            if memory.pinned or memory.id in groups:
+            if run.read(memory).pinned or memory.id in groups:
                 continue  # a pinned memory is never merged away; a keeper keeps its own group
             keeper = min(stronger, key=run.strength)
             groups.setdefault(keeper.id, []).append(memory)
@@ -455,7 +457,7 @@ def merge(run: _Run, report: ConsolidationReport) -> None:
             run.gone.add(memory.id)
             continue
         for other, _ in same:
-            if other.pinned or other.id in groups or other.id in run.gone:
+            if run.read(other).pinned or other.id in groups or other.id in run.gone:
                 continue
             groups.setdefault(memory.id, []).append(other)
             keepers[memory.id] = memory
@@ -516,17 +518,18 @@ def supersede(run: _Run, report: ConsolidationReport) -> None:
     # when a memory was made, nor makes one fresh that was not.
     order = sorted((m for m in run.live if m.id not in run.gone and run.fresh(m)), key=run.created)
     for newer in order:
-        if newer.superseded:
+        if run.read(newer).superseded:
             continue
         made = run.created(newer)
         for older, similarity in run.near(newer, SAME_TOPIC):
-            if older.id in run.gone or run.created(older) >= made or older.superseded:
+            old_seen, new_seen = run.read(older), run.read(newer)
+            if older.id in run.gone or run.created(older) >= made or old_seen.superseded:
                 continue
-            if older.domain != newer.domain or older.untrusted != newer.untrusted:
+            if old_seen.domain != new_seen.domain or old_seen.untrusted != new_seen.untrusted:
                 continue
             new_fact, old_fact = run.fact(newer), run.fact(older)
             kind = relation(new_fact, old_fact, similarity)
-            if kind == "update" and not older.pinned:
+            if kind == "update" and not old_seen.pinned:
                 older.extra["supersededBy"] = newer.id
                 older.extra["supersededOn"] = run.today.isoformat()
                 newer.history.append({"ts": iso(run.now), "supersedes": older.id, "content": older.content})
@@ -543,8 +546,8 @@ def supersede(run: _Run, report: ConsolidationReport) -> None:
                     continue
                 if shared:
                     # The same subject with another value, not another subject with the same value.
-                    unsettled = _differs_after(newer.content, shared, new_only) and _differs_after(
-                        older.content, shared, old_only
+                    unsettled = _differs_after(new_seen.content, shared, new_only) and _differs_after(
+                        old_seen.content, shared, old_only
                     )
                 else:
                     # One value each, about the same thing ("the passport expires on …").
@@ -552,7 +555,7 @@ def supersede(run: _Run, report: ConsolidationReport) -> None:
                 if unsettled:
                     suspects[(older.id, newer.id)] = (older, newer)
     for (older_id, newer_id), (older, newer) in sorted(suspects.items(), key=lambda kv: run.created(kv[1][1])):
-        if older.superseded or newer.superseded:
+        if run.read(older).superseded or run.read(newer).superseded:
             continue
         new_fact, old_fact = run.fact(newer), run.fact(older)
         report.contradictions.append(
@@ -638,15 +641,17 @@ def schemas(run: _Run, report: ConsolidationReport) -> None:
         if seen.extra.get("kind") == "schema" and not seen.superseded:
             existing[memory.id] = memory
     taken: set[str] = set()
-    seeds = sorted((m for m in run.live if m.id not in run.gone and run.fresh(m) and _episodic(m)), key=run.created)
+    seeds = sorted(
+        (m for m in run.live if m.id not in run.gone and run.fresh(m) and _episodic(run.read(m))), key=run.created
+    )
     for seed in seeds:
-        if seed.id in taken or not _episodic(seed):
+        if seed.id in taken or not _episodic(run.read(seed)):
             continue
         topic = run.topic(seed)
         related = run.near(seed, SCHEMA_SIMILARITY)
         joined = False
         for other, _ in related:
-            schema = existing.get(other.id) or existing.get(other.extra.get("schema") or "")
+            schema = existing.get(other.id) or existing.get(run.read(other).extra.get("schema") or "")
             if schema is not None and set(schema.extra.get("theme") or ()) <= topic:
                 _join(run, schema, seed, report)
                 taken.add(seed.id)
@@ -656,7 +661,7 @@ def schemas(run: _Run, report: ConsolidationReport) -> None:
             continue
         group, theme = [seed], set(topic)
         for other, _ in related:
-            if other.id in taken or not _episodic(other):
+            if other.id in taken or not _episodic(run.read(other)):
                 continue
             shared = theme & run.topic(other)
             if len(shared) >= THEME_MIN:
