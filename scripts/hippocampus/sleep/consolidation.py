@@ -127,6 +127,7 @@ class _Run:
         self.importance: dict[str, float] = {}
         self._fresh = _fresh_test(index.meta.get(MARKER))
         self._fresh_ids: set[str] = set()  # as the run began
+        count: Counter[str] = Counter()  # how many live memories hold each topic term
         for memory in index.memories:
             seen = memory.peek()
             self.importance[memory.id] = retention.importance_on(seen, self.today, self.meta)
@@ -135,8 +136,9 @@ class _Run:
             # A commitment is no fact: never merged, superseded or gathered into a schema (its own run closes it).
             if not (seen.superseded or seen.archived or commitment.is_commitment(seen.raw)):
                 self.live.append(memory)
+                count.update(topic_terms(seen.content))
         looked_up = [m for m in self.live if m.id in self._fresh_ids]  # no other memory looks for neighbours
-        self.lookup = _Topics(self.live if looked_up else [], looked_up)
+        self.lookup = _Topics(self.live, count, looked_up) if looked_up else _Topics([], Counter(), [])
         self._near: dict[str, list[tuple[Memory, float]]] = {}
         self.weights: dict[str, float] = {}  # term weights, read once per run
         self._sets: dict[str, set[str]] = {}
@@ -171,10 +173,11 @@ class _Run:
         return _mergeable(self.read(memory))
 
     def fact(self, memory: Memory) -> Fact:
-        content = self.read(memory).content
         found = self.facts.get(memory.id)
-        if found is None or found.content != content:
-            found = self.facts[memory.id] = Fact(content)
+        if found is None or memory.id in self.report.changed_ids:  # else its words are those the fact was made of
+            content = self.read(memory).content
+            if found is None or found.content != content:
+                found = self.facts[memory.id] = Fact(content)
         return found
 
     def topic(self, memory: Memory) -> set[str]:
@@ -259,19 +262,18 @@ class _Run:
 
 class _Topics:
     """The run's index of topic terms: how many memories hold each term, and which memories hold each of the rarer
-    terms (PROBE_POSTINGS holders or fewer: `_Run._probe` probes no other) of the memories the run looks up. Listed
-    from a read of the store as the run begins, and from another for the terms of a memory looked up later (one the
-    run changed); a memory's own terms are kept once it is looked up or compared (`topic_of`), every other memory's
-    are counted and let go (a store of 100,000 memories held with all their terms took 180 MiB). Terms are weighed as
-    encoding's lookup weighs them (`term_weight`)."""
+    terms (PROBE_POSTINGS holders or fewer: `_Run._probe` probes no other) of the memories the run looks up. Terms
+    are counted as the run first reads the store; holders are listed from one more read, and from another for the
+    terms of a memory looked up later (one the run changed); a memory's own terms are kept once it is looked up or
+    compared (`topic_of`), every other memory's are counted and let go (a store of 100,000 memories held with all
+    their terms took 180 MiB). Terms are weighed as encoding's lookup weighs them (`term_weight`)."""
 
-    def __init__(self, memories: list[Memory], looked_up: list[Memory]):
+    def __init__(self, memories: list[Memory], count: Counter[str], looked_up: list[Memory]):
+        """`count`: how many of `memories` hold each topic term (counted as the run read them)."""
         self.by_id = {m.id: m for m in memories}
-        self.count: Counter[str] = Counter()
+        self.count = count
         self.holders: dict[str, set[str]] = {}
         self._topics: dict[str, set[str]] = {}  # of the memories looked up or compared, as first read
-        for memory in memories:
-            self.count.update(topic_terms(memory.peek().content))
         self.index(set().union(*(self.topic_of(m.id) for m in looked_up)))
 
     def topic_of(self, memory_id: str) -> set[str]:
