@@ -110,9 +110,10 @@ class _Run:
     store's size, and nothing compares every memory with every other.
 
     A writer holds the store's memories as their stored text (model.Memory): the run reads each as it begins and
-    lets it go, keeping its importance today and whether it is fresh; its sorts read them again the same way
-    (`read`). Only the memories it changes or compares are held parsed: a week's run over 100,000 memories with
-    their turns holds a few, not all (over 600 MiB).
+    lets it go, keeping whether it is fresh; its sorts read them again the same way (`read`), and a memory's
+    importance today is computed as it is read, unless the run gave it a new one (`importance_of`). Only the
+    memories it changes or compares are held parsed: a week's run over 100,000 memories with their turns holds a
+    few, not all (over 600 MiB).
     """
 
     def __init__(self, index: Index, now: datetime, report: ConsolidationReport):
@@ -124,13 +125,12 @@ class _Run:
         self.gone: set[str] = set()  # merged into another this run
         self.facts: dict[str, Fact] = {}
         self.live: list[Memory] = []
-        self.importance: dict[str, float] = {}
+        self.importance: dict[str, float] = {}  # of the memories this run gave a new importance (merged, schemas)
         self._fresh = _fresh_test(index.meta.get(MARKER))
         self._fresh_ids: set[str] = set()  # as the run began
         count: Counter[str] = Counter()  # how many live memories hold each topic term
         for memory in index.memories:
             seen = memory.peek()
-            self.importance[memory.id] = retention.importance_on(seen, self.today, self.meta)
             if self._fresh(seen):
                 self._fresh_ids.add(memory.id)
             # A commitment is no fact: never merged, superseded or gathered into a schema (its own run closes it).
@@ -148,6 +148,11 @@ class _Run:
         """The memory to read and let go: itself once this run changed it, else a copy of it as stored."""
         return memory if memory.id in self.report.changed_ids else memory.peek()
 
+    def importance_of(self, memory: Memory) -> float:
+        """Today's importance: the one this run gave the memory, else as its anchor says (retention.importance_on)."""
+        found = self.importance.get(memory.id)
+        return retention.importance_on(self.read(memory), self.today, self.meta) if found is None else found
+
     def fresh(self, memory: Memory) -> bool:
         """New or changed since the last consolidation (see _fresh_test), this one's changes included."""
         return self._fresh(memory) if memory.id in self.report.changed_ids else memory.id in self._fresh_ids
@@ -163,7 +168,7 @@ class _Run:
         return (
             not seen.pinned,
             seen.extra.get("kind") != "explicit",
-            -self.importance[memory.id],
+            -self.importance_of(memory),
             -seen.timesReinforced,
             number if number is not None else 1 << 62,
             memory.id,
@@ -272,7 +277,7 @@ class _Topics:
         """`count`: how many of `memories` hold each topic term (counted as the run read them)."""
         self.by_id = {m.id: m for m in memories}
         self.count = count
-        self.holders: dict[str, set[str]] = {}
+        self.holders: dict[str, list[str]] = {}  # a list, not a set: a store's rare terms take 4 × less
         self._topics: dict[str, set[str]] = {}  # of the memories looked up or compared, as first read
         self.index(set().union(*(self.topic_of(m.id) for m in looked_up)))
 
@@ -289,11 +294,11 @@ class _Topics:
         if not wanted:
             return
         for term in wanted:
-            self.holders[term] = set()
+            self.holders[term] = []
         for memory_id, memory in self.by_id.items():
             topic = self._topics.get(memory_id)
             for term in (topic_terms(memory.peek().content) if topic is None else topic) & wanted:
-                self.holders[term].add(memory_id)
+                self.holders[term].append(memory_id)
 
     def weight(self, term: str) -> float:
         return term_weight(len(self.by_id), self.count[term])
@@ -308,7 +313,9 @@ class _Topics:
         old = topic_terms(before)
         self.count.subtract(old)
         for term in old:
-            self.holders.get(term, set()).discard(memory.id)
+            held = self.holders.get(term)
+            if held is not None and memory.id in held:
+                held.remove(memory.id)
         self._hold(memory, topic_terms(memory.content))
 
     def _hold(self, memory: Memory, topic: set[str]) -> None:
@@ -316,7 +323,7 @@ class _Topics:
         self.count.update(topic)
         for term in topic:
             if term in self.holders:
-                self.holders[term].add(memory.id)
+                self.holders[term].append(memory.id)
 
 
 def _fresh_test(marker):
@@ -470,7 +477,7 @@ def merge(run: _Run, report: ConsolidationReport) -> None:
 
 def _merge_into(run: _Run, keeper: Memory, absorbed: list[Memory], report: ConsolidationReport) -> None:
     stamp = iso(run.now)
-    best = max(run.importance[m.id] for m in [keeper, *absorbed])
+    best = max(run.importance_of(m) for m in [keeper, *absorbed])
     keywords = list(keeper.keywords)
     sources = list(keeper.sources)
     turns = list(keeper.episode)
@@ -690,7 +697,7 @@ def _form(run: _Run, group: list[Memory], theme: set[str], report: Consolidation
     sources: list[dict] = []
     for member in ordered:
         sources += [s for s in member.sources if s not in sources]
-    value = max(run.importance[m.id] for m in group)
+    value = max(run.importance_of(m) for m in group)
     for _ in group[1:]:
         value += (1 - value) * retention.REINFORCE_STEP  # every further episode reinforces the gist
     last_words = one_line(without_said(latest.content.rstrip())) if latest is not strongest else None
@@ -821,7 +828,7 @@ def growth(run: _Run, report: ConsolidationReport) -> None:
         now_value = retention.importance_on(seen, run.today, run.meta)
         if before >= CORE_THRESHOLD > now_value:
             faded.append((before - now_value, memory, before, now_value))
-    grown.sort(key=lambda g: (-g[0], -run.importance[g[1].id], g[1].id))
+    grown.sort(key=lambda g: (-g[0], -run.importance_of(g[1]), g[1].id))
     faded.sort(key=lambda f: (-f[0], f[1].id))
     report.grown = [
         {
