@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable
 from itertools import combinations
@@ -141,7 +142,6 @@ class _Run:
         self.lookup = _Topics(self.live, count, looked_up) if looked_up else _Topics([], Counter(), [])
         self._near: dict[str, list[tuple[Memory, float]]] = {}
         self.weights: dict[str, float] = {}  # term weights, read once per run
-        self._sets: dict[str, set[str]] = {}
         self._totals: dict[str, float] = {}
 
     def read(self, memory: Memory) -> Memory:
@@ -187,7 +187,7 @@ class _Run:
 
     def topic(self, memory: Memory) -> set[str]:
         if self.lookup.by_id.get(memory.id) is memory:
-            return self.lookup.topic_of(memory.id)
+            return set(self.lookup.topic_of(memory.id))
         return self.fact(memory).topic
 
     def near(self, memory: Memory, floor: float) -> list[tuple[Memory, float]]:
@@ -197,13 +197,11 @@ class _Run:
             found = self._near[memory.id] = self._probe(memory)
         return [(m, s) for m, s in found if s >= floor and m.id not in self.gone]
 
-    def forget_postings(self, memory: Memory) -> None:
-        """The memory was added or changed: its terms' cached posting sets are out of date."""
-        for term in topic_terms(memory.content):
-            self._sets.pop(term, None)
+    def forget_total(self, memory: Memory) -> None:
+        """The memory was added or changed: the weight of its terms is to be summed again."""
         self._totals.pop(memory.id, None)
 
-    def _weight_of(self, topic: set[str]) -> float:
+    def _weight_of(self, topic: Iterable[str]) -> float:
         weights, weigh = self.weights, self.lookup.weight
         total = 0.0
         for term in topic:
@@ -213,29 +211,23 @@ class _Run:
             total += value
         return total
 
-    def _total(self, memory_id: str, topic: set[str]) -> float:
+    def _total(self, memory_id: str, topic: Iterable[str]) -> float:
         found = self._totals.get(memory_id)
         if found is None:
             found = self._totals[memory_id] = self._weight_of(topic)
         return found
 
-    def _postings(self, term: str) -> set[str]:
-        found = self._sets.get(term)
-        if found is None:
-            found = self._sets[term] = set(self.lookup.holders.get(term, ()))
-        return found
-
     def _probe(self, memory: Memory) -> list[tuple[Memory, float]]:
         lookup = self.lookup
         mine = self.read(memory)
-        topic = lookup.topic_of(memory.id) if lookup.by_id.get(memory.id) is memory else topic_terms(mine.content)
+        topic = set(lookup.topic_of(memory.id)) if lookup.by_id.get(memory.id) is memory else topic_terms(mine.content)
         cap = PROBE_POSTINGS
         sizes = {t: lookup.count[t] for t in topic}
         probe = sorted((t for t in topic if 0 < sizes[t] <= cap), key=lambda t: (sizes[t], t))[:PROBE_TERMS]
         if not probe:
             return []
         lookup.index(set(probe))
-        sets = [self._postings(term) for term in probe]
+        sets = [set(lookup.holders.get(term, ())) for term in probe]
         if len(sets) == 1:
             pool = sets[0]
         else:
@@ -256,7 +248,7 @@ class _Run:
             seen = self.read(other)
             if memory_id == memory.id or seen.superseded or seen.untrusted != mine.untrusted:
                 continue
-            theirs = lookup.topic_of(memory_id)
+            theirs = set(lookup.topic_of(memory_id))
             # Every term of `topic` is weighed already; each memory's total is kept for the run.
             similarity = weighted_dice(topic, theirs, weight, own, self._total(memory_id, theirs))
             if similarity >= SCHEMA_SIMILARITY:
@@ -278,14 +270,16 @@ class _Topics:
         self.by_id = {m.id: m for m in memories}
         self.count = count
         self.holders: dict[str, list[str]] = {}  # a list, not a set: a store's rare terms take 4 × less
-        self._topics: dict[str, set[str]] = {}  # of the memories looked up or compared, as first read
+        # Of the memories looked up or compared, as first read: a tuple of interned terms (a first run looks up every
+        # memory, and 100,000 sets of their own strings took 80 MiB).
+        self._topics: dict[str, tuple[str, ...]] = {}
         self.index(set().union(*(self.topic_of(m.id) for m in looked_up)))
 
-    def topic_of(self, memory_id: str) -> set[str]:
+    def topic_of(self, memory_id: str) -> tuple[str, ...]:
         """The topic terms of a memory here (as last counted)."""
         found = self._topics.get(memory_id)
         if found is None:
-            found = self._topics[memory_id] = topic_terms(self.by_id[memory_id].peek().content)
+            found = self._topics[memory_id] = _interned(topic_terms(self.by_id[memory_id].peek().content))
         return found
 
     def index(self, terms: set[str]) -> None:
@@ -297,7 +291,7 @@ class _Topics:
             self.holders[term] = []
         for memory_id, memory in self.by_id.items():
             topic = self._topics.get(memory_id)
-            for term in (topic_terms(memory.peek().content) if topic is None else topic) & wanted:
+            for term in wanted.intersection(topic_terms(memory.peek().content) if topic is None else topic):
                 self.holders[term].append(memory_id)
 
     def weight(self, term: str) -> float:
@@ -319,11 +313,16 @@ class _Topics:
         self._hold(memory, topic_terms(memory.content))
 
     def _hold(self, memory: Memory, topic: set[str]) -> None:
-        self._topics[memory.id] = topic
+        self._topics[memory.id] = _interned(topic)
         self.count.update(topic)
         for term in topic:
             if term in self.holders:
                 self.holders[term].append(memory.id)
+
+
+def _interned(terms: set[str]) -> tuple[str, ...]:
+    """Terms as a tuple of strings held once in the process (sys.intern)."""
+    return tuple(map(sys.intern, terms))
 
 
 def _fresh_test(marker):
@@ -725,7 +724,7 @@ def _form(run: _Run, group: list[Memory], theme: set[str], report: Consolidation
     run.index.memories.append(memory)
     run.importance[memory.id] = memory.importance
     run.lookup.add(memory)
-    run.forget_postings(memory)
+    run.forget_total(memory)
     for member in group:
         member.extra["schema"] = memory.id
     report.changed_ids.add(memory.id)
@@ -757,7 +756,7 @@ def _join(run: _Run, schema: Memory, episode: Memory, report: ConsolidationRepor
     episode.extra["schema"] = schema.id
     run.importance[schema.id] = schema.importance
     run.lookup.refresh(schema, before)
-    run.forget_postings(schema)
+    run.forget_total(schema)
     report.changed_ids.update((schema.id, episode.id))
     entry = next((s for s in report.schemas if s["id"] == schema.id), None)
     if entry is None:
