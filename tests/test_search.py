@@ -2,6 +2,8 @@
 
 from datetime import datetime, timezone
 
+import pytest
+
 from hippocampus import search
 from hippocampus.model import Index, Memory
 from hippocampus.search import WEIGHTS
@@ -168,6 +170,27 @@ def test_irregular_forms_find_the_word_they_are_a_form_of():
     ]
     assert [h.memory.id for h in rank(memories, "did Caroline go to a support group", NOW, {})][0] == "mem_001"
     assert [h.memory.id for h in rank(memories, "how many kids... which child", NOW, {})] == ["mem_001"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many guitars do I own?",
+        "how much did the guitars cost?",
+        "Combien de guitars ?",
+        "Wie viele guitars habe ich?",
+        "¿Cuántas guitars tengo?",
+        "Quantos guitars eu tenho?",
+        "我有多少 guitars？",
+    ],
+)
+def test_the_words_that_ask_how_many_are_the_form_of_the_question_not_what_it_is_about(question):
+    memories = [
+        mem("mem_001", "I have so many plans for the weekend and so much to do"),
+        mem("mem_002", "I bought two guitars"),
+        mem("mem_003", "Combien? Wie viele? Cuántas? Quantos? 多少?"),
+    ]
+    assert [h.memory.id for h in rank(memories, question, NOW, {})] == ["mem_002"]
 
 
 def test_a_when_question_favours_the_memory_that_says_when():

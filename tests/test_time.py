@@ -362,6 +362,34 @@ def test_a_named_time_never_brings_in_a_memory_that_shares_no_word_with_the_ques
     assert [h.memory.id for h in rank(memories, "music event last Saturday")] == ["mem_002"]
 
 
+def test_the_words_that_name_the_asked_time_relative_to_now_are_read_as_days_not_matched_as_words():
+    memories = [
+        said_on("mem_001", "We went to the lake for a picnic", "2023-04-12"),  # last week
+        said_on("mem_002", "Last week we went to the cinema", "2023-02-20"),  # another "last week"
+    ]
+    hits = rank(memories, "Where did we go last week?")
+    assert [h.memory.id for h in hits] == ["mem_001", "mem_002"]
+    assert hits[0].parts["when"] == 1.0 and hits[1].parts["when"] == 0.0
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What sport did I play on Saturday?",  # a name of a day stays a word
+        "What sport did I play in April?",  # a name of a month too
+        "What sport did I play in 2023?",  # and a number
+    ],
+)
+def test_the_names_of_days_months_and_years_in_a_question_stay_words(question):
+    memories = [said_on("mem_001", "Saturday in April 2023 is the day", "2022-01-10")]  # said long before
+    assert [h.memory.id for h in rank(memories, question)] == ["mem_001"]
+
+
+def test_a_question_of_only_relative_time_words_is_matched_by_them():
+    memories = [said_on("mem_001", "Last week was long", "2023-02-20")]
+    assert [h.memory.id for h in rank(memories, "last week?")] == ["mem_001"]
+
+
 def test_recall_why_explains_the_when_part(workspace):
     stored = said_on("mem_001", "Went to a music event with my colleague", "2023-04-15").to_dict()
     write_index(workspace, [stored], version=2)

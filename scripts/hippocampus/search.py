@@ -17,7 +17,7 @@ from .model import Memory
 from .store.cache import Cache, Facts
 from .terms import days_of_text, denser, document_terms, pieces, text_terms, Piece, TIME_TERM, agent_term, agents
 from .smalltalk import substance
-from .text import asks, terms
+from .text import asks, terms, words
 
 K1 = 0.9
 B = 0.5
@@ -58,22 +58,37 @@ _ASKS_WHEN = re.compile(
     re.IGNORECASE,
 )
 
+# The words that ask for a count or an amount ("How many guitars do I own?", "Combien de…", "Wie viele…"): the form of
+# the question, not what it is about (a memory that says "so many plans" does not answer it).
+_ASKS_HOW_MANY = re.compile(
+    r"(?<![\w'’])(?:how\s+(?:many|much)|combien|wie\s+viele?|cu[áa]nt[oa]s?|quant[oa]s?)(?![\w'’])|多少", re.IGNORECASE
+)
 
-def query_weights(query: str) -> dict[str, float]:
-    """Each distinct term of a query with its weight: 1, and WHEN_WEIGHT for TIME_TERM when it asks when. A query
-    of only stop words, like "who is it", has none."""
-    found = dict.fromkeys(terms(query), 1.0)
+
+def query_weights(query: str, read_as_days: set[str] | frozenset[str] = frozenset()) -> dict[str, float]:
+    """Each distinct term of a query with its weight: 1, and WHEN_WEIGHT for TIME_TERM when it asks when; not the
+    words that ask how many, nor the terms `read_as_days` (asked_days) unless the query has no other. A query of only
+    stop words, like "who is it", has none."""
+    found = dict.fromkeys(terms(_ASKS_HOW_MANY.sub(" ", query)), 1.0)
+    found = {t: w for t, w in found.items() if t not in read_as_days} or found
     if found and _ASKS_WHEN.search(query):
         found[TIME_TERM] = WHEN_WEIGHT
     return found
 
 
-def asked_days(query: str, now: datetime) -> list[tuple[int, int]]:
+def asked_days(query: str, now: datetime) -> tuple[list[tuple[int, int]], set[str]]:
     """The stretches of days a question names, as (first, last) day numbers, read against `now` ("last Saturday",
-    "two weeks ago", "in May", "上周六"): [] when it names none."""
-    from .ingestion.duetime import read_periods  # the one reader of dates, built on first use
+    "two weeks ago", "in May", "上周六"): [] when it names none. With them, the terms of the words that name those
+    days relative to `now` ("last", "week", "ago", "上周"): those are read as days, not matched as words — a memory
+    that says "last week" of another week is not about the week asked. The names of days and months and numbers
+    ("Saturday", "May", "2023") stay words: a memory may say them of the day it means."""
+    from .ingestion.duetime import names_a_day, read_periods  # the one reader of dates, built on first use
 
-    return [(p.first.toordinal(), p.last.toordinal()) for p in read_periods(query, now, question=True)]
+    periods = read_periods(query, now, question=True)
+    relative = " ".join(
+        w for p in periods for w in words(p.phrase) if not names_a_day(w) and not any(c.isnumeric() for c in w)
+    )
+    return [(p.first.toordinal(), p.last.toordinal()) for p in periods], set(terms(relative))
 
 
 def in_days(days: str, asked: list[tuple[int, int]]) -> float:
@@ -277,7 +292,8 @@ def rank(
     Documents are visited in order of relevance, their facts read in batches; the walk stops once even a perfect
     importance and recency could not lift the next one into the results. Only the hits are decoded.
     """
-    wanted = query_weights(query)
+    asked, read_as_days = asked_days(query, now)
+    wanted = query_weights(query, read_as_days)
     if not wanted or not view.count:
         return []
     about_user = about_the_user(query)
@@ -308,7 +324,6 @@ def rank(
     # reaching a cap, and importance and recency reorder only memories about as relevant as each other.
     ceiling = max(relevance[order[0]], ideal * WEAK_MATCH)
     w_rel, w_imp, w_rec = WEIGHTS["relevance"], WEIGHTS["importance"], WEIGHTS["recency"]
-    asked = asked_days(query, now)
     w_when = WEIGHTS["when"] if asked else 0.0
     found: list[tuple[float, float, str, int, Facts, float]] = []
     floor = -1.0  # the score to beat once `top` hits are in hand

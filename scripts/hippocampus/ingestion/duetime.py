@@ -143,6 +143,16 @@ _MONTH_NAMES = {
     12: "december dec décembre decembre dezember diciembre dezembro",
 }
 _MONTH_OF = {word: month for month, words in _MONTH_NAMES.items() for word in words.split()}
+_NAMES_OF_DAYS = frozenset(_WEEKDAY_OF) | frozenset(_MONTH_OF)
+_HAN_NAMES_OF_DAYS = [name for name in _NAMES_OF_DAYS if "\u4e00" <= name[0] <= "\u9fff"]  # 星期六, 周日…
+
+
+def names_a_day(word: str) -> bool:
+    """Whether a word (text.words) is the name of a day of the week or of a month ("saturday", "mai", "周六"), or a
+    piece of one in a script written without spaces ("星期", of "星期六")."""
+    return word in _NAMES_OF_DAYS or any(word in name for name in _HAN_NAMES_OF_DAYS)
+
+
 _MONTH = _alternatives(_MONTH_OF)
 _ENGLISH_MONTH = _alternatives(
     "january february march april may june july august september october november december".split()
