@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from itertools import pairwise
+from collections.abc import Collection
 from typing import Any, NamedTuple
 from datetime import datetime
 
@@ -65,7 +66,7 @@ _ASKS_HOW_MANY = re.compile(
 )
 
 
-def query_weights(query: str, read_as_days: set[str] | frozenset[str] = frozenset()) -> dict[str, float]:
+def query_weights(query: str, read_as_days: Collection[str] = ()) -> dict[str, float]:
     """Each distinct term of a query with its weight: 1, and WHEN_WEIGHT for TIME_TERM when it asks when; not the
     words that ask how many, nor the terms `read_as_days` (asked_days) unless the query has no other. A query of only
     stop words, like "who is it", has none."""
