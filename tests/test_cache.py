@@ -131,6 +131,7 @@ EDITS = st.lists(
 
 @given(rounds=st.lists(EDITS, min_size=1, max_size=4))
 @example(rounds=[[("archive", 0, "tea"), ("archive", 0, "tea"), ("restore", 0, "tea"), ("archive", 272, "tea")]])
+@example(rounds=[[("archive", 0, "tea")], [("restore", 0, "tea"), ("remove", 39, "tea")]])  # restored, taken out
 @settings(max_examples=25, deadline=None)
 def test_after_any_writes_the_cache_holds_what_a_build_from_the_saved_index_holds(tmp_path_factory, rounds):
     ws = varied_store(tmp_path_factory.mktemp("ws"), count=40)

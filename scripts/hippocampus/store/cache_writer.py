@@ -381,12 +381,15 @@ def commit_write(
     redated: set[str] | None = None,
 ) -> None:
     """After a write saved `loaded`: redo the changed memories' rows (those it moved to the archive and that stay
-    searchable: `shelved`), write the decay columns of those whose anchors alone moved (`redated`), and record the
-    file the cache now describes, in one transaction (readers see the cache before it or after it, never half of
-    it)."""
+    searchable: `shelved`; those it took out of the index otherwise, as the archive holds them), write the decay
+    columns of those whose anchors alone moved (`redated`), and record the file the cache now describes, in one
+    transaction (readers see the cache before it or after it, never half of it)."""
     db = cache.db
     rebuilt = len(changed) > REBUILT_ABOVE * max(cache.count, len(index.memories))
     shelf = archive.searchable(ws, {m.id for m in index.memories}) if rebuilt else ()
+    gone = changed - {m.id for m in index.memories if m.id in changed} - (shelved or {}).keys()
+    if gone and not rebuilt:  # one brought back from the archive and taken out again stays there (archive.drop)
+        shelved = {**(shelved or {}), **{m.id: m for m in archive.searchable(ws, set()) if m.id in gone}}
     db.execute("BEGIN IMMEDIATE")
     try:
         if rebuilt:
