@@ -322,3 +322,71 @@ def test_a_memory_larger_than_many_chunks_is_read_whole(workspace, monkeypatch):
     monkeypatch.setattr(indexfile, "CHUNK", 64)
     loaded = indexfile.load(Workspace(workspace))
     assert [m.content for m in loaded.index.memories] == [long, "short"]
+
+
+def _one_line_index(count: int, bom: bool = False, words: str = "mot ") -> tuple[bytes, list[dict]]:
+    """An index as we save it (a memory a line) whose words are not all ASCII: accents, CJK, an emoji."""
+    memories = [
+        memory(f"mem_{i:03d}", f"Résumé {i} — 東京の友達 🎉 " + words * (i % 9), keywords=["café"] * (i % 3))
+        for i in range(count)
+    ]
+    head = json.dumps({"version": 2, "redactionRules": redaction.RULES}, ensure_ascii=False)[:-1]
+    lines = ",\n".join(json.dumps(m, ensure_ascii=False) for m in memories)
+    text = f'{head}, "memories": [\n{lines}\n]}}\n'.encode()
+    return (b"\xef\xbb\xbf" if bom else b"") + text, memories
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 4096, 1 << 20])
+@pytest.mark.parametrize("bom", [False, True])
+def test_a_memory_on_a_line_of_its_own_is_read_again_from_the_file_as_the_bytes_it_was(
+    workspace, monkeypatch, chunk, bom
+):
+    data, raw = _one_line_index(30, bom)
+    path = workspace / "memory" / "index.json"
+    path.write_bytes(data)
+    monkeypatch.setattr(indexfile, "CHUNK", chunk)
+    loaded = indexfile.load(Workspace(workspace))
+    lines = data.split(b"\n")[1:-2]
+    assert [m.encoded() for m in loaded.index.memories] == [line.removesuffix(b",") for line in lines]
+    assert [m.to_dict() for m in loaded.index.memories] == raw
+
+
+def test_a_loaded_store_holds_where_its_memories_are_not_their_text(workspace):
+    import tracemalloc
+
+    data, raw = _one_line_index(2000, words="a long remembered paragraph with its turns " * 25)
+    (workspace / "memory" / "index.json").write_bytes(data)
+    assert len(data) > 8_000_000
+    tracemalloc.start()
+    try:
+        loaded = indexfile.load(Workspace(workspace))
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(loaded.index.memories) == 2000
+    assert held < 2_000_000, held  # not the 8 MB of their text
+    assert loaded.index.memories[1999].content == raw[1999]["content"]
+
+
+@pytest.mark.parametrize("change", ["restored", "truncated"])
+def test_an_index_changed_in_place_while_a_writer_holds_it_is_an_error_and_keeps_what_was_written(workspace, change):
+    """`cp backup.json memory/index.json` writes into the file a writer read its memories' places from."""
+    data, _ = _one_line_index(40)
+    path = workspace / "memory" / "index.json"
+    path.write_bytes(data)
+    other = data.replace(b"mem_001", b"mem_999") if change == "restored" else data[: len(data) // 2]
+    ws = Workspace(workspace)
+    with pytest.raises(HippocampusError, match="changed by another program"):
+        with writing.write(ws, NOW) as store:
+            store.index.memories[0].content = "changed by this writer"
+            store.changed(store.index.memories[0].id)
+            with open(path, "r+b") as handle:  # in place: the same file, other bytes
+                handle.write(other)
+                handle.truncate()
+    assert path.read_bytes() == other
+    if change == "restored":  # each memory read from its place is that memory, or an error
+        loaded = indexfile.load(ws)
+        with open(path, "r+b") as handle:
+            handle.write(b" " + data[:-1])
+        with pytest.raises(HippocampusError, match="changed by another program"):
+            [m.content for m in loaded.index.memories]

@@ -187,18 +187,42 @@ def _list_field(name: str):
     return property(get, set, doc=f"The memory's `{name}` (a list, created on first use).")
 
 
+class Span:
+    """Where a memory's stored JSON text is in a file held open (store.indexfile's `Held`, which raises its
+    `changed()` error when the file is no longer the one read)."""
+
+    __slots__ = ("source", "start", "end")
+
+    def __init__(self, source: Any, start: int, end: int):
+        self.source, self.start, self.end = source, start, end
+
+    def read(self) -> bytes:
+        return self.source.read(self.start, self.end)
+
+    def decoded(self, memory_id: str) -> dict:
+        """The stored object, which must be the memory `memory_id` (else the file was changed in place)."""
+        try:
+            found = DECODE(self.read().decode("utf-8"))[0]
+        except ValueError:
+            found = None
+        if type(found) is not dict or found.get("id") != memory_id:
+            raise self.source.changed()
+        return found
+
+
 class Memory:
     """One memory: a validated view over its stored object, so every key a user or a sibling wrote is kept as it
     was.
 
-    A memory read from index.json is held as its stored JSON text, UTF-8 encoded, until something reads it
-    (`from_text`): a writer of a large store holds text, not 100,000 parsed objects, and validates only the memories
-    it reads. `settle` turns a memory read back into text. (Bytes, not `str`: a string holding one character beyond
-    Latin-1 — an accent of Polish, a dash, an emoji — takes two or four bytes a character.)"""
+    A memory read from index.json is held as where its stored JSON text is in the file, until something reads it
+    (`from_text`, `Span`): a process reading a large store holds neither 100,000 parsed objects nor their text, and
+    validates only the memories it reads. `settle` turns a memory read back into text, held as UTF-8 bytes (not
+    `str`: a string holding one character beyond Latin-1 — an accent of Polish, a dash, an emoji — takes two or four
+    bytes a character)."""
 
     __slots__ = ("_raw", "_text", "_where", "_id")
     _raw: dict[str, Any] | None  # the stored object once read
-    _text: bytes | None  # else its stored JSON text, UTF-8
+    _text: bytes | Span | None  # else its stored JSON text, UTF-8, or where to read it
     _where: str | None  # and where it was read, for error messages
     _id: str
 
@@ -250,10 +274,14 @@ class Memory:
             self._raw, self._text, self._where = raw, None, None
         return raw
 
-    def _read(self) -> "Memory":
-        text, where = self._text, self._where
+    def _decoded(self) -> Any:
+        text = self._text
         assert text is not None
-        found = DECODE(text.decode("utf-8"))[0]
+        return DECODE(text.decode("utf-8"))[0] if isinstance(text, bytes) else text.decoded(self._id)
+
+    def _read(self) -> "Memory":
+        found = self._decoded()
+        where = self._where
         return Memory.wrap(found) if where is None else Memory.from_dict(found, where)
 
     @property
@@ -268,11 +296,13 @@ class Memory:
         """Its stored form, one line of JSON in UTF-8: the text read when nothing has read it since, else encoded
         now."""
         text = self._text
-        return ENCODE(self.stored()).encode("utf-8") if text is None else text
+        if text is None:
+            return ENCODE(self.stored()).encode("utf-8")
+        return text if isinstance(text, bytes) else text.read()
 
     def peek(self) -> "Memory":
         """The memory to read once and let go: itself when parsed already, else a parsed copy (validated unless
-        trusted), leaving it held as text."""
+        trusted), leaving it held as it was."""
         return self if self._raw is not None else self._read()
 
     def validated(self) -> tuple["Memory", bool]:
@@ -283,7 +313,7 @@ class Memory:
             return self.peek(), False
         text, where = self._text, self._where
         assert text is not None and where is not None
-        found = DECODE(text.decode("utf-8"))[0]
+        found = self._decoded()
         before = ENCODE(found)  # its values however they were laid out, before validating changes any in place
         seen = Memory.from_dict(found, where)
         now = ENCODE(seen.stored())
@@ -414,9 +444,9 @@ class Memory:
         return memory
 
     @classmethod
-    def from_text(cls, text: bytes, memory_id: str, where: str) -> "Memory":
-        """A memory held as its stored JSON `text` (UTF-8: one object, id `memory_id`, checked by `check_id`),
-        parsed and validated when first read; `where` names it in error messages then."""
+    def from_text(cls, text: bytes | Span, memory_id: str, where: str) -> "Memory":
+        """A memory held as its stored JSON `text` (UTF-8: one object, id `memory_id`, checked by `check_id`) or
+        where to read it, parsed and validated when first read; `where` names it in error messages then."""
         memory = cls.__new__(cls)
         memory._raw, memory._text, memory._where, memory._id = None, text, where, memory_id
         return memory

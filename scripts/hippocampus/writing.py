@@ -120,7 +120,7 @@ def finish(store: Store) -> None:
     if publish and view is None:
         view = cache_writer.in_memory(store.index, now.date())
     # Saved, and the cache describes it: the published files are read from the cache, so the memories are let go
-    # first (a store of 100,000 with their turns holds over 100 MiB of text).
+    # first (those this run read or made are held parsed or as their text).
     store.index.memories.clear()
     if publish:
         assert view is not None

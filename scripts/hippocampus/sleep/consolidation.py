@@ -110,11 +110,11 @@ class _Run:
     its PROBE_TERMS rarest, each in at most PROBE_POSTINGS memories): the cost of a lookup is bounded whatever the
     store's size, and nothing compares every memory with every other.
 
-    A writer holds the store's memories as their stored text (model.Memory): the run reads each as it begins and
-    lets it go, keeping whether it is fresh; its sorts read them again the same way (`read`), and a memory's
-    importance today is computed as it is read, unless the run gave it a new one (`importance_of`). Only the
-    memories it changes or compares are held parsed: a week's run over 100,000 memories with their turns holds a
-    few, not all (over 600 MiB).
+    A writer holds the store's memories as where their stored text is (model.Memory): the run reads each as it
+    begins and lets it go, keeping whether it is fresh; its sorts read them again the same way (`read`), and a
+    memory's importance today is computed as it is read, unless the run gave it a new one (`importance_of`). Only
+    the memories it changes or compares are held parsed: a week's run over 100,000 memories with their turns holds
+    a few, not all (over 600 MiB).
     """
 
     def __init__(self, index: Index, now: datetime, report: ConsolidationReport):

@@ -17,7 +17,7 @@ from typing import Any, BinaryIO
 
 from .. import redaction
 from ..errors import HippocampusError
-from ..model import DECODE, ENCODE, SCHEMA_VERSION, Index, Memory, whole_characters
+from ..model import DECODE, ENCODE, SCHEMA_VERSION, Index, Memory, Span, whole_characters
 from ..timeutil import iso
 from ..workspace import Workspace
 from .files import check_index_link, folder_error, identity, replacing
@@ -67,6 +67,7 @@ class Loaded:
     version: int = SCHEMA_VERSION  # the file's version before migration
     redacted: set[str] = field(default_factory=set)  # memories whose stored words held a secret (redacted now)
     renewed: bool = False  # validating its memories changed the text of some (model.Memory.validated)
+    held: Held | None = None  # the file read, where its memories are read again from
 
     @property
     def stale(self) -> bool:
@@ -79,21 +80,70 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 CHUNK = 1 << 20  # bytes of index.json read at a time
 
 
+class Held:
+    """index.json held open as it was read, for the memories read from it to be read again from it (model.Span),
+    after a writer has replaced it too. The file changed in place since (restored from a backup with `cp`, edited
+    by hand) is an error, never memories read from the wrong place: the text at a memory's place is not that
+    memory, or a writer finds its size or time changed before it saves (`check`)."""
+
+    __slots__ = ("fd", "path", "contents")
+
+    def __init__(self, fd: int, path: Path):
+        self.fd, self.path = fd, path
+        self.contents = self._contents()
+
+    def _contents(self) -> tuple[int, int]:
+        st = os.fstat(self.fd)
+        return st.st_size, st.st_mtime_ns
+
+    def read(self, start: int, end: int) -> bytes:
+        data = os.pread(self.fd, end - start, start)
+        if len(data) != end - start:
+            raise self.changed()
+        return data
+
+    def check(self) -> None:
+        """Raise `changed()` if the file is no longer the one read."""
+        if self._contents() != self.contents:
+            raise self.changed()
+
+    def changed(self) -> HippocampusError:
+        return HippocampusError(
+            f"{self.path} was changed by another program while this one was reading it; nothing was saved from "
+            "what it read: run it again"
+        )
+
+    def __del__(self, close=os.close) -> None:  # `os` may be gone when the interpreter ends
+        close(self.fd)
+
+
 class _Reader:
     """An index's JSON text read front to back in chunks, however it is laid out: the memories one at a time, each
-    parsed once to check it is an object with an id and then kept as its own text (model.Memory.from_text), so
-    that reading a large store never holds the file, nor every memory parsed; everything else parsed as usual.
-    Also the CRC-32 of the bytes read."""
+    parsed once to check it is an object with an id and then kept as where it is in the file (model.Span; the text
+    of a memory laid out over lines, as one line), so that reading a large store never holds the file, nor every
+    memory parsed; everything else parsed as usual. Also the CRC-32 of the bytes read."""
 
     def __init__(self, ws: Workspace, handle: BinaryIO):
         self.ws, self.handle = ws, handle
+        self.held = Held(os.dup(handle.fileno()), ws.index)
         self.decoder = codecs.getincrementaldecoder("utf-8-sig")()
         self.text, self.at, self.done, self.checksum = "", 0, False, 0
         self.lines, self.column = 0, 0  # newlines in the text let go of, and characters after the last of them
+        self.mark, self.offset = 0, 0  # a place in `text`, and where it is in the file (a byte offset)
+        self.begun = False  # a chunk was read
+
+    def offset_of(self, at: int) -> int:
+        """Where `text[at]` is in the file, for an `at` at or after the last one asked for."""
+        self.offset += len(self.text[self.mark : at].encode("utf-8"))
+        self.mark = at
+        return self.offset
 
     def more(self, at_least: int = CHUNK) -> None:
         """Read the next chunk, or `at_least` bytes (all read: `done`)."""
         data = self.handle.read(max(CHUNK, at_least))
+        if not self.begun and data.startswith(codecs.BOM_UTF8):
+            self.offset = len(codecs.BOM_UTF8)  # which the decoder drops
+        self.begun = True
         self.checksum = zlib.crc32(data, self.checksum)
         try:
             self.text += self.decoder.decode(data, final=not data)
@@ -106,6 +156,8 @@ class _Reader:
     def let_go(self) -> None:
         """Drop the text read past, once it is a chunk's worth."""
         if self.at > CHUNK:
+            self.offset_of(self.at)
+            self.mark = 0
             gone = self.text[: self.at]
             last = gone.rfind("\n")
             self.lines += gone.count("\n")
@@ -175,9 +227,12 @@ class _Reader:
             place = f"{where}[{len(out)}]"
             memory_id = Memory.check_id(self.value(), place)
             text = self.text[start : self.at]
+            stored: bytes | Span
             if "\n" in text or "\r" in text:  # laid out over lines (the old skill, a hand edit): one line again
-                text = ENCODE(whole_characters(DECODE(text)[0]))
-            out.append(Memory.from_text(text.encode("utf-8"), memory_id, where))  # its id names it, not `place`
+                stored = ENCODE(whole_characters(DECODE(text)[0])).encode("utf-8")
+            else:
+                stored = Span(self.held, self.offset_of(start), self.offset_of(self.at))
+            out.append(Memory.from_text(stored, memory_id, where))  # its id names it, not `place`
             if not self.after("]"):
                 return out
 
@@ -242,12 +297,14 @@ def load(ws: Workspace) -> Loaded:
         seen.add(memory.id)
     del seen
     index = Index(memories=memories, meta=meta, version=SCHEMA_VERSION)
-    loaded = Loaded(index, identity(st), checksum, version if isinstance(version, int) else 1)
+    loaded = Loaded(index, identity(st), checksum, version if isinstance(version, int) else 1, held=reader.held)
     if index.meta.get(RULES_KEY) != redaction.RULES:
-        for memory in index.memories:  # one at a time: see model.Memory
-            if redaction.redact_memory(memory.raw):
+        for i, memory in enumerate(index.memories):  # one at a time, each kept as it is held unless redacted
+            read = memory.peek()
+            if redaction.redact_memory(read.raw):
                 loaded.redacted.add(memory.id)
-            memory.settle()
+                read.settle()
+                index.memories[i] = read
         index.meta[RULES_KEY] = redaction.RULES
     return loaded
 
@@ -257,6 +314,8 @@ def save(ws: Workspace, loaded: Loaded, now: datetime) -> None:
     and diffable), streamed to the file. A file of an older version is copied to memory/backups/ once before it is
     first rewritten. `loaded` then describes the file written."""
     index = loaded.index
+    if loaded.held is not None:
+        loaded.held.check()  # its memories not read yet are copied from it
     if loaded.version < SCHEMA_VERSION and ws.index.exists():
         keep = ws.backups / f"index.v{loaded.version}.original.json"
         if not keep.exists():
