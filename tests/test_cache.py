@@ -216,27 +216,6 @@ def test_decay_leaves_the_cache_as_it_was_but_for_anchors_edited_by_hand(workspa
     assert moved == {data["memories"][4]["id"]}
 
 
-def test_a_build_that_lets_go_of_the_memories_gives_the_same_cache_and_holds_none_of_them(workspace, monkeypatch):
-    """A reader that builds the cache reads the index no more: the build takes each memory out of the index as its
-    rows are made (its text is not held beside the postings of the memories to come), and writes what a build that
-    keeps them writes."""
-    ws = varied_store(workspace, count=150)
-    archive.add(ws, [Memory("mem_900", "an archived tangerine", created="2026-01-05", extra={"archived": True})], set())
-    monkeypatch.setattr(cache_writer, "POSTINGS_HELD", 200)  # the postings written out in several parts
-    index = indexfile.load(ws).index
-    left = []
-
-    def shelf():
-        left.append(len(index.memories))  # read once every memory of the index is done
-        yield from archive.searchable(ws, set())
-
-    db = sqlite3.connect(":memory:", isolation_level=None)
-    cache_writer.build(db, index, NOW.date(), shelf(), let_go=True)
-    assert index.memories == [] and left == [0]
-    assert contents(cache.Cache(db)) == rebuilt(ws, NOW.date())
-    assert "mem_900" in contents(cache.Cache(db))["rows"]
-
-
 def test_a_write_that_changes_more_memories_than_one_part_leaves_the_cache_a_build_would_give(workspace):
     """The rows of changed memories are redone a part at a time (cache_writer.UPDATE_PART): changes that span several
     parts, archived memories among them, below the share that builds the cache anew."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from itertools import chain
 from bisect import bisect_left
 from datetime import date
@@ -159,12 +159,10 @@ def _totals(db: sqlite3.Connection) -> None:
     _set_meta(db, count=count, length=repr(float(length)))
 
 
-def build(db: sqlite3.Connection, index: Index, today: date, shelf: Iterable[Memory] = (), let_go: bool = False) -> int:
+def build(db: sqlite3.Connection, index: Index, today: date, shelf: Iterable[Memory] = ()) -> int:
     """Fill an empty database with every memory of the index, and the archived memories recall finds (`shelf`,
     see archive.searchable); the caller commits. Every memory held as text is validated (model.Memory.validated);
-    returns how many of their texts validating changed. `let_go`: the caller reads the index no more (a reader that
-    builds the cache), so each memory is taken out of `index.memories` as its rows are made, and the text of those
-    done is not held beside the postings of those to come."""
+    returns how many of their texts validating changed."""
     for table in ("meta", "docs", "bodies", "terms", "topics", "commitments"):
         db.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in _TABLES.split(";"):
@@ -173,8 +171,7 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: Iterable[Mem
     postings: dict[str, tuple[array, array, array]] = {}
     topics: dict[str, array] = {}
     entries = []
-    memories = _taken(index.memories) if let_go else index.memories
-    every = chain(((memory, False) for memory in memories), ((memory, True) for memory in shelf))
+    every = chain(((memory, False) for memory in index.memories), ((memory, True) for memory in shelf))
     renewed = held = 0
     for doc, (memory, shelved) in enumerate(every, 1):
         seen, changed = memory.validated()  # read, not kept parsed: see model.Memory
@@ -201,13 +198,6 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: Iterable[Mem
     _append_postings(db, postings, topics)
     _totals(db)
     return renewed
-
-
-def _taken(memories: list[Memory]) -> Iterator[Memory]:
-    """The memories of a list, first to last, each taken out of the list as it is handed over."""
-    memories.reverse()
-    while memories:
-        yield memories.pop()
 
 
 # Postings a build holds before it writes them out, appended to those written before (each term's documents stay in
@@ -328,10 +318,10 @@ def in_memory(index: Index, today: date, shelf: Iterable[Memory] = ()) -> Cache:
     return Cache(db)
 
 
-def open_for_writing(ws: Workspace, loaded: Loaded, today: date, let_go: bool = False) -> Cache | None:
+def open_for_writing(ws: Workspace, loaded: Loaded, today: date) -> Cache | None:
     """The cache of a writer that holds the workspace lock and has `loaded` the index: built again unless it
     describes that very file. None when it cannot be written (the folder is read-only): the writer goes on
-    without it, and the next run builds it. `let_go`: the caller (a reader) reads the index no more (see build)."""
+    without it, and the next run builds it."""
     try:
         db = connect(ws, create=True)
     except Broken:
@@ -351,7 +341,7 @@ def open_for_writing(ws: Workspace, loaded: Loaded, today: date, let_go: bool = 
         else:
             shelf = archive.searchable(ws, {m.id for m in loaded.index.memories})
             db.execute("BEGIN IMMEDIATE")
-            loaded.renewed = build(db, loaded.index, today, shelf, let_go) > 0
+            loaded.renewed = build(db, loaded.index, today, shelf) > 0
             if not loaded.renewed:  # else the cache describes the file this write saves (commit_write), not this
                 _record(db, loaded)
             db.execute("COMMIT")

@@ -38,13 +38,11 @@ def for_reading(ws: Workspace, today: date) -> Cache:
     from .cache_writer import in_memory, open_for_writing
     from .indexfile import load
 
-    loaded, held = None, 0
+    loaded = None
     try:
         with files.workspace_lock(ws, wait=False):
             loaded = load(ws)
-            held = len(loaded.index.memories)
-            # Once built, the cache is read and the index is not: its memories are let go as the build goes.
-            built = open_for_writing(ws, loaded, today, let_go=True)
+            built = open_for_writing(ws, loaded, today)
     except BusyError:
         if db is not None:
             return Cache(db, snapshot=True)
@@ -57,7 +55,5 @@ def for_reading(ws: Workspace, today: date) -> Cache:
         db.close()
     from .archive import searchable
 
-    if loaded is None or len(loaded.index.memories) < held:  # a build that failed let some of them go
-        loaded = load(ws)
-    index = loaded.index
+    index = (loaded or load(ws)).index
     return in_memory(index, today, searchable(ws, {m.id for m in index.memories}))
