@@ -251,9 +251,10 @@ def _event(report: EncodeReport) -> dict:
 
 
 def _tidy(ws: Workspace, through: int, handled_items: set[str], report: EncodeReport) -> None:
-    """Once the index recording `through` is saved: trim the queue, note how far encoding got in the ledger (a
-    hint for preprocessing alone), drop the pending items handled."""
-    queue.keep_signals(ws, lambda s: s.seq > through)
+    """Once the index recording `through` is saved: empty the queue (the run read it under the lock it still holds,
+    and `through` is the last signal in it), note how far encoding got in the ledger (a hint for preprocessing
+    alone), drop the pending items handled."""
+    queue.clear_signals(ws)
     book = Ledger(ledger_path(ws))
     try:
         book.note_encoded(through)
