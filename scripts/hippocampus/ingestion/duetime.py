@@ -144,13 +144,6 @@ _MONTH_NAMES = {
 }
 _MONTH_OF = {word: month for month, words in _MONTH_NAMES.items() for word in words.split()}
 _NAMES_OF_DAYS = frozenset(_WEEKDAY_OF) | frozenset(_MONTH_OF)
-_HAN_NAMES_OF_DAYS = [name for name in _NAMES_OF_DAYS if "\u4e00" <= name[0] <= "\u9fff"]  # 星期六, 周日…
-
-
-def names_a_day(word: str) -> bool:
-    """Whether a word (text.words) is the name of a day of the week or of a month ("saturday", "mai", "周六"), or a
-    piece of one in a script written without spaces ("星期", of "星期六")."""
-    return word in _NAMES_OF_DAYS or any(word in name for name in _HAN_NAMES_OF_DAYS)
 
 
 _MONTH = _alternatives(_MONTH_OF)
@@ -174,6 +167,15 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # thousands of characters once for every case, slowly.)
 _AT_BOUNDARY = rf"(?-i:(?<![^\W{_CJK}])(?<!['’]))"
 _END = rf"(?-i:(?![^\W{_CJK}])(?!['’]))"  # also not "tomorrow's": a possessive names no due time
+_NAMES_WITHOUT_SPACES = [name for name in _NAMES_OF_DAYS if re.match(f"[{_CJK}]", name)]  # 星期六, 周日…
+
+
+def names_a_day(word: str) -> bool:
+    """Whether a word (text.words) is the name of a day of the week or of a month ("saturday", "mai", "周六"), or a
+    piece of one in a script written without spaces ("星期", of "星期六")."""
+    return word in _NAMES_OF_DAYS or any(word in name for name in _NAMES_WITHOUT_SPACES)
+
+
 # A part of the day after a day ("tomorrow morning", "vendredi soir", "morgen früh", "mañana por la tarde",
 # "amanhã à noite", "明天下午").
 _PART_AFTER = (
