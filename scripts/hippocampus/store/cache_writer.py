@@ -377,9 +377,10 @@ def commit_write(
     db = cache.db
     rebuilt = len(changed) > REBUILT_ABOVE * max(cache.count, len(index.memories))
     shelf = archive.searchable(ws, {m.id for m in index.memories}) if rebuilt else ()
-    gone = changed - {m.id for m in index.memories if m.id in changed} - (shelved or {}).keys()
-    if gone and not rebuilt:  # one brought back from the archive and taken out again stays there (archive.drop)
-        shelved = {**(shelved or {}), **{m.id: m for m in archive.searchable(ws, set()) if m.id in gone}}
+    shelved = dict(shelved or {})
+    gone = set() if rebuilt else changed - {m.id for m in index.memories if m.id in changed} - shelved.keys()
+    if gone:  # one brought back from the archive and taken out again stays there (archive.drop)
+        shelved.update((m.id, m) for m in archive.searchable(ws, set()) if m.id in gone)
     db.execute("BEGIN IMMEDIATE")
     try:
         if rebuilt:
