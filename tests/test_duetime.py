@@ -292,3 +292,51 @@ def test_patterns_of_days_sharing_one_word_boundary_find_what_their_plain_forms_
         assert [(m.span(), m.groups()) for m in pattern.finditer(text, start)] == [
             (m.span(), m.groups()) for m in plain.finditer(text, start)
         ]
+
+
+# Written in ASCII, each way of saying these that a pattern of days reads with further words needed
+# (duetime._PERIOD_RULES): "two weeks ago", "the past two weeks", "last week"…
+_ASCII_SAYINGS = """two weeks ago|3 days back|A few days earlier|forty-five minutes ago|a couple of months atras
+il y a trois jours|vor zwei Wochen|hace dos semanas|ha dois meses|in a couple of days|dans deux semaines|en tres dias
+em duas semanas|daqui a cinco dias|in 2 hours|the past two weeks|these last days|past month|les derniers jours
+ces trois dernieres semaines|in den letzten drei Tagen|den letzten Monaten|los ultimos dias|nas ultimas semanas
+last week|la semaine derniere|la semaine passee|letzte Woche|vergangene Woche|la semana pasada|semana passada
+this week|cette semaine|diese Woche|esta semana|nesta semana|next week|la semaine prochaine|la semaine suivante
+kommende Woche|la semana que viene|la proxima semana|semana que vem|na proxima semana|last weekend
+le week-end dernier|le weekend dernier|letztes Wochenende|vergangenen Wochenende|el fin de semana pasado
+fim de semana passado|this weekend|the weekend|ce week-end|am Wochenende|dieses Wochenende|diesem Wochenende
+este fin de semana|el fin de semana|no fim de semana|neste fim de semana|last month|le mois dernier|letzten Monat
+vergangenen Monat|el mes pasado|this month|ce mois-ci|diesen Monat|este mes|next month|le mois prochain
+kommenden Monat|el mes que viene|el proximo mes|last year|l'an dernier|letztes Jahr|vergangenen Jahr|ano passado
+this year|dieses Jahr|este ano|neste ano|next year|l'an prochain|ano que vem""".replace("\n", "|").split("|")
+
+
+@pytest.mark.parametrize("saying", _ASCII_SAYINGS)
+def test_a_text_in_ascii_is_read_by_every_pattern_of_days_that_matches_it(saying):
+    everything = duetime._period_patterns()
+    for text in (saying, saying.upper(), f"So, {saying}: fine.", f"(it was {saying.title()})\n"):
+        tokens = duetime._tokens(text)
+        assert tokens is not None, text
+        matching = [pattern for pattern, _ in everything if pattern.search(text)]
+        assert matching, text
+        chosen = [pattern for pattern, _ in duetime._period_patterns(tokens, in_ascii=True)]
+        assert all(pattern in chosen for pattern in matching), text
+
+
+@settings(max_examples=1000)
+@given(data=st.data())
+def test_a_text_in_ascii_of_the_words_of_days_is_read_by_every_pattern_that_matches_it(data):
+    words = sorted({w for s in _ASCII_SAYINGS for w in re.findall(r"[^\W\d_]+", s)} | set(duetime._NUMBERS))
+    pieces = st.sampled_from([*words, *map(str.upper, words), " ", "  ", "\n", "'", "-", ",", "x", "2", "_"])
+    text = "".join(data.draw(st.lists(pieces, max_size=12)))
+    tokens = duetime._tokens(text)
+    if tokens is None:
+        return  # a text without a word of days is not read
+    chosen = [pattern for pattern, _ in duetime._period_patterns(tokens, in_ascii=True)]
+    assert all(pattern in chosen for pattern, _ in duetime._period_patterns() if pattern.search(text)), text
+
+
+def test_no_pattern_of_days_holds_a_letter_beyond_ascii_that_matches_one_in_ascii_when_case_is_ignored():
+    # What lets a text written in ASCII be read only by the patterns whose further words it holds.
+    beyond = {char for _, _, source, _, _ in duetime._PERIOD_RULES for char in source if not char.isascii()}
+    assert not [c for c in beyond if any(re.fullmatch(re.escape(c), chr(a), re.I) for a in range(128))]

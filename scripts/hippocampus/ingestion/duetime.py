@@ -1082,37 +1082,74 @@ _CALENDAR_WORDS = {
     "month": frozenset(w for w, unit in _AGO_UNIT_OF.items() if unit == "months") | {HAN},
     "year": frozenset(w for w, unit in _AGO_UNIT_OF.items() if unit == "years") | {"an", HAN},
 }
-PeriodRule = tuple[frozenset[str] | None, str, int, PeriodHandler]
+# In a text written in ASCII, a pattern's words can be only those words themselves, in either case: no other letter
+# stands in for one of theirs (as the long s "ſ" does for "s" when case is ignored) and no Chinese character runs into
+# them (as the boundary of a word allows): so such a text holds one word of each of a rule's further sets too when the
+# pattern matches it. (The alternatives written with letters beyond ASCII, "há", "三天前", match no such text.)
+# A number said ahead of its unit: "two", "a" of "a couple of", "forty" of "forty-five", or a digit.
+_NUMBER_WORDS = frozenset(_WORD.findall(word)[0] for word in _NUMBERS) | {DIGIT}
+# "the past two weeks", "ces derniers jours", "in den letzten drei Tagen", "los últimos tres días".
+_LATELY_WORDS = frozenset("past last derniers dernières dernieres letzten últimos últimas ultimos ultimas".split())
+# The word that says which one in "last week", "ce mois-ci", "nächstes Jahr", "la semana que viene"…, by its offset.
+_WHICH_WORDS = {
+    -1: frozenset(
+        """last dernier dernière derniere passée passee letzte letztes letzten vergangene vergangenes vergangenen
+        pasado pasada passado passada""".split()
+    ),
+    0: frozenset("this ce cette diese dieses diesen esta este nesta neste".split()),
+    1: frozenset(
+        """next prochain prochaine suivante nächste nächstes nächsten kommende kommenden que próximo proximo próxima
+        proxima""".split()
+    ),
+}
+_WEEKEND_WHICH_WORDS = _WHICH_WORDS[0] | {"the", "am", "diesem", "el", "no"}  # "the weekend", "am Wochenende"…
+PeriodRule = tuple[frozenset[str] | None, tuple[frozenset[str], ...], str, int, PeriodHandler]
 _PERIOD_RULES: list[PeriodRule] = [
-    (_ONLY_DIGITS, r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2})(?!\d)", 0, _date_in_numbers),
-    (_ONLY_DIGITS, _HAN_DATE, 0, _date_in_numbers),
-    (_ONLY_DIGITS, _NUMERIC_DATE, 0, _date_in_numbers),
-    (_ONLY_DIGITS, _ENGLISH_DATE, re.IGNORECASE, _date_in_words),
-    (_ONLY_DIGITS, _NAMED_DATE, re.IGNORECASE, _date_in_words),
-    (_UNIT_WORDS, _AGO, re.IGNORECASE, _ago),
-    (_UNIT_WORDS, _LATELY, re.IGNORECASE, _lately),
-    (_BEFORE_YESTERDAY_WORDS, _BEFORE_YESTERDAY, re.IGNORECASE, _day(-2)),
-    (_TOMORROW_WORDS, _DAY_AFTER_TOMORROW, re.IGNORECASE, _day(2)),
-    (_YESTERDAY_WORDS, _YESTERDAY, re.IGNORECASE, _day(-1)),
-    (_TODAY_WORDS, _TODAY, re.IGNORECASE, _day(0)),
-    (_TOMORROW_WORDS, _TOMORROW, re.IGNORECASE, _day(1)),
-    *((_CALENDAR_WORDS[key[0]], pattern, re.IGNORECASE, _calendar(*key)) for key, pattern in _CALENDAR.items()),
-    (_WEEKDAY_WORDS, _HAN_WEEKDAY + "|" + _LAST_WEEKDAY, re.IGNORECASE, _weekday_named),
-    (_WEEKDAY_WORDS, _WEEKDAY, re.IGNORECASE, _weekday_named),
-    (_MONTH_WORDS, _MONTH_NAMED, re.IGNORECASE, _month),
-    (_ONLY_DIGITS, _YEAR, re.IGNORECASE, _year),
-    (_ONLY_DIGITS, _DAY_OF_MONTH, re.IGNORECASE, _day_in_month),
+    (_ONLY_DIGITS, (), r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2})(?!\d)", 0, _date_in_numbers),
+    (_ONLY_DIGITS, (), _HAN_DATE, 0, _date_in_numbers),
+    (_ONLY_DIGITS, (), _NUMERIC_DATE, 0, _date_in_numbers),
+    (_ONLY_DIGITS, (), _ENGLISH_DATE, re.IGNORECASE, _date_in_words),
+    (_ONLY_DIGITS, (), _NAMED_DATE, re.IGNORECASE, _date_in_words),
+    (_UNIT_WORDS, (_NUMBER_WORDS,), _AGO, re.IGNORECASE, _ago),
+    (_UNIT_WORDS, (_LATELY_WORDS,), _LATELY, re.IGNORECASE, _lately),
+    (_BEFORE_YESTERDAY_WORDS, (), _BEFORE_YESTERDAY, re.IGNORECASE, _day(-2)),
+    (_TOMORROW_WORDS, (), _DAY_AFTER_TOMORROW, re.IGNORECASE, _day(2)),
+    (_YESTERDAY_WORDS, (), _YESTERDAY, re.IGNORECASE, _day(-1)),
+    (_TODAY_WORDS, (), _TODAY, re.IGNORECASE, _day(0)),
+    (_TOMORROW_WORDS, (), _TOMORROW, re.IGNORECASE, _day(1)),
+    *(
+        (
+            _CALENDAR_WORDS[unit],
+            (_WEEKEND_WHICH_WORDS if (unit, offset) == ("weekend", 0) else _WHICH_WORDS[offset],),
+            pattern,
+            re.IGNORECASE,
+            _calendar(unit, offset),
+        )
+        for (unit, offset), pattern in _CALENDAR.items()
+    ),
+    (_WEEKDAY_WORDS, (), _HAN_WEEKDAY + "|" + _LAST_WEEKDAY, re.IGNORECASE, _weekday_named),
+    (_WEEKDAY_WORDS, (), _WEEKDAY, re.IGNORECASE, _weekday_named),
+    (_MONTH_WORDS, (), _MONTH_NAMED, re.IGNORECASE, _month),
+    (_ONLY_DIGITS, (), _YEAR, re.IGNORECASE, _year),
+    (_ONLY_DIGITS, (), _DAY_OF_MONTH, re.IGNORECASE, _day_in_month),
 ]
 _compile = lru_cache(maxsize=None)(re.compile)
 
 
-def _period_patterns(tokens: frozenset[str] | None = None) -> list[tuple[re.Pattern, PeriodHandler]]:
+def _period_patterns(
+    tokens: frozenset[str] | None = None, in_ascii: bool = False
+) -> list[tuple[re.Pattern, PeriodHandler]]:
     """The patterns of days, in the order they are tried (a word is read once, by the first that takes it): those a
-    text of these `tokens` (its words, DIGIT, HAN) may match, or all of them. Each is compiled on first use."""
+    text of these `tokens` (its words, DIGIT, HAN; `in_ascii`: a text written in ASCII) may match, or all of them. Each
+    is compiled on first use."""
     return [
         (_compile(source, flags), handler)
-        for needs, source, flags, handler in _PERIOD_RULES
-        if tokens is None or needs is None or not needs.isdisjoint(tokens)
+        for needs, ascii_needs, source, flags, handler in _PERIOD_RULES
+        if tokens is None
+        or (
+            (needs is None or not needs.isdisjoint(tokens))
+            and not (in_ascii and any(words.isdisjoint(tokens) for words in ascii_needs))
+        )
     ]
 
 
@@ -1127,7 +1164,7 @@ def read_periods(text: str, said: datetime, question: bool = False) -> list[Peri
         said = said.replace(tzinfo=timezone.utc)
     found: list[Period] = []
     taken: list[tuple[int, int]] = []
-    for handle, match in _unread(text, _period_patterns(tokens), taken):
+    for handle, match in _unread(text, _period_patterns(tokens, text.isascii()), taken):
         try:
             days = handle(said, match, question)
         except (ValueError, OverflowError):
