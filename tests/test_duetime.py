@@ -295,7 +295,7 @@ def test_patterns_of_days_sharing_one_word_boundary_find_what_their_plain_forms_
 
 
 # Written in ASCII, each way of saying these that a pattern of days reads with further words needed
-# (duetime._PERIOD_RULES): "two weeks ago", "the past two weeks", "last week"…
+# (duetime._PERIOD_RULES): "two weeks ago", "the past two weeks", "last week", "in 2023", "on the 3rd"…
 _ASCII_SAYINGS = """two weeks ago|3 days back|A few days earlier|forty-five minutes ago|a couple of months atras
 il y a trois jours|vor zwei Wochen|hace dos semanas|ha dois meses|in a couple of days|dans deux semaines|en tres dias
 em duas semanas|daqui a cinco dias|in 2 hours|the past two weeks|these last days|past month|les derniers jours
@@ -308,13 +308,17 @@ fim de semana passado|this weekend|the weekend|ce week-end|am Wochenende|dieses 
 este fin de semana|el fin de semana|no fim de semana|neste fim de semana|last month|le mois dernier|letzten Monat
 vergangenen Monat|el mes pasado|this month|ce mois-ci|diesen Monat|este mes|next month|le mois prochain
 kommenden Monat|el mes que viene|el proximo mes|last year|l'an dernier|letztes Jahr|vergangenen Jahr|ano passado
-this year|dieses Jahr|este ano|neste ano|next year|l'an prochain|ano que vem""".replace("\n", "|").split("|")
+this year|dieses Jahr|este ano|neste ano|next year|l'an prochain|ano que vem|in 2023|during 2019|since 2020|en 2021
+em 2022|durant 2018|pendant 2017|durante 2016|im Jahr 2015|im Jahre 2014|in the year 2013|no ano de 2012|en l'an 2011
+on the 3rd|by the 12th|before the 5|until the 20th|the 27th|le 3|le 1er|am 3.|el 3|el dia 3|no dia 3|dia 3""".replace(
+    "\n", "|"
+).split("|")
 
 
 @pytest.mark.parametrize("saying", _ASCII_SAYINGS)
 def test_a_text_in_ascii_is_read_by_every_pattern_of_days_that_matches_it(saying):
     everything = duetime._period_patterns()
-    for text in (saying, saying.upper(), f"So, {saying}: fine.", f"(it was {saying.title()})\n"):
+    for text in (saying, saying.upper(), f"So, {saying}, fine.", f"(it was {saying.title()})\n"):
         tokens = duetime._tokens(text)
         assert tokens is not None, text
         matching = [pattern for pattern, _ in everything if pattern.search(text)]
@@ -327,7 +331,9 @@ def test_a_text_in_ascii_is_read_by_every_pattern_of_days_that_matches_it(saying
 @given(data=st.data())
 def test_a_text_in_ascii_of_the_words_of_days_is_read_by_every_pattern_that_matches_it(data):
     words = sorted({w for s in _ASCII_SAYINGS for w in re.findall(r"[^\W\d_]+", s)} | set(duetime._NUMBERS))
-    pieces = st.sampled_from([*words, *map(str.upper, words), " ", "  ", "\n", "'", "-", ",", "x", "2", "_"])
+    pieces = st.sampled_from(
+        [*words, *map(str.upper, words), " ", "  ", "\n", "'", "-", ",", ".", "x", "2", "12", "2023", "_"]
+    )
     text = "".join(data.draw(st.lists(pieces, max_size=12)))
     tokens = duetime._tokens(text)
     if tokens is None:

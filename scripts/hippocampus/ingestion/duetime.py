@@ -1103,10 +1103,15 @@ _WHICH_WORDS = {
     ),
 }
 _WEEKEND_WHICH_WORDS = _WHICH_WORDS[0] | {"the", "am", "diesem", "el", "no"}  # "the weekend", "am Wochenende"…
+# The word before a year ("in 2023", "im Jahr 2023", "no ano de 2023") and before a day of the month ("on the 3rd",
+# "le 3", "am 3.", "el 3", "dia 3").
+_BEFORE_YEAR_WORDS = frozenset("in during since en em durant pendant während durante im no".split())
+_BEFORE_DAY_WORDS = frozenset("the le am el dia".split())
+_NOT_IN_ASCII = (frozenset[str](),)  # a pattern of Chinese characters ("5月2日"): no word of none is held
 PeriodRule = tuple[frozenset[str] | None, tuple[frozenset[str], ...], str, int, PeriodHandler]
 _PERIOD_RULES: list[PeriodRule] = [
     (_ONLY_DIGITS, (), r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2})(?!\d)", 0, _date_in_numbers),
-    (_ONLY_DIGITS, (), _HAN_DATE, 0, _date_in_numbers),
+    (_ONLY_DIGITS, _NOT_IN_ASCII, _HAN_DATE, 0, _date_in_numbers),
     (_ONLY_DIGITS, (), _NUMERIC_DATE, 0, _date_in_numbers),
     (_ONLY_DIGITS, (), _ENGLISH_DATE, re.IGNORECASE, _date_in_words),
     (_ONLY_DIGITS, (), _NAMED_DATE, re.IGNORECASE, _date_in_words),
@@ -1130,8 +1135,8 @@ _PERIOD_RULES: list[PeriodRule] = [
     (_WEEKDAY_WORDS, (), _HAN_WEEKDAY + "|" + _LAST_WEEKDAY, re.IGNORECASE, _weekday_named),
     (_WEEKDAY_WORDS, (), _WEEKDAY, re.IGNORECASE, _weekday_named),
     (_MONTH_WORDS, (), _MONTH_NAMED, re.IGNORECASE, _month),
-    (_ONLY_DIGITS, (), _YEAR, re.IGNORECASE, _year),
-    (_ONLY_DIGITS, (), _DAY_OF_MONTH, re.IGNORECASE, _day_in_month),
+    (_ONLY_DIGITS, (_BEFORE_YEAR_WORDS,), _YEAR, re.IGNORECASE, _year),
+    (_ONLY_DIGITS, (_BEFORE_DAY_WORDS,), _DAY_OF_MONTH, re.IGNORECASE, _day_in_month),
 ]
 _compile = lru_cache(maxsize=None)(re.compile)
 
