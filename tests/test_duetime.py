@@ -346,3 +346,58 @@ def test_no_pattern_of_days_holds_a_letter_beyond_ascii_that_matches_one_in_asci
     # What lets a text written in ASCII be read only by the patterns whose further words it holds.
     beyond = {char for _, _, source, _, _ in duetime._PERIOD_RULES for char in source if not char.isascii()}
     assert not [c for c in beyond if any(re.fullmatch(re.escape(c), chr(a), re.I) for a in range(128))]
+
+
+# "two weeks ago", "in three days", "三天前", "三天后"… with each alternative written out, its own boundary each.
+_AGO_WRITTEN_OUT = (
+    rf"{duetime._AT_BOUNDARY}(?:(?P<n>{duetime._NUM})\s++(?P<unit>{duetime._AGO_UNIT})\s++(?:ago|back|earlier|atrás"
+    rf"|atras)|(?:il\s+y\s+a|vor|hace|há|ha)\s++(?P<n2>{duetime._NUM})\s++(?P<unit2>{duetime._AGO_UNIT}))(?![\w'’])"
+    rf"|(?P<n3>{duetime._HAN_NUM})\s*(?P<unit3>{duetime._AGO_UNIT})\s*(?:前|以前|之前)"
+    rf"|(?P<ahead>{duetime._AT_BOUNDARY}(?:in|dans|en|em|daqui\s+a)\s++(?P<n4>{duetime._NUM})\s++"
+    rf"(?P<unit4>{duetime._AGO_UNIT})(?![\w'’])(?!\s+(?:ago|back|earlier))"
+    rf"|(?P<n5>{duetime._HAN_NUM})\s*(?P<unit5>{duetime._AGO_UNIT})\s*(?:后|以后|之后|後))"
+)
+
+
+_AGO_LEADS = ["", "in ", "dans ", "il y a ", "vor ", "hace ", "há ", "ha ", "daqui a ", "x", "我", "'", "3", "İn "]
+_AGO_NUMBERS = ["", "two", "a couple of", "forty-five", "fünf", "1", "12", "1234", "三", "十二", "两", "x"]
+_AGO_UNITS = ["", "days", "day", "h", "hours", "Weeks", "天", "个月", "小时", "年", "xyz"]
+_AGO_TAILS = [
+    "",
+    " ago",
+    " back",
+    "  earlier",
+    " atrás",
+    "前",
+    "以前",
+    "之前",
+    "后",
+    "以后",
+    "之后",
+    "後",
+    " ago's",
+    "x",
+    "'",
+]
+
+
+@settings(max_examples=2000)
+@given(
+    phrases=st.lists(
+        st.tuples(*(st.sampled_from(words) for words in (_AGO_LEADS, _AGO_NUMBERS, _AGO_UNITS, _AGO_TAILS))),
+        max_size=3,
+    ),
+    spaces=st.sampled_from(["", " ", "  ", "\n"]),
+)
+def test_the_pattern_of_days_ago_and_ahead_finds_what_it_finds_with_each_alternative_written_out(phrases, spaces):
+    pattern, written_out = (re.compile(s, re.IGNORECASE) for s in (duetime._AGO, _AGO_WRITTEN_OUT))
+    text = " ".join(lead + number + spaces + unit + tail for lead, number, unit, tail in phrases)
+    for start in range(len(text) + 1):
+        found, expected = pattern.finditer(text, start), written_out.finditer(text, start)
+        for one, other in zip(found, expected, strict=True):
+            assert one.span() == other.span()
+            assert [duetime._group(one, name) for name in ("n", "unit")] == [
+                duetime._group(other, name) for name in ("n", "unit")
+            ]
+            assert bool(duetime._group(one, "ahead")) == bool(duetime._group(other, "ahead"))
+            assert duetime._ago(SAID, one, False) == duetime._ago(SAID, other, False)
