@@ -1068,7 +1068,8 @@ def _tokens(text: str) -> frozenset[str] | None:
 
 
 # Each pattern with the words one of which a text must hold for it to match: DIGIT stands for a digit, HAN for a
-# character of days in Chinese, None for none needed. A question compiles only the patterns its words may match.
+# character of days in Chinese, None for none needed; and the further sets of words a text written in ASCII must hold
+# one of each of (below). A question compiles only the patterns its words may match.
 DIGIT, HAN = "0", "中"
 _UNIT_WORDS = frozenset(_AGO_UNIT_OF) | {HAN}
 _BEFORE_YESTERDAY_WORDS = frozenset({"yesterday", "hier", "vorgestern", "ayer", "anteayer", "anteontem", HAN})
