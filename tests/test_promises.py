@@ -12,6 +12,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from hippocampus.ingestion import promises as promises_module
 from hippocampus.ingestion.promises import done_sentences, promises, requests
+from hippocampus.text import may_contain
 
 SAID = datetime(2026, 3, 5, 10, 0, tzinfo=timezone(timedelta(hours=2)))  # Thursday, 10:00 in the user's zone
 FRIDAY = "2026-03-06T09:00+02:00"
@@ -322,6 +323,8 @@ _PIECES = (
     "|lui |m'en |serai|aurai|rai|ar|er|ir|aré|eré|iré|arei|erei|irei|ARÉ|Rai|é|É|e|i|a|r|x|1|_| |\n|'|’|.|İ|ı|\u212a|ſ"
     "|我会|提醒你|在|mando|remind me|don't |let |me |make sure |reminder|ping |rappelle-moi|erinnere|erinnern|mich "
     "|lass |sie |recuérdame|recordar|lembra-me|lembrar|pode |s|ME|Ich |dich"
+    "|shall |going to |promise to |vais |occupe|encargo|escrevo |aviso |sure |forget|nudge me|penser|oublier|avisame"
+    "|vergessen|olvidar|esquecer|recuerdo|te lo |RemInd|LET ME |Remember"
 ).split("|")
 
 
@@ -342,3 +345,50 @@ def test_the_promise_patterns_find_what_their_plain_forms_find(name, text):
         assert [(m.span(), m.groups()) for m in pattern.finditer(text, start)] == [
             (m.span(), m.groups()) for m in plain.finditer(text, start)
         ]
+
+
+def _pattern(name):
+    base, _, index = name.partition("[")  # "_PROMISES", "_REQUESTS[2]"
+    pattern = getattr(promises_module, base)
+    return pattern[int(index.rstrip("]"))] if index else pattern
+
+
+def _words(name):
+    return promises_module._REQUEST_WORDS if name.startswith("_REQUESTS") else promises_module._PROMISE_WORDS
+
+
+# One text for each alternative of the patterns, in ASCII.
+_EACH_ALTERNATIVE = {
+    "_REMIND_PROMISES": (
+        "I'll remind you|I am going to remind you|je te rappellerai|je vais vous rappeler"
+        "|ich werde dich morgen erinnern|ich erinnere dich|te lo recordare|voy a recordarte|te lo recuerdo|te lembro"
+        "|vou te lembrar|vou lembra-te"
+        "|te lembrarei|lembrarei voce"
+    ),
+    "_PROMISES": (
+        "I'll do|I will do|I shall do|I'm going to do|I am going to do|I promise to do|let me do|je vais faire"
+        "|j'vais faire|je le ferai|j'enverrai|je m'en occupe|ich werde|ich schicke|schicke ich|voy a hacer|me encargo"
+        "|vou fazer|mandarei|venderei|partirei|eu te mando|te envio|te aviso|te ligo|te escrevo"
+    ),
+    "_REQUESTS[0]": (
+        "remind me|don't let me forget|make sure I don't forget|make sure I remember|set a reminder"
+        "|put in me a reminder|ping me|nudge me"
+    ),
+    "_REQUESTS[1]": "rappelle-moi|me rappeler|fais-moi penser|ne me laisse pas oublier",
+    "_REQUESTS[2]": "erinnere mich|lass mich nicht vergessen|mich morgen erinnern",
+    "_REQUESTS[3]": "recuerdame|me puedes recordar|podrias recordarme|no me dejes olvidar|avisame",
+    "_REQUESTS[4]": "lembra-me|me lembra|podes me lembrar|pode lembrar-me|nao me deixe esquecer",
+}
+
+
+@pytest.mark.parametrize("name, text", [(n, t) for n, texts in _EACH_ALTERNATIVE.items() for t in texts.split("|")])
+def test_each_alternative_of_the_promise_patterns_holds_one_of_their_words(name, text):
+    assert _pattern(name).search(text) and may_contain(text, _words(name))
+    assert _pattern(name).search(text.upper()) and may_contain(text.upper(), _words(name))
+
+
+@settings(max_examples=1000)
+@given(name=st.sampled_from(sorted(_PLAIN)), text=st.lists(st.sampled_from(_PIECES), max_size=16).map("".join))
+def test_a_text_the_promise_patterns_find_something_in_holds_one_of_their_words(name, text):
+    if _pattern(name).search(text):
+        assert may_contain(text, _words(name))

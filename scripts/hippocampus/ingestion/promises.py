@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from ..commitment import BY_AGENT, BY_USER
-from ..text import one_line
+from ..text import may_contain, one_line
 from .duetime import Due, read_due
 
 TASK_LIMIT = 160  # characters of what is to be done, as a commitment keeps it
@@ -118,6 +118,26 @@ _REQUESTS = [
     ),
     re.compile(r"提醒一?下?我|別讓我忘|别让我忘了?|不要让我忘了?|記得提醒我|记得提醒我|记得叫我|到时候叫我"),
 ]
+# A piece of every match of `_REQUESTS` written in ASCII (a match with a letter beyond ASCII, "recuérdame", "提醒我",
+# lies in a text `may_contain` always lets through): a message with none of them asks for no reminder.
+_REQUEST_WORDS = (
+    "remind",
+    "forget",
+    "sure",
+    "ping",
+    "nudge",
+    "rappel",
+    "penser",
+    "oublier",
+    "erinner",
+    "vergessen",
+    "recu",
+    "recordar",
+    "olvidar",
+    "avisame",
+    "lembr",
+    "esquecer",
+)
 _ASKING_FACTS = re.compile(
     r"\A\W*(?:when\b(?!\s+(?:i|i['’]m|it['’]s\s+time)\b)|what\b|what['’]s\b|who\b|where\b|how\b|which\b"
     r"|why\b|whether\b|if\b"
@@ -162,6 +182,38 @@ _PROMISES = re.compile(
     r"|vou\s+|\w{6,}+(?<=arei|erei|irei)|(?:eu\s+)?te\s+(?:mando|envio|aviso|ligo|escrevo)\b)"
     r"|我(?:会|會|将|將|来|來|明天|今晚|稍后|稍後|晚点|晚點|下午|明早)",
     re.IGNORECASE,
+)
+# A piece of every match of `_REMIND_PROMISES` and `_PROMISES` written in ASCII (a match with a letter beyond ASCII,
+# "enviaré", "I’ll", "我会", lies in a text `may_contain` always lets through): a message with none of them promises
+# nothing.
+_PROMISE_WORDS = (
+    "remind",
+    "rappel",
+    "erinner",
+    "recordar",
+    "recuerdo",
+    "lembr",
+    "i'll",
+    "will",
+    "shall",
+    "going",
+    "promise",
+    "let",
+    "vais",
+    "rai",
+    "occupe",
+    "ich",
+    "voy",
+    "encargo",
+    "vou",
+    "arei",
+    "erei",
+    "irei",
+    "mando",
+    "envio",
+    "aviso",
+    "ligo",
+    "escrevo",
 )
 # Not promises to do something: what the agent will be, or keep in mind.
 _NOT_PROMISES = re.compile(
@@ -273,6 +325,8 @@ _CONNECTOR_TO = re.compile(
 
 def requests(text: str, said: datetime) -> list[Promise]:
     """The user's requests to be reminded in a message of theirs."""
+    if not may_contain(text, _REQUEST_WORDS):
+        return []  # no sentence of it can ask
     found = []
     for sentence in sentences(text):
         for pattern in _REQUESTS:
@@ -321,6 +375,8 @@ def _user_task(what: str, raw: str, english: bool) -> str:
 def promises(text: str, said: datetime) -> list[Promise]:
     """The agent's promises in a message of its own: to remind the user (with or without a time), or to do
     something at a time it names."""
+    if not may_contain(text, _PROMISE_WORDS):
+        return []  # no sentence of it can promise
     found = []
     for sentence in sentences(text):
         remind = _REMIND_PROMISES.search(sentence)
