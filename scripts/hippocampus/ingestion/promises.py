@@ -119,7 +119,7 @@ _REQUESTS = [
     re.compile(r"提醒一?下?我|別讓我忘|别让我忘了?|不要让我忘了?|記得提醒我|记得提醒我|记得叫我|到时候叫我"),
 ]
 # A piece of every match of `_REQUESTS` written in ASCII (a match with a letter beyond ASCII, "recuérdame", "提醒我",
-# lies in a text `may_contain` always lets through): a message with none of them asks for no reminder.
+# lies in a text `may_contain` always lets through): a message or a sentence with none of them asks for no reminder.
 _REQUEST_WORDS = (
     "remind",
     "forget",
@@ -184,8 +184,8 @@ _PROMISES = re.compile(
     re.IGNORECASE,
 )
 # A piece of every match of `_REMIND_PROMISES` and `_PROMISES` written in ASCII (a match with a letter beyond ASCII,
-# "enviaré", "I’ll", "我会", lies in a text `may_contain` always lets through): a message with none of them promises
-# nothing.
+# "enviaré", "I’ll", "我会", lies in a text `may_contain` always lets through): a message or a sentence with none of
+# them promises nothing.
 _PROMISE_WORDS = (
     "remind",
     "rappel",
@@ -329,6 +329,8 @@ def requests(text: str, said: datetime) -> list[Promise]:
         return []  # no sentence of it can ask
     found = []
     for sentence in sentences(text):
+        if not may_contain(sentence, _REQUEST_WORDS):
+            continue
         for pattern in _REQUESTS:
             match = pattern.search(sentence)
             if match is None:
@@ -379,6 +381,8 @@ def promises(text: str, said: datetime) -> list[Promise]:
         return []  # no sentence of it can promise
     found = []
     for sentence in sentences(text):
+        if not may_contain(sentence, _PROMISE_WORDS):
+            continue
         remind = _REMIND_PROMISES.search(sentence)
         match = None if remind is not None else _PROMISES.search(sentence)
         if remind is None and match is None:
