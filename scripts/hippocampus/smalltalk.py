@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import filterfalse, islice
 
 from .text import may_contain, without_label, words, SENTENCE_BREAK
 
@@ -60,7 +61,7 @@ def normalized(text: str) -> str:
 def small_talk_sentence(sentence: str) -> bool:
     """Whether a sentence is only small talk: greeting, thanks, praise, acknowledgement, laughter (one name aside)."""
     flat = _SMALL_PHRASES.sub(" ", normalized(sentence))
-    others = [w for w in flat.split() if w not in SMALL_WORDS]
+    others = list(islice(filterfalse(SMALL_WORDS.__contains__, flat.split()), 2))  # two tell it is no small talk
     return not others or (len(others) == 1 and others[0] in {w.lower() for w in _NAME.findall(sentence)})
 
 

@@ -236,6 +236,8 @@ def is_noise(text: str) -> bool:
 
 def is_question(text: str) -> bool:
     """Whether a message only asks: every sentence of it is a question (greetings and fillers aside)."""
+    if "?" not in text and "？" not in text:
+        return False  # no sentence of it asks
     sentences = [s.strip() for s in SENTENCE_BREAK.split(without_label(text).strip()) if s.strip()]
     asked = [s for s in sentences if s.endswith(("?", "？"))]
     if not asked:
