@@ -996,3 +996,35 @@ def test_an_everyday_code_in_any_form_is_kept(label, code, space):
 def test_a_value_holding_an_earlier_mark_is_redacted_whole_and_leaves_no_bracket_behind():
     """`aPW=000` is a credential on its own (`PW=…`) and the password said: the second mark takes the first whole."""
     assert redact("my password is aPW=000. Thanks") == "my password is [REDACTED:password]. Thanks"
+
+
+_DISCORD = "MTA4NKu8iS2G8NPRVdD53X83RZ.Jzzzzg.EOzdmenCkhvMdgaKjIg8xNbe3nNyjO"
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        (_DISCORD + " since May", False),
+        (f"({_DISCORD})", False),
+        (f"line\n{_DISCORD}", False),
+        (f"é{_DISCORD}", False),
+        (f"x{_DISCORD}", True),
+        (f"-{_DISCORD}", True),
+        (f"_{_DISCORD}", True),
+    ],
+)
+def test_a_token_glued_to_a_longer_word_on_its_left_is_kept_and_one_at_the_start_of_a_text_is_not(text, kept):
+    assert (redact(text) == text) is kept
+
+
+@pytest.mark.parametrize("text", ["{}=Hunter2x", 'set {}" = Hunter2x'])
+def test_a_credential_name_of_ninety_characters_is_read_and_a_longer_word_is_not(text):
+    name = "a" * 39 + "_adgangskode_" + "b" * 38
+    assert redact(text.format(name)).endswith("[REDACTED:credential]")
+    assert redact(text.format(name + "b")) == text.format(name + "b")
+
+
+@pytest.mark.parametrize("value, kept", [("hunter2x", False), ("a" * 100, False), ("a" * 101, True)])
+def test_a_value_said_before_its_noun_is_read_up_to_a_hundred_characters(value, kept):
+    text = f"{value} is my password."
+    assert (redact(text) == text) is kept
