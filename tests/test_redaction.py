@@ -1028,3 +1028,13 @@ def test_a_credential_name_of_ninety_characters_is_read_and_a_longer_word_is_not
 def test_a_value_said_before_its_noun_is_read_up_to_a_hundred_characters(value, kept):
     text = f"{value} is my password."
     assert (redact(text) == text) is kept
+
+
+@pytest.mark.parametrize(
+    "before, kept",
+    [("", False), ("(", False), ("\n", False), ("card ", False)]
+    + [(sign, True) for sign in ["x", "é", "7", "_", "+", ".", ",", "/", "-"]],
+)
+def test_a_card_number_glued_to_a_word_a_number_or_a_sign_on_its_left_is_kept(before, kept):
+    text = before + "4111 1111 1111 1111"
+    assert (redact(text) == text) is kept

@@ -606,7 +606,12 @@ OTHERS: tuple[Pattern, ...] = (
         ),
     ),
     Pattern("bearer-token", _compile(r"\b[Bb]earer\s+([A-Za-z0-9._~+/\-]{16,}=*)")),
-    Pattern("card-number", _compile(r"(?<![\w+.,/\-])([2-6]\d{3}(?:[ \-.]?\d){9,15})(?![\w/\-]|[.,]\d)"), _card),
+    Pattern(
+        "card-number",
+        # Its left edge is tested after its first digit (looking back past it): the engine skips straight to a digit.
+        _compile(r"([2-6](?<![\w+.,/\-].)\d{3}(?:[ \-.]?\d){9,15})(?![\w/\-]|[.,]\d)"),
+        _card,
+    ),
     Pattern("seed-phrase", _SEED, _seed),
 )
 
