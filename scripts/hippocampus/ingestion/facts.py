@@ -14,12 +14,13 @@ facts however alike their words, and so are "the gate code is 12" and "the gate 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..model import Memory
 from ..terms import CHANGE_WORDS, DIGIT, topic_terms, without_said
-from ..text import SENTENCE_BREAK, label, terms, words
+from ..text import SENTENCE_BREAK, alternatives, label, terms, words
 
 SAME_TOPIC = 0.7
 
@@ -132,18 +133,37 @@ _CORRECTION = re.compile(
 )
 # A value named as the one being replaced, and the words that name it: "…, not Sofia", "not on Tuesday but…",
 # "instead of MySQL", "no longer Berlin" (and in French, German, Spanish, Portuguese and Chinese).
+_NOT_WORDS = ("not", "pas", "nicht", "no", "não", "nao")
+_INSTEAD_WORDS = (
+    "instead of",
+    "rather than",
+    "no longer",
+    *(f"no longer {word}" for word in ("in", "at", "with", "on", "use", "uses")),
+    "switched from",
+    "moved from",
+    "changed from",
+    "replaced",
+    "au lieu de",
+    "plutôt que",
+    "statt",
+    "anstatt",
+    "en lugar de",
+    "en vez de",
+    "em vez de",
+    "ao invés de",
+)
 _VALUE_WORDS = r"(?:(?:the|a|an|our|my|their|on|at|in|le|la|les|der|die|das|am|el|los|las|o|os|as|em|no|na)\s+)?"
 _NAMED = r"([\w'’-]+(?:\s\d[\d.:,/-]*)?)"
+# The words are written as trees of their letters (`alternatives`), behind a lookahead for the letters they start
+# with, which the words imply: at a word that starts none of them, the regex engine leaves after one test.
+_NOT = alternatives(_NOT_WORDS)
+_OPENINGS = "".join(sorted({word[0] for word in (*_NOT_WORDS, *_INSTEAD_WORDS)}))
 _REPLACED = re.compile(
-    r",\s*(?:not|pas|nicht|no|não|nao)\s+" + _VALUE_WORDS + _NAMED + r"(?=\s*[.!,;]|\s*\Z)"
-    r"|\b(?:not|pas|nicht|no|não|nao)\s+" + _VALUE_WORDS + _NAMED + r"(?:\s*,)?\s*(?:but|mais|sondern|sino|mas)\b"
-    r"|\b(?:instead\s+of|rather\s+than|no\s+longer(?:\s+(?:in|at|with|on|uses?))?|switched\s+from|moved\s+from"
-    r"|changed\s+from|replaced|au\s+lieu\s+de|plutôt\s+que|statt|anstatt|en\s+lugar\s+de|en\s+vez\s+de"
-    r"|em\s+vez\s+de|ao\s+invés\s+de)\s+"
-    + _VALUE_WORDS
-    + _NAMED
+    rf",\s*{_NOT}\s+{_VALUE_WORDS}{_NAMED}(?=\s*[.!,;]|\s*\Z)"
+    rf"|\b(?=[{_OPENINGS}])(?:{_NOT}\s+{_VALUE_WORDS}{_NAMED}(?:\s*,)?\s*(?:but|mais|sondern|sino|mas)\b"
+    rf"|{alternatives(_INSTEAD_WORDS, any_space=True)}\s+{_VALUE_WORDS}{_NAMED})"
     # A value in Chinese is a few characters: bounded, so a long run of 不是 is read once.
-    + r"|[，,]\s*(?:不是|而不是)\s*([^，,。.!！]{1,40})|不是([^，,。.!！]{1,40}?)而是",
+    r"|[，,]\s*(?:不是|而不是)\s*([^，,。.!！]{1,40})|不是([^，,。.!！]{1,40}?)而是",
     re.IGNORECASE,
 )
 
@@ -151,8 +171,13 @@ _REPLACED = re.compile(
 def replaced_values(text: str) -> set[str]:
     """Values a text says are being replaced ("we use Postgres instead of MySQL" → {"mysql"}, "Sara, not Sofia" →
     {"sofia"})."""
+    return _named_values(_REPLACED.finditer(without_said(text)))
+
+
+def _named_values(matches: Iterable[re.Match[str]]) -> set[str]:
+    """The values these matches of _REPLACED name."""
     out: set[str] = set()
-    for match in _REPLACED.finditer(without_said(text)):
+    for match in matches:
         named = next((group for group in match.groups() if group), "")
         out |= _tokens(named)
     return out
@@ -172,8 +197,11 @@ def asserted(text: str) -> Said:
     """What a message asserts (see Said)."""
     opening = _CORRECTION.match(text)
     rest = text[opening.end() :] if opening and opening.end() < len(text.rstrip()) else text
-    replaced = replaced_values(rest)
-    named = [m for m in _REPLACED.finditer(rest) if not m.group(0).lower().lstrip(", ").startswith(_CHANGE_OPENINGS)]
+    found = list(_REPLACED.finditer(rest))
+    # The values it replaces, as `replaced_values` reads them: from the same matches unless a "(said …)" ends it.
+    stated = without_said(rest)
+    replaced = _named_values(found if stated == rest else _REPLACED.finditer(stated))
+    named = [m for m in found if not m.group(0).lower().lstrip(", ").startswith(_CHANGE_OPENINGS)]
     for match in reversed(named):  # "…, not Sofia" and "not on Tuesday but" go; "instead of MySQL" says a change
         rest = rest[: match.start()] + rest[match.end() :]
     rest = re.sub(r" ([.!?,;])", r"\1", " ".join(rest.split())).strip()
