@@ -57,9 +57,10 @@ _LEAD = re.compile(
     re.IGNORECASE,
 )
 # A match starts where a run of separators starts (the lookbehind): tried from inside a run, it would read the rest
-# of the run each time ("remember this, , , , …").
+# of the run each time ("remember this, , , , …"). The lookahead, the letters its words start with (which the words
+# imply), lets the regex engine leave after one test a place where none of them starts.
 _TRAIL = re.compile(
-    r"(?<![\s,;:.\-–—])[\s,;:.\-–—]*(?:(?:and |so )?(?:please )?(?:remember (?:that|this|it)"
+    r"(?<![\s,;:.\-–—])[\s,;:.\-–—]*(?=[abdfjkprs])(?:(?:and |so )?(?:please )?(?:remember (?:that|this|it)"
     r"|(?:don't|do not|dont) forget(?: (?:that|this|it))?|keep (?:that|this|it) in mind)(?: (?:please|ok|okay))?"
     r"|by the way|btw|fyi|just so you know)[\s.!?]*\Z",
     re.IGNORECASE,
