@@ -77,6 +77,10 @@ class Candidates:
         self._entries: dict[int, tuple[str, set[str]]] = {}  # stored doc -> (id, topic terms), as read
         self._stored: dict[str, array] = {}  # term -> its stored documents, as read (a run changes none of them)
         self._stored_df: dict[str, int] = {}  # term -> how many of them are not stale
+        # A cache that holds no topic terms (a new store's) has no documents for any term: it is not asked for them.
+        self._stored_terms = (
+            stored is not None and stored.db.execute("SELECT 1 FROM topics LIMIT 1").fetchone() is not None
+        )
         self.commitments: list[Memory] = []  # the memories that are commitments, as the run began
         for memory in memories:
             self.by_id[memory.id] = memory
@@ -156,7 +160,7 @@ class Candidates:
         return found[0][0] or None if found is not None else None
 
     def _stored_docs(self, term: str) -> list[int]:
-        if self.stored is None:
+        if self.stored is None or not self._stored_terms:
             return []
         found = self._stored.get(term)
         if found is None:
