@@ -8,7 +8,7 @@ import pytest
 
 from hippocampus.ingestion import encoding
 from hippocampus.ingestion.candidates import Candidates
-from hippocampus.ingestion.facts import values_of
+from hippocampus.ingestion.facts import Said, asserted, replaced_values, values_of
 from hippocampus.ingestion.summary import concise, keywords_of, rewrite_sentence, summarise
 from hippocampus.model import Index, Memory, UNTRUSTED_CEILING
 from hippocampus.ingestion.transcripts import Signal
@@ -747,3 +747,21 @@ def test_memories_held_as_text_between_signals_encode_the_same_as_memories_held_
     settled, parsed = run(2), run(10_000)
     assert settled[0] == parsed[0] and settled[1][:3] == parsed[1][:3]
     assert settled[1][3] > 0 and parsed[1][3] == 0  # the memories were held as text, and read again as they were
+
+
+def test_a_value_named_as_replaced_is_read_in_any_letter_case_and_before_a_said_note():
+    assert asserted("No, actually we use Postgres, not MySQL (said 2026-01-02)") == Said(
+        "We use Postgres, not MySQL (said 2026-01-02)", True, frozenset({"mysql"})
+    )
+    assert asserted("We moved to Porto, not Lisbon") == Said("We moved to Porto", True, frozenset({"lisbon"}))
+    # Case-insensitive matching knows more than ASCII: a dotless ı is an "i", a long ſ an "s".
+    assert replaced_values("We use Postgres ınstead of MySQL") == {"mysql"}
+    assert replaced_values("We ſwitched from Berlin to Paris") == {"berlin"}
+    assert replaced_values("Nicht am Montag, sondern am Dienstag") == {"montag"}
+    assert replaced_values("Notre équipe utilise Postgres") == set()
+
+
+def test_a_trailing_reminder_is_left_out_in_any_letter_case():
+    # Case-insensitive matching knows more than ASCII: the Kelvin sign is a "K".
+    assert summarise("I like green tea, \u212aeep that in mind") == ("User likes green tea", "")
+    assert summarise("My locker code is 4417, by the way.") == ("User's locker code is 4417.", "")
