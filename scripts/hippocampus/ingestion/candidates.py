@@ -78,9 +78,7 @@ class Candidates:
         self._stored: dict[str, array] = {}  # term -> its stored documents, as read (a run changes none of them)
         self._stored_df: dict[str, int] = {}  # term -> how many of them are not stale
         # A cache that holds no topic terms (a new store's) has no documents for any term: it is not asked for them.
-        self._stored_terms = (
-            stored is not None and stored.db.execute("SELECT 1 FROM topics LIMIT 1").fetchone() is not None
-        )
+        self._stored_terms = stored is not None and stored.holds_topics()
         self.commitments: list[Memory] = []  # the memories that are commitments, as the run began
         for memory in memories:
             self.by_id[memory.id] = memory

@@ -357,6 +357,10 @@ class Cache:
         return total, [bodies[doc] for doc in docs]
 
     # --- encoding's same-fact lookup ---
+    def holds_topics(self) -> bool:
+        """Whether any document has topic terms (a new store's cache has none)."""
+        return self.db.execute("SELECT 1 FROM topics LIMIT 1").fetchone() is not None
+
     def topic_docs(self, term: str) -> array:
         """The documents that have `term` among their topic terms."""
         row = self.db.execute("SELECT docs FROM topics WHERE term = ?", (term,)).fetchone()
