@@ -144,10 +144,19 @@ def _commitment_row(doc: int, memory: Memory) -> tuple | None:
     return (doc, commitment.status_of(raw), due.timestamp() if due else None, closed.timestamp() if closed else None)
 
 
-def _insert(db: sqlite3.Connection, entries: list[Entry]) -> None:
-    db.executemany(f"INSERT INTO docs VALUES ({','.join('?' * 18)})", [e[0] for e in entries])
-    db.executemany("INSERT INTO bodies VALUES (?, ?)", [(e[0][0], e[1]) for e in entries])
-    db.executemany("INSERT INTO commitments VALUES (?, ?, ?, ?)", [e[5] for e in entries if e[5] is not None])
+# What a document's rows are written from: its row of docs, its body and its commitment row or None (an entry's
+# words are taken into the postings at once: a batch of rows does not hold them).
+Rows = tuple[tuple, bytes, tuple | None]
+
+
+def _rows(entry: Entry) -> Rows:
+    return entry[0], entry[1], entry[5]
+
+
+def _insert(db: sqlite3.Connection, rows: list[Rows]) -> None:
+    db.executemany(f"INSERT INTO docs VALUES ({','.join('?' * 18)})", [r[0] for r in rows])
+    db.executemany("INSERT INTO bodies VALUES (?, ?)", [(r[0][0], r[1]) for r in rows])
+    db.executemany("INSERT INTO commitments VALUES (?, ?, ?, ?)", [r[2] for r in rows if r[2] is not None])
 
 
 def _set_meta(db: sqlite3.Connection, **values) -> None:
@@ -190,7 +199,7 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: Iterable[Mem
             found[2].append(length)
         for term in entry[4]:
             topics.setdefault(term, array("I")).append(doc)
-        entries.append(entry)
+        entries.append(_rows(entry))
         if len(entries) == BATCH:
             _insert(db, entries)
             entries = []
@@ -273,7 +282,7 @@ def _update_part(
         if doc is None:
             doc, next_doc = next_doc, next_doc + 1
         entry = _entry(doc, memory.peek(), meta, today, to_shelf)  # read, not kept parsed: see model.Memory
-        entries.append(entry)
+        entries.append(_rows(entry))
         for term, (tf, length) in entry[2].items():
             terms.setdefault(term, (set(), []))[1].append((doc, tf, length))
         for term in entry[4]:
