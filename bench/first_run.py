@@ -16,7 +16,8 @@ Then, in fresh processes, each measured for wall time and peak memory (max RSS):
   first run   encode.py on a fresh workspace, as the first cron run does: both sides, the whole history
 
 and prints each (wall time, and CPU time, which other work on the machine disturbs less) as a ratio to the
-floor (target for the first run: ≤ 60 × the floor) and its peak memory (target: under 200 MB, whatever the
+floor — each run to a run of the floor just before it, the median of those (target for the first run: ≤ 60 × the
+floor) and its peak memory (target: under 200 MB, whatever the
 history's size: try --messages 60000). Nothing is asserted: it prints.
 
 Usage: python3 bench/first_run.py [--messages 20000] [--shape jsonl|sqlite] [--runs 3] [--keep DIR]
@@ -438,17 +439,29 @@ def main() -> int:
             + (f", {lines:,} lines" if lines else "")
         )
         rows = []
+        floors: list[tuple[float, float]] = []
+
+        def floor_run() -> list[str]:
+            return [sys.executable, "-c", FLOOR, *map(str, files)]
 
         def run(what: str, make) -> None:
-            walls, cpus, peaks = [], [], []
+            # Each run is paired with a run of the floor just before it, and its ratios are to that floor: the speed
+            # of a shared machine drifts within minutes, and a floor measured once, minutes before, would move every
+            # ratio with it.
+            walls, cpus, peaks, ratios = [], [], [], []
             for _ in range(args.runs):
+                floor_wall, floor_cpu, _ = measure(floor_run())
+                floors.append((floor_wall, floor_cpu))
                 wall, cpu, peak = measure(make())
                 walls.append(wall)
                 cpus.append(cpu)
                 peaks.append(peak)
-            rows.append((what, statistics.median(walls), statistics.median(cpus), max(peaks)))
+                ratios.append((wall / floor_wall, cpu / floor_cpu))
+            wall_ratio = statistics.median(r[0] for r in ratios)
+            cpu_ratio = statistics.median(r[1] for r in ratios)
+            rows.append((what, statistics.median(walls), wall_ratio, statistics.median(cpus), cpu_ratio, max(peaks)))
 
-        run("floor: python + json.loads of every line", lambda: [sys.executable, "-c", FLOOR, *map(str, files)])
+        run("floor: python + json.loads of every line", floor_run)
 
         def preprocess_only():
             return script("preprocess", fresh(workdir, "pre"), state)
@@ -468,13 +481,17 @@ def main() -> int:
         run("encode.py --no-preprocess (encoding)", encode_only)
         run("encode.py, first run (both)", lambda: script("encode", fresh(workdir, "first"), state))
         stored = json.loads((workdir / "first" / "memory" / "index.json").read_text())["memories"]
-        floor, floor_cpu = rows[0][1], rows[0][2]
         print()
         print("| what | wall s | × floor | CPU s | × floor CPU | peak MiB |")
         print("|---|---:|---:|---:|---:|---:|")
-        for what, wall, cpu, peak in rows:
-            print(f"| {what} | {wall:.2f} | {wall / floor:.1f} | {cpu:.2f} | {cpu / floor_cpu:.1f} | {peak:.0f} |")
+        for what, wall, wall_ratio, cpu, cpu_ratio, peak in rows:
+            print(f"| {what} | {wall:.2f} | {wall_ratio:.1f} | {cpu:.2f} | {cpu_ratio:.1f} | {peak:.0f} |")
+        cpu_floors = sorted(cpu for _, cpu in floors)
         print()
+        print(
+            f"ratios: the median over the runs of each run to the floor run just before it; the floor's CPU time ranged"
+            f" {cpu_floors[0]:.2f}-{cpu_floors[-1]:.2f} s over its {len(floors)} runs"
+        )
         print(
             f"first run: {len(stored):,} memories from {args.messages:,} messages; target ≤ 60 × floor, peak < 200 MB"
         )
