@@ -439,7 +439,7 @@ def main() -> int:
             + (f", {lines:,} lines" if lines else "")
         )
         rows = []
-        floors: list[tuple[float, float]] = []
+        floors: list[tuple[float, float, float]] = []  # (wall, CPU, peak) of every run of the floor
 
         def floor_run() -> list[str]:
             return [sys.executable, "-c", FLOOR, *map(str, files)]
@@ -450,8 +450,8 @@ def main() -> int:
             # ratio with it.
             walls, cpus, peaks, ratios = [], [], [], []
             for _ in range(args.runs):
-                floor_wall, floor_cpu, _ = measure(floor_run())
-                floors.append((floor_wall, floor_cpu))
+                floor_wall, floor_cpu, floor_peak = measure(floor_run())
+                floors.append((floor_wall, floor_cpu, floor_peak))
                 wall, cpu, peak = measure(make())
                 walls.append(wall)
                 cpus.append(cpu)
@@ -460,8 +460,6 @@ def main() -> int:
             wall_ratio = statistics.median(r[0] for r in ratios)
             cpu_ratio = statistics.median(r[1] for r in ratios)
             rows.append((what, statistics.median(walls), wall_ratio, statistics.median(cpus), cpu_ratio, max(peaks)))
-
-        run("floor: python + json.loads of every line", floor_run)
 
         def preprocess_only():
             return script("preprocess", fresh(workdir, "pre"), state)
@@ -481,12 +479,21 @@ def main() -> int:
         run("encode.py --no-preprocess (encoding)", encode_only)
         run("encode.py, first run (both)", lambda: script("encode", fresh(workdir, "first"), state))
         stored = json.loads((workdir / "first" / "memory" / "index.json").read_text())["memories"]
+        floor_row = (
+            "floor: python + json.loads of every line",
+            statistics.median(f[0] for f in floors),
+            1.0,
+            statistics.median(f[1] for f in floors),
+            1.0,
+            max(f[2] for f in floors),
+        )
+        rows.insert(0, floor_row)  # its runs are those paired with the others
         print()
         print("| what | wall s | × floor | CPU s | × floor CPU | peak MiB |")
         print("|---|---:|---:|---:|---:|---:|")
         for what, wall, wall_ratio, cpu, cpu_ratio, peak in rows:
             print(f"| {what} | {wall:.2f} | {wall_ratio:.1f} | {cpu:.2f} | {cpu_ratio:.1f} | {peak:.0f} |")
-        cpu_floors = sorted(cpu for _, cpu in floors)
+        cpu_floors = sorted(f[1] for f in floors)
         print()
         print(
             f"ratios: the median over the runs of each run to the floor run just before it; the floor's CPU time ranged"
