@@ -344,7 +344,7 @@ def test_a_text_in_ascii_of_the_words_of_days_is_read_by_every_pattern_that_matc
 
 def test_no_pattern_of_days_holds_a_letter_beyond_ascii_that_matches_one_in_ascii_when_case_is_ignored():
     # What lets a text written in ASCII be read only by the patterns whose further words it holds.
-    beyond = {char for _, _, source, _, _ in duetime._PERIOD_RULES for char in source if not char.isascii()}
+    beyond = {char for rule in duetime._PERIOD_RULES for char in rule.source if not char.isascii()}
     assert not [c for c in beyond if any(re.fullmatch(re.escape(c), chr(a), re.I) for a in range(128))]
 
 

@@ -1112,22 +1112,33 @@ _WEEKEND_WHICH_WORDS = _WHICH_WORDS[0] | {"the", "am", "diesem", "el", "no"}  # 
 _BEFORE_YEAR_WORDS = frozenset("in during since en em durant pendant während durante im no".split())
 _BEFORE_DAY_WORDS = frozenset("the le am el dia".split())
 _NOT_IN_ASCII = (frozenset[str](),)  # a pattern of Chinese characters ("5月2日"): no word of none is held
-PeriodRule = tuple[frozenset[str] | None, tuple[frozenset[str], ...], str, int, PeriodHandler]
+
+
+class PeriodRule(NamedTuple):
+    """A pattern of days, with the words a text must hold for it to run."""
+
+    needs: frozenset[str] | None  # a text must hold one of these words (DIGIT, HAN); None: none needed
+    ascii_needs: tuple[frozenset[str], ...]  # and, written in ASCII, one word of each of these
+    source: str
+    flags: int
+    handler: PeriodHandler
+
+
 _PERIOD_RULES: list[PeriodRule] = [
-    (_ONLY_DIGITS, (), r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2})(?!\d)", 0, _date_in_numbers),
-    (_ONLY_DIGITS, _NOT_IN_ASCII, _HAN_DATE, 0, _date_in_numbers),
-    (_ONLY_DIGITS, (), _NUMERIC_DATE, 0, _date_in_numbers),
-    (_ONLY_DIGITS, (), _ENGLISH_DATE, re.IGNORECASE, _date_in_words),
-    (_ONLY_DIGITS, (), _NAMED_DATE, re.IGNORECASE, _date_in_words),
-    (_UNIT_WORDS, (_NUMBER_WORDS,), _AGO, re.IGNORECASE, _ago),
-    (_UNIT_WORDS, (_LATELY_WORDS,), _LATELY, re.IGNORECASE, _lately),
-    (_BEFORE_YESTERDAY_WORDS, (), _BEFORE_YESTERDAY, re.IGNORECASE, _day(-2)),
-    (_TOMORROW_WORDS, (), _DAY_AFTER_TOMORROW, re.IGNORECASE, _day(2)),
-    (_YESTERDAY_WORDS, (), _YESTERDAY, re.IGNORECASE, _day(-1)),
-    (_TODAY_WORDS, (), _TODAY, re.IGNORECASE, _day(0)),
-    (_TOMORROW_WORDS, (), _TOMORROW, re.IGNORECASE, _day(1)),
+    PeriodRule(_ONLY_DIGITS, (), r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2})(?!\d)", 0, _date_in_numbers),
+    PeriodRule(_ONLY_DIGITS, _NOT_IN_ASCII, _HAN_DATE, 0, _date_in_numbers),
+    PeriodRule(_ONLY_DIGITS, (), _NUMERIC_DATE, 0, _date_in_numbers),
+    PeriodRule(_ONLY_DIGITS, (), _ENGLISH_DATE, re.IGNORECASE, _date_in_words),
+    PeriodRule(_ONLY_DIGITS, (), _NAMED_DATE, re.IGNORECASE, _date_in_words),
+    PeriodRule(_UNIT_WORDS, (_NUMBER_WORDS,), _AGO, re.IGNORECASE, _ago),
+    PeriodRule(_UNIT_WORDS, (_LATELY_WORDS,), _LATELY, re.IGNORECASE, _lately),
+    PeriodRule(_BEFORE_YESTERDAY_WORDS, (), _BEFORE_YESTERDAY, re.IGNORECASE, _day(-2)),
+    PeriodRule(_TOMORROW_WORDS, (), _DAY_AFTER_TOMORROW, re.IGNORECASE, _day(2)),
+    PeriodRule(_YESTERDAY_WORDS, (), _YESTERDAY, re.IGNORECASE, _day(-1)),
+    PeriodRule(_TODAY_WORDS, (), _TODAY, re.IGNORECASE, _day(0)),
+    PeriodRule(_TOMORROW_WORDS, (), _TOMORROW, re.IGNORECASE, _day(1)),
     *(
-        (
+        PeriodRule(
             _CALENDAR_WORDS[unit],
             (_WEEKEND_WHICH_WORDS if (unit, offset) == ("weekend", 0) else _WHICH_WORDS[offset],),
             pattern,
@@ -1136,11 +1147,11 @@ _PERIOD_RULES: list[PeriodRule] = [
         )
         for (unit, offset), pattern in _CALENDAR.items()
     ),
-    (_WEEKDAY_WORDS, (), _HAN_WEEKDAY + "|" + _LAST_WEEKDAY, re.IGNORECASE, _weekday_named),
-    (_WEEKDAY_WORDS, (), _WEEKDAY, re.IGNORECASE, _weekday_named),
-    (_MONTH_WORDS, (), _MONTH_NAMED, re.IGNORECASE, _month),
-    (_ONLY_DIGITS, (_BEFORE_YEAR_WORDS,), _YEAR, re.IGNORECASE, _year),
-    (_ONLY_DIGITS, (_BEFORE_DAY_WORDS,), _DAY_OF_MONTH, re.IGNORECASE, _day_in_month),
+    PeriodRule(_WEEKDAY_WORDS, (), _HAN_WEEKDAY + "|" + _LAST_WEEKDAY, re.IGNORECASE, _weekday_named),
+    PeriodRule(_WEEKDAY_WORDS, (), _WEEKDAY, re.IGNORECASE, _weekday_named),
+    PeriodRule(_MONTH_WORDS, (), _MONTH_NAMED, re.IGNORECASE, _month),
+    PeriodRule(_ONLY_DIGITS, (_BEFORE_YEAR_WORDS,), _YEAR, re.IGNORECASE, _year),
+    PeriodRule(_ONLY_DIGITS, (_BEFORE_DAY_WORDS,), _DAY_OF_MONTH, re.IGNORECASE, _day_in_month),
 ]
 _compile = lru_cache(maxsize=None)(re.compile)
 
@@ -1152,12 +1163,12 @@ def _period_patterns(
     text of these `tokens` (its words, DIGIT, HAN; `in_ascii`: a text written in ASCII) may match, or all of them. Each
     is compiled on first use."""
     return [
-        (_compile(source, flags), handler)
-        for needs, ascii_needs, source, flags, handler in _PERIOD_RULES
+        (_compile(rule.source, rule.flags), rule.handler)
+        for rule in _PERIOD_RULES
         if tokens is None
         or (
-            (needs is None or not needs.isdisjoint(tokens))
-            and not (in_ascii and any(words.isdisjoint(tokens) for words in ascii_needs))
+            (rule.needs is None or not rule.needs.isdisjoint(tokens))
+            and not (in_ascii and any(words.isdisjoint(tokens) for words in rule.ascii_needs))
         )
     ]
 
