@@ -478,11 +478,41 @@ def test_an_archived_memory_stays_findable_by_recall_and_out_of_every_other_view
             assert [(h.memory.id, h.memory.archived) for h in found] == [("mem_002", True)]
             total, core = view.core(NOW.date(), 0.0)
             assert total == 1 and [m.id for m, _ in core] == ["mem_001"]
-            tallies = view.census(NOW.date(), 10, 10)
+            tallies = census(view, 10, 10)
             assert [s.memory.id for s in tallies.top] == ["mem_001"] and tallies.total == 1
             assert view.topic_docs("bee") == view.topic_docs("nothing-here")
         finally:
             view.close()
+
+
+def census(view, bins, top):
+    tally = cache.Census(bins, top)
+    view.tally(NOW.date(), tally)
+    return tally
+
+
+def shelves(view, shelf_of, limit):
+    tally = cache.Shelves(shelf_of, limit)
+    view.tally(NOW.date(), tally)
+    return tally.read()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from([0.0, 0.25, 0.5, 0.5, 0.75, 1.0]), st.integers(0, 3)), max_size=60),
+    st.integers(0, 7),
+)
+def test_the_best_rows_are_those_a_sort_of_them_all_puts_first_ties_and_all(values, limit):
+    rows = [
+        (value, None, f"mem_{n:03d}", None, None, None, None, None, None, times)
+        for n, (value, times) in enumerate(values)
+    ]
+    random.Random(len(rows)).shuffle(rows)
+    best = cache.Best(limit, lambda row: (-row[0], -row[9], row[2]))
+    for row in rows:
+        best.add(row)
+        assert len(best.rows) <= max(1, cache.HELD_PER_LISTED * limit + 1)
+    assert best.best() == sorted(rows, key=lambda row: (-row[0], -row[9], row[2]))[:limit]
 
 
 def test_the_published_views_list_the_best_memories_of_a_store_far_larger_than_they_list(workspace):
@@ -490,11 +520,11 @@ def test_the_published_views_list_the_best_memories_of_a_store_far_larger_than_t
     index = indexfile.load(ws).index
     view = cache_writer.in_memory(index, NOW.date())
     try:
-        every = list(view.census(NOW.date(), 10, len(index.memories)).top)  # everything: nothing let go while reading
+        every = list(census(view, 10, len(index.memories)).top)  # everything: nothing let go while reading
         for limit in (1, 3):  # rows let go as they are read, twice the limit at a time
             expected = sorted(every, key=lambda s: (-s.importance, -s.reinforced, s.memory.id))[:limit]
-            assert [s.memory.id for s in view.census(NOW.date(), 10, limit).top] == [s.memory.id for s in expected]
-            for (domain, _), shelf in view.shelves(NOW.date(), lambda category: category, limit):
+            assert [s.memory.id for s in census(view, 10, limit).top] == [s.memory.id for s in expected]
+            for (domain, _), shelf in shelves(view, lambda category: category, limit):
                 mine = [s for s in every if s.domain == domain and not s.memory.superseded]
                 assert shelf.total == sum(1 for s in mine if s.memory.category == shelf.memories[0][0].category)
                 best = sorted(

@@ -535,6 +535,11 @@ def vta_panel(state: StateFile) -> dict:
 # --- the whole page -------------------------------------------------------------------------------------------
 
 
+def census(limit: int = LIST_LIMIT) -> Census:
+    """An empty tally of what the page shows with its `limit` most important memories, for `Cache.tally`."""
+    return Census(HISTOGRAM_BINS, max(limit, TOP_COUNT))
+
+
 def build(
     view: Cache,
     now: datetime,
@@ -544,11 +549,14 @@ def build(
     emotional: StateFile | None = None,
     reward: StateFile | None = None,
     limit: int = LIST_LIMIT,
+    tallies: Census | None = None,
 ) -> dict:
-    """Everything the dashboard template receives: aggregates over every memory of the store, and its `limit`
-    most important memories."""
+    """Everything the dashboard template receives: aggregates over every memory of the store (`tallies`, a `census`
+    of `limit` tallied already, else read here), and its `limit` most important memories."""
     today = now.date()
-    tallies = view.census(today, HISTOGRAM_BINS, max(limit, TOP_COUNT))
+    if tallies is None:
+        tallies = census(limit)
+        view.tally(today, tallies)
     rows = [memory_row(item, today) for item in tallies.top]
     listed = rows[: max(0, limit)]
     tiers = tier_counts(tallies)

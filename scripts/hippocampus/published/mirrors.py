@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .. import frontmatter
 from ..model import DOMAIN_TITLES, DOMAINS, Memory
-from ..store.cache import Cache
+from ..store.cache import Cache, Shelves
 from ..store.files import atomic_write
 from .selection import framed
 from ..timeutil import parse_day
@@ -74,12 +74,20 @@ def is_ours(path: Path) -> bool:
     return (fields or {}).get("generator") == frontmatter.GENERATOR or MARKER in text[:400]
 
 
-def write_mirrors(ws: Workspace, view: Cache, today: date) -> int:
-    """Bring every mirror up to date with the store as of `today`; returns how many files were written or
-    removed."""
+def shelves() -> Shelves:
+    """An empty tally of the mirrors' shelves, for `Cache.tally`."""
+    return Shelves(file_name, SHELF_LIMIT)
+
+
+def write_mirrors(ws: Workspace, view: Cache, today: date, tallied: Shelves | None = None) -> int:
+    """Bring every mirror up to date with the store as of `today` (its shelves as `tallied` already, else read
+    here); returns how many files were written or removed."""
+    if tallied is None:
+        tallied = shelves()
+        view.tally(today, tallied)
     written = 0
     wanted = set()
-    for (domain, name), shelf in view.shelves(today, file_name, SHELF_LIMIT):
+    for (domain, name), shelf in tallied.read():
         if domain not in DOMAINS or not shelf.memories:
             continue
         path = ws.domain_dir(domain) / f"{name}.md"

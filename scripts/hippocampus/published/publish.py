@@ -70,9 +70,13 @@ def read_state_file(path: Path) -> dashboard_data.StateFile:
 
 
 def dashboard_html(
-    ws: Workspace, view: Cache, now: datetime, limit: int = dashboard_data.LIST_LIMIT
+    ws: Workspace,
+    view: Cache,
+    now: datetime,
+    limit: int = dashboard_data.LIST_LIMIT,
+    tallies: dashboard_data.Census | None = None,
 ) -> tuple[str, dict]:
-    """The dashboard page and the data it was made from."""
+    """The dashboard page and the data it was made from (`tallies`: see `dashboard_data.build`)."""
     events, skipped = read_events(ws)
     agent = read_identity(ws.identity, ws.root)
     data = dashboard_data.build(
@@ -84,6 +88,7 @@ def dashboard_html(
         emotional=read_state_file(ws.memory / "emotional-state.json"),
         reward=read_state_file(ws.memory / "reward-state.json"),
         limit=limit,
+        tallies=tallies,
     )
     # The page's one script is a static file of ours; the page allows exactly that script by its hash, so an
     # inline script that somehow got into the page would still not run.
@@ -94,10 +99,16 @@ def dashboard_html(
 
 
 def write_dashboard(
-    ws: Workspace, view: Cache, now: datetime, path: Path | None = None, limit: int = dashboard_data.LIST_LIMIT
+    ws: Workspace,
+    view: Cache,
+    now: datetime,
+    path: Path | None = None,
+    limit: int = dashboard_data.LIST_LIMIT,
+    tallies: dashboard_data.Census | None = None,
 ) -> DashboardResult:
-    """Write brain-dashboard.html (or `path`) atomically: the store as of `now`."""
-    html, data = dashboard_html(ws, view, now, limit)
+    """Write brain-dashboard.html (or `path`) atomically: the store as of `now` (`tallies`: see
+    `dashboard_data.build`)."""
+    html, data = dashboard_html(ws, view, now, limit, tallies)
     target = Path(path) if path is not None else ws.dashboard
     payload = html.encode("utf-8")
     atomic_write(target, payload)

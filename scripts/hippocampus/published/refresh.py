@@ -8,7 +8,7 @@ from datetime import datetime
 from ..model import CORE_THRESHOLD
 from ..store.cache import Cache
 from ..workspace import Workspace
-from . import mirrors, publish
+from . import dashboard_data, mirrors, publish
 from .selection import CORE_FILE_BUDGET, CoreSelection
 
 
@@ -17,7 +17,9 @@ def refresh(
 ) -> CoreSelection:
     """Rewrite every published file from the store as `cache` reads it (the core file with this threshold and
     budget); returns what the core file lists. The caller holds the workspace lock."""
-    mirrors.write_mirrors(ws, cache, now.date())
+    shelves, census = mirrors.shelves(), dashboard_data.census()
+    cache.tally(now.date(), shelves, census)  # the mirrors and the dashboard from one read of every row
+    mirrors.write_mirrors(ws, cache, now.date(), shelves)
     selection = publish.write_core_file(ws, cache, now, threshold, budget)
-    publish.write_dashboard(ws, cache, now)
+    publish.write_dashboard(ws, cache, now, tallies=census)
     return selection

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import math
 import sqlite3
 import zlib
 from array import array
@@ -76,24 +77,6 @@ class Scored(NamedTuple):
     reinforced: int
 
 
-class Census:
-    """Aggregates over every memory: tier counts per domain, importance in `bins` equal bins, today's importance of
-    the fading and of the pinned memories (ascending), memories per creation day, and totals."""
-
-    def __init__(self, bins: int):
-        # The most important memories (see Cache.census), read 50 at a time as they are taken: 2,000 of them held
-        # parsed with their turns would weigh more than the page made of them.
-        self.top: Iterator[Scored] = iter(())
-        self.bins = [0] * bins
-        self.total = 0
-        self.per_domain: dict[str, Counter] = {}
-        self.fading: list[float] = []
-        self.pinned: list[float] = []
-        self.days: Counter = Counter()
-        self.undated = 0
-        self.reinforced = 0
-
-
 class Shelf(NamedTuple):
     """A shelf of a domain (a mirror file): its most important visible memories, and how many it holds in all."""
 
@@ -125,12 +108,110 @@ def _ranked_order(row: tuple) -> tuple:
     return -row[0], -row[9], row[2]
 
 
-def _hold(rows: list[tuple], row: tuple, limit: int, order: Callable[[tuple], tuple]) -> None:
-    """Add a row read to those held for a list of the best `limit`: past HELD_PER_LISTED times the limit, only the
-    best `limit` are kept (the others could never be listed)."""
-    rows.append(row)
-    if len(rows) > HELD_PER_LISTED * limit:
-        rows[:] = heapq.nsmallest(max(0, limit), rows, key=order)
+class Best:
+    """The best `limit` of the rows it is given, in `order` (most important today first: a row's first field is its
+    importance today), without holding them all: at most HELD_PER_LISTED times the limit at a time, and once rows were
+    let go, a row less important than the least of those kept is not held at all (it can never be among the best)."""
+
+    def __init__(self, limit: int, order: Callable[[tuple], tuple]):
+        self.limit, self.order = max(0, limit), order
+        self.rows: list[tuple] = []
+        self.least = -math.inf  # a row less important than this is worse than every row kept
+
+    def add(self, row: tuple) -> None:
+        if row[0] < self.least:
+            return
+        self.rows.append(row)
+        if len(self.rows) > HELD_PER_LISTED * self.limit:
+            self.rows = heapq.nsmallest(self.limit, self.rows, key=self.order)
+            self.least = self.rows[-1][0] if self.rows else math.inf
+
+    def best(self) -> list[tuple]:
+        return heapq.nsmallest(self.limit, self.rows, key=self.order)
+
+
+class Census:
+    """Aggregates over every memory: tier counts per domain, importance in `bins` equal bins, today's importance of
+    the fading and of the pinned memories (ascending), memories per creation day, and totals; and (`top`, once
+    `finish`ed) its `top` most important memories (hidden ones too), then the most reinforced, ties by id. A tally:
+    filled by `Cache.tally`."""
+
+    def __init__(self, bins: int, top: int = 0):
+        # The most important memories, read 50 at a time as they are taken: 2,000 of them held parsed with their
+        # turns would weigh more than the page made of them.
+        self.top: Iterator[Scored] = iter(())
+        self.bins = [0] * bins
+        self.total = 0
+        self.per_domain: dict[str, Counter] = {}
+        self.fading: list[float] = []
+        self.pinned: list[float] = []
+        self.days: Counter = Counter()
+        self.undated = 0
+        self.reinforced = 0
+        self._best = Best(top, _ranked_order)
+        self._created: Counter[int] = Counter()  # day number -> memories made that day
+
+    def add(self, row: tuple) -> None:
+        value, _, _, domain, _, pinned, _, _, created, reinforced = row
+        self._best.add(row)
+        self.total += 1
+        tiers = self.per_domain.get(domain or "user")
+        if tiers is None:
+            tiers = self.per_domain[domain or "user"] = Counter()
+        tiers[tier(value)] += 1
+        self.bins[histogram_bin(value, len(self.bins))] += 1
+        (self.pinned if pinned else self.fading).append(value)
+        if created:
+            self._created[created] += 1
+        else:
+            self.undated += 1
+        self.reinforced += reinforced
+
+    def finish(self, cache: Cache, today: date) -> None:
+        self.days.update({date.fromordinal(day): count for day, count in self._created.items()})
+        self.fading.sort()
+        self.pinned.sort()
+        best = self._best.best()
+        self.top = (scored for at in range(0, len(best), 50) for scored in cache.scored(best[at : at + 50], today))
+
+
+class Shelves:
+    """The shelves of the visible memories (a shelf: a domain and the name `shelf_of` gives a category), each with its
+    `limit` most important memories, most important first, ties by id, and its count. A tally: filled by
+    `Cache.tally`, then `read`."""
+
+    cache: Cache
+    today: date
+
+    def __init__(self, shelf_of: ShelfOf, limit: int):
+        self.shelf_of, self.limit = shelf_of, limit
+        self.best: dict[tuple[str, str], Best] = {}
+        self.counts: Counter[tuple[str, str]] = Counter()
+        self.names: dict[str, str] = {}  # category -> shelf: a store has few categories
+
+    def add(self, row: tuple) -> None:
+        if row[7]:  # hidden
+            return
+        name = self.names.get(row[4])
+        if name is None:
+            name = self.names[row[4]] = self.shelf_of(row[4])
+        key = (row[3], name)
+        self.counts[key] += 1
+        best = self.best.get(key)
+        if best is None:
+            best = self.best[key] = Best(self.limit, _shelf_order)
+        best.add(row)
+
+    def finish(self, cache: Cache, today: date) -> None:
+        self.cache, self.today = cache, today
+
+    def read(self) -> Iterator[tuple[tuple[str, str], Shelf]]:
+        """((domain, shelf), Shelf) of each shelf, each shelf's memories read as it comes (not every shelf's at
+        once)."""
+        for key, best in self.best.items():
+            rows = best.best()
+            bodies = self.cache.fetch([row[1] for row in rows], self.today)
+            yield key, Shelf([(bodies[row[1]], row[0]) for row in rows], self.counts[key])
 
 
 class Cache:
@@ -258,26 +339,17 @@ class Cache:
 
         return total, walk()
 
-    def shelves(self, today: date, shelf_of: ShelfOf, limit: int) -> Iterator[tuple[tuple[str, str], Shelf]]:
-        """((domain, shelf), Shelf) of each shelf: its `limit` most important visible memories, most important first,
-        ties by id, and its count; each shelf's memories are read as it comes (not every shelf's at once)."""
-        grouped: dict[tuple[str, str], list[tuple]] = {}
-        counts: Counter[tuple[str, str]] = Counter()
-        names: dict[str, str] = {}  # category -> shelf: a store has few categories
+    def tally(self, today: date, *tallies: Census | Shelves) -> None:
+        """Give each of today's rows of the store (see `_today`) to every tally, then finish them: one read of the
+        store for all of them."""
+        adds = [t.add for t in tallies]
         for row in self._today(today):
-            if not row[7]:  # hidden
-                name = names.get(row[4])
-                if name is None:
-                    name = names[row[4]] = shelf_of(row[4])
-                key = (row[3], name)
-                counts[key] += 1
-                _hold(grouped.setdefault(key, []), row, limit, _shelf_order)
-        for key, rows in grouped.items():
-            rows = heapq.nsmallest(max(0, limit), rows, key=_shelf_order)
-            bodies = self.fetch([row[1] for row in rows], today)
-            yield key, Shelf([(bodies[row[1]], row[0]) for row in rows], counts[key])
+            for add in adds:
+                add(row)
+        for t in tallies:
+            t.finish(self, today)
 
-    def _scored(self, rows: list[tuple], today: date) -> list[Scored]:
+    def scored(self, rows: list[tuple], today: date) -> list[Scored]:
         bodies = self.fetch([row[1] for row in rows], today)
         return [
             Scored(
@@ -291,35 +363,6 @@ class Cache:
             )
             for value, doc, _, domain, _, pinned, _, _, created, reinforced in rows
         ]
-
-    def census(self, today: date, bins: int, top: int = 0) -> Census:
-        """Aggregates over every memory today, and (`Census.top`) its `top` most important memories (hidden ones
-        too), then the most reinforced, ties by id: one read of the store."""
-        out = Census(bins)
-        days: Counter[int] = Counter()  # day number -> memories made that day
-        best: list[tuple] = []
-        for row in self._today(today):
-            value, _, _, domain, _, pinned, _, _, created, reinforced = row
-            if top > 0:
-                _hold(best, row, top, _ranked_order)
-            out.total += 1
-            tiers = out.per_domain.get(domain or "user")
-            if tiers is None:
-                tiers = out.per_domain[domain or "user"] = Counter()
-            tiers[tier(value)] += 1
-            out.bins[histogram_bin(value, bins)] += 1
-            (out.pinned if pinned else out.fading).append(value)
-            if created:
-                days[created] += 1
-            else:
-                out.undated += 1
-            out.reinforced += reinforced
-        out.days.update({date.fromordinal(day): count for day, count in days.items()})
-        out.fading.sort()
-        out.pinned.sort()
-        best = heapq.nsmallest(max(0, top), best, key=_ranked_order)
-        out.top = (scored for at in range(0, len(best), 50) for scored in self._scored(best[at : at + 50], today))
-        return out
 
     # --- commitments ---
     def commitments(
