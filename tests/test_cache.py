@@ -15,6 +15,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from conftest import SCRIPTS, memory, read_index, run_script, write_index
 from hippocampus import retention, search, writing
+from hippocampus.ingestion.candidates import Candidates
 from hippocampus.model import Memory
 from hippocampus.store import archive, cache, cache_writer, indexfile, reading
 from hippocampus.store.files import LOCK_WAIT_SECONDS
@@ -86,7 +87,21 @@ def contents(view: cache.Cache) -> dict:
         found = array("I", docs)
         assert list(found) == sorted(found), term
         topics[term] = sorted(ids[d] for d in found)
-    return {"rows": rows, "bodies": bodies, "postings": postings, "topics": topics, "count": view.count}
+    sessions = {}
+    for session, docs in view.db.execute("SELECT key, docs FROM sessions"):
+        found = array("I", docs)
+        assert list(found) == sorted(found), session
+        sessions[session] = sorted(ids[d] for d in found)
+    commitments = {ids[row[0]]: row[1:] for row in view.db.execute("SELECT * FROM commitments")}
+    return {
+        "rows": rows,
+        "bodies": bodies,
+        "postings": postings,
+        "topics": topics,
+        "sessions": sessions,
+        "commitments": commitments,
+        "count": view.count,
+    }
 
 
 def rebuilt(ws: Workspace, today) -> dict:
@@ -534,3 +549,51 @@ def test_the_published_views_list_the_best_memories_of_a_store_far_larger_than_t
                 assert [m.id for m, _ in shelf.memories] == [s.memory.id for s in best]
     finally:
         view.close()
+
+
+def test_over_the_cache_the_same_fact_lookup_knows_what_reading_every_memory_would(workspace):
+    # Encoding's lookup reads, over a cache, only the commitments and the memories holding messages of the run's
+    # sessions (the cache says which); it must know the same messages held, the same latest memory of each session
+    # and the same commitments, in the same order, as reading every memory.
+    rng = random.Random(11)
+    sessions = ["alpha", "beta", "gamma", "7", "delta"]
+    stored = []
+    for i in range(1, 90):
+        fields: dict = {}
+        if i % 2:
+            fields["sources"] = (
+                [
+                    {"session": rng.choice(sessions), "message": f"m{i}-{n}", "ts": f"2026-02-{rng.randint(1, 28):02d}"}
+                    for n in range(rng.randint(1, 3))
+                ]
+                + ([{"session": 7, "message": i}] if i % 9 == 0 else [])
+                + ([{"message": "no session"}] if i % 11 == 0 else [])
+            )
+        if i % 4 == 0:
+            fields["episode"] = [
+                {"text": "a turn", "role": "user", "source": {"session": rng.choice(sessions), "message": f"t{i}"}}
+            ]
+        if i % 7 == 0:
+            fields.update(kind="commitment", task=f"task {i}", status="open")
+        if i % 13 == 0 or i == 14:
+            fields["supersededBy"] = "mem_001"
+        if i % 17 == 0 or i == 21:
+            fields["archived"] = True
+        stored.append(memory(f"mem_{i:03d}", f"fact {i} " + " ".join(rng.sample(WORDS, 3)), **fields))
+    write_index(workspace, stored)
+    ws = Workspace(workspace)
+    with writing.write(ws, NOW) as store:
+        assert store.cache is not None
+        changed = store.index.memories[2]  # changed in this write: its row in the cache is out of date
+        changed.raw.setdefault("sources", []).append({"session": "gamma", "message": "late", "ts": "2026-03-01"})
+        store.changed(changed.id)
+        for asked in ({"alpha"}, {"gamma", "7"}, set(sessions), set()):
+            fast = Candidates(store.index.memories, store.cache, stale=store.changed_ids, sessions=asked)
+            whole = Candidates(store.index.memories, sessions=asked)
+            assert fast.held == whole.held
+            assert {s: (w, m.id) for s, (w, m) in fast.latest.items()} == {
+                s: (w, m.id) for s, (w, m) in whole.latest.items()
+            }
+            assert [m.id for m in fast.commitments] == [m.id for m in whole.commitments]
+            assert any(m.superseded or m.archived for m in fast.commitments)
+            assert (("gamma", "late") in fast.held) == ("gamma" in asked)

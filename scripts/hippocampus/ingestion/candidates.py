@@ -55,8 +55,9 @@ class Candidates:
 
     Over a store with a cache (`stored`), the topic terms of the memories as the cache holds them are read from it,
     term by term as lookups ask, and only the memories the run adds or changes — and those the cache holds out of
-    date (`stale`) — are indexed here; without one, every memory is indexed here. Either way a lookup sees the
-    memories as they are now.
+    date (`stale`) — are indexed here; of the others, only the commitments and those holding messages of the run's
+    `sessions` are read (the cache says which). Without one, every memory is read and indexed here. Either way a
+    lookup sees the memories as they are now.
     """
 
     def __init__(
@@ -82,7 +83,16 @@ class Candidates:
         self.commitments: list[Memory] = []  # the memories that are commitments, as the run began
         for memory in memories:
             self.by_id[memory.id] = memory
-            seen = memory.peek()  # read, not kept parsed (model.Memory): a run changes few of a store's memories
+        # Over a cache, only the memories it says are commitments or hold messages of these sessions are read, and
+        # those it holds out of date; else every one (read, not kept parsed: see model.Memory).
+        stale = set(stale)
+        wanted: set[str] | None = None
+        if stored is not None and sessions is not None:
+            wanted = stored.commitment_ids() | stored.holders(sessions) | stale
+        for memory in self.by_id.values():
+            if wanted is not None and memory.id not in wanted:
+                continue
+            seen = memory.peek()
             if is_commitment(seen.raw):
                 self.commitments.append(memory)
             if stored is None:

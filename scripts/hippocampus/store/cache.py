@@ -22,7 +22,7 @@ from array import array
 from itertools import islice
 from collections import Counter
 from datetime import date, datetime
-from typing import Callable, Iterator, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from .. import redaction
 from ..model import ENCODE, Memory, tier
@@ -30,7 +30,7 @@ from ..retention import importance, lowest_key, recency
 from ..workspace import Workspace
 from . import files
 
-SCHEMA = 19
+SCHEMA = 20
 # The cache holds the store's words as redacted under one set of rules: after new rules it is built again.
 VERSION = SCHEMA * 1000 + redaction.RULES
 BATCH = 500  # documents read in one statement
@@ -44,6 +44,12 @@ def packed(body: dict) -> bytes:
 
 def unpacked(body: bytes) -> dict:
     return json.loads(zlib.decompress(body))
+
+
+def session_key(session: str) -> int:
+    """What the cache files a session under: the CRC-32 of its id. Smaller than the ids (a store of 100,000
+    memories may hold as many sessions); two sessions of one key only make encoding read a few more memories."""
+    return zlib.crc32(session.encode("utf-8", errors="surrogatepass"))
 
 
 def path_of(ws: Workspace):
@@ -377,7 +383,7 @@ class Cache:
         """How many commitments there are of this `status` (None: any) whose due time and closing fall in these
         bounds (seconds since the epoch), and the first `limit` of them (-1: all) by due time — or by closing,
         newest first, with `closed_since`."""
-        where, values = ["1"], []
+        where, values = ["hidden = 0"], []
         for clause, value in (
             ("status = ?", status),
             ("due <= ?", due_until),
@@ -400,6 +406,19 @@ class Cache:
         return total, [bodies[doc] for doc in docs]
 
     # --- encoding's same-fact lookup ---
+    def holders(self, sessions: Iterable[str]) -> set[str]:
+        """The ids of the memories of the index that hold messages of these sessions (their own or their turns')."""
+        docs: set[int] = set()
+        for key in {session_key(session) for session in sessions}:
+            row = self.db.execute("SELECT docs FROM sessions WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                docs.update(arrays_of(row)[0])
+        return {memory_id for _, memory_id in self._rows(sorted(docs), "id")}
+
+    def commitment_ids(self) -> set[str]:
+        """The ids of the commitments of the index, hidden ones too."""
+        return {memory_id for (memory_id,) in self.db.execute("SELECT id FROM commitments JOIN docs USING (doc)")}
+
     def holds_topics(self) -> bool:
         """Whether any document has topic terms (a new store's cache has none)."""
         return self.db.execute("SELECT 1 FROM topics LIMIT 1").fetchone() is not None

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from itertools import chain
 from bisect import bisect_left
 from datetime import date
+from typing import Any
 
 from .. import commitment
 from ..errors import HippocampusError
@@ -20,7 +21,20 @@ from ..terms import days_text, document_terms, memory_days, topic_terms
 from ..timeutil import parse_day, parse_instant
 from ..workspace import Workspace
 from . import archive
-from .cache import BATCH, CODES, VERSION, Broken, Cache, arrays_of, connect, describes, packed, path_of, unpacked
+from .cache import (
+    BATCH,
+    CODES,
+    VERSION,
+    Broken,
+    Cache,
+    arrays_of,
+    connect,
+    describes,
+    packed,
+    path_of,
+    session_key,
+    unpacked,
+)
 from .indexfile import Loaded
 
 _TABLES = """
@@ -49,27 +63,29 @@ CREATE TABLE bodies(doc INTEGER PRIMARY KEY, body BLOB NOT NULL);  -- cache.pack
 CREATE TABLE terms(term TEXT PRIMARY KEY, docs BLOB NOT NULL, tfs BLOB NOT NULL, lengths BLOB NOT NULL);
 CREATE TABLE topics(term TEXT PRIMARY KEY, docs BLOB NOT NULL);
 CREATE INDEX docs_core ON docs(hidden, pinned, explicit, rank_key);
-CREATE TABLE commitments(
+CREATE TABLE commitments(       -- every commitment of the index
     doc INTEGER PRIMARY KEY,
     status TEXT NOT NULL,         -- open, done or expired
     due REAL,                     -- when it is due (seconds since the epoch, UTC)
-    closed REAL                   -- when it was closed
+    closed REAL,                  -- when it was closed
+    hidden INTEGER NOT NULL       -- superseded or archived: listed nowhere
 );
 CREATE INDEX commitments_due ON commitments(status, due);
+CREATE TABLE sessions(key INTEGER PRIMARY KEY, docs BLOB NOT NULL);  -- a session's key -> the memories holding it
 """
 # What a body leaves out: its importance and decay anchor are the row's (a body stays as it is when the daily decay
 # writes new importances).
 _LEFT_OUT = ("importance", "decay")
 
 
-Entry = tuple[tuple, bytes, dict[str, tuple[float, float]], float, set[str], tuple | None]
+Entry = tuple[tuple, bytes, dict[str, tuple[float, float]], float, set[str], tuple | None, set[int]]
 
 
 def _entry(doc: int, memory: Memory, meta: dict, today: date, shelved: bool = False) -> Entry:
     """(the document's row, its body, its weighted terms with their pieces' lengths, its average piece length, its
-    topic terms, its commitment row or None)
+    topic terms, its commitment row or None, the keys of the sessions whose messages it holds)
     for a memory of the index — or, `shelved`, of the archive: searchable by recall, hidden from every other view,
-    never a same-fact candidate for encoding, never a commitment."""
+    never a same-fact candidate for encoding, never a commitment, holding no session's messages for encoding."""
     counts, length = document_terms(memory)
     topic = set() if shelved else topic_terms(memory.content)
     base, since, key, pinned = _dating(memory, meta, today)
@@ -96,7 +112,15 @@ def _entry(doc: int, memory: Memory, meta: dict, today: date, shelved: bool = Fa
         (2 if memory.superseded else 1) if shelved else 0,
     )
     body = {k: v for k, v in memory.to_dict().items() if k not in _LEFT_OUT}
-    return row, packed(body), counts, length, topic, None if shelved else _commitment_row(doc, memory)
+    if shelved:
+        return row, packed(body), counts, length, topic, None, set()
+    return row, packed(body), counts, length, topic, _commitment_row(doc, memory), _sessions(memory)
+
+
+def _sessions(memory: Memory) -> set[int]:
+    """The keys (cache.session_key) of the sessions whose messages a memory holds (its own sources and its
+    turns')."""
+    return {session_key(str(s["session"])) for s in memory.every_source() if s.get("session") is not None}
 
 
 def _dating(memory: Memory, meta: dict, today: date) -> tuple[float, int, float | None, float]:
@@ -134,18 +158,24 @@ def _redate(db: sqlite3.Connection, index: Index, moved: set[str], changed: set[
 
 
 def _commitment_row(doc: int, memory: Memory) -> tuple | None:
-    """(doc, status, due, closed) of a commitment that is not hidden (superseded or archived); None for any other
-    memory."""
+    """(doc, status, due, closed, hidden) of a commitment; None for any other memory."""
     raw = memory.raw
-    if not commitment.is_commitment(raw) or memory.superseded or memory.archived:
+    if not commitment.is_commitment(raw):
         return None
     due = commitment.due_of(raw)
     closed = parse_instant(raw.get("closed"))
-    return (doc, commitment.status_of(raw), due.timestamp() if due else None, closed.timestamp() if closed else None)
+    hidden = int(memory.superseded or memory.archived)
+    return (
+        doc,
+        commitment.status_of(raw),
+        due.timestamp() if due else None,
+        closed.timestamp() if closed else None,
+        hidden,
+    )
 
 
 # What a document's rows are written from: its row of docs, its body and its commitment row or None (an entry's
-# words are taken into the postings at once: a batch of rows does not hold them).
+# words and sessions are taken into the postings at once: a batch of rows does not hold them).
 Rows = tuple[tuple, bytes, tuple | None]
 
 
@@ -156,7 +186,7 @@ def _rows(entry: Entry) -> Rows:
 def _insert(db: sqlite3.Connection, rows: list[Rows]) -> None:
     db.executemany(f"INSERT INTO docs VALUES ({','.join('?' * 18)})", [r[0] for r in rows])
     db.executemany("INSERT INTO bodies VALUES (?, ?)", [(r[0][0], r[1]) for r in rows])
-    db.executemany("INSERT INTO commitments VALUES (?, ?, ?, ?)", [r[2] for r in rows if r[2] is not None])
+    db.executemany("INSERT INTO commitments VALUES (?, ?, ?, ?, ?)", [r[2] for r in rows if r[2] is not None])
 
 
 def _set_meta(db: sqlite3.Connection, **values) -> None:
@@ -172,13 +202,14 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: Iterable[Mem
     """Fill an empty database with every memory of the index, and the archived memories recall finds (`shelf`,
     see archive.searchable); the caller commits. Every memory held as text is validated (model.Memory.validated);
     returns how many of their texts validating changed."""
-    for table in ("meta", "docs", "bodies", "terms", "topics", "commitments"):
+    for table in ("meta", "docs", "bodies", "terms", "topics", "commitments", "sessions"):
         db.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in _TABLES.split(";"):
         db.execute(statement)  # one by one: a script would end the caller's transaction
     db.execute(f"PRAGMA user_version = {VERSION}")
     postings: dict[str, tuple[array, array, array]] = {}
     topics: dict[str, array] = {}
+    sessions: dict[int, array] = {}
     entries = []
     every = chain(((memory, False) for memory in index.memories), ((memory, True) for memory in shelf))
     renewed = held = 0
@@ -188,8 +219,8 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: Iterable[Mem
         entry = _entry(doc, seen, index.meta, today, shelved)
         held += len(entry[2])
         if held > POSTINGS_HELD:
-            _append_postings(db, postings, topics)
-            postings, topics, held = {}, {}, len(entry[2])
+            _append_postings(db, postings, topics, sessions)
+            postings, topics, sessions, held = {}, {}, {}, len(entry[2])
         for term, (tf, length) in entry[2].items():
             found = postings.get(term)
             if found is None:
@@ -199,12 +230,14 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: Iterable[Mem
             found[2].append(length)
         for term in entry[4]:
             topics.setdefault(term, array("I")).append(doc)
+        for session in entry[6]:
+            sessions.setdefault(session, array("I")).append(doc)
         entries.append(_rows(entry))
         if len(entries) == BATCH:
             _insert(db, entries)
             entries = []
     _insert(db, entries)
-    _append_postings(db, postings, topics)
+    _append_postings(db, postings, topics, sessions)
     _totals(db)
     return renewed
 
@@ -214,16 +247,20 @@ def build(db: sqlite3.Connection, index: Index, today: date, shelf: Iterable[Mem
 POSTINGS_HELD = 500_000
 
 
-def _append_postings(db: sqlite3.Connection, postings: dict[str, tuple[array, array, array]], topics: dict) -> None:
+def _append_postings(
+    db: sqlite3.Connection, postings: dict[str, tuple[array, array, array]], topics: dict, sessions: dict
+) -> None:
     db.executemany(
         "INSERT INTO terms VALUES (?, ?, ?, ?) ON CONFLICT(term) DO UPDATE SET docs = CAST(docs || excluded.docs AS"
         " BLOB), tfs = CAST(tfs || excluded.tfs AS BLOB), lengths = CAST(lengths || excluded.lengths AS BLOB)",
         ((term, d.tobytes(), t.tobytes(), n.tobytes()) for term, (d, t, n) in postings.items()),
     )
-    db.executemany(
-        "INSERT INTO topics VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET docs = CAST(docs || excluded.docs AS BLOB)",
-        ((term, d.tobytes()) for term, d in topics.items()),
-    )
+    for table, key in (("topics", "term"), ("sessions", "key")):
+        db.executemany(
+            f"INSERT INTO {table} VALUES (?, ?) ON CONFLICT({key}) DO UPDATE SET docs = CAST(docs || excluded.docs"
+            " AS BLOB)",
+            ((name, d.tobytes()) for name, d in (topics if table == "topics" else sessions).items()),
+        )
 
 
 # Memories whose rows `update` redoes together: what they change in the postings is held until the part is written,
@@ -259,6 +296,7 @@ def _update_part(
     # term -> (the documents to take out of its postings, the postings to put in)
     terms: dict[str, tuple[set[int], list[tuple]]] = {}
     topics: dict[str, tuple[set[int], list[tuple]]] = {}
+    sessions: dict[int, tuple[set[int], list[tuple]]] = {}
     entries = []
     for memory_id in ids:
         found = db.execute("SELECT doc, topic FROM docs WHERE id = ?", (memory_id,)).fetchone()
@@ -266,10 +304,13 @@ def _update_part(
         if found is not None:
             doc = found[0]
             (body,) = db.execute("SELECT body FROM bodies WHERE doc = ?", (doc,)).fetchone()
-            for term in document_terms(Memory.wrap(unpacked(body)))[0]:
+            before = Memory.wrap(unpacked(body))
+            for term in document_terms(before)[0]:
                 terms.setdefault(term, (set(), []))[0].add(doc)
             for term in found[1].split():
                 topics.setdefault(term, (set(), []))[0].add(doc)
+            for session in _sessions(before):
+                sessions.setdefault(session, (set(), []))[0].add(doc)
             db.execute("DELETE FROM docs WHERE doc = ?", (doc,))
             db.execute("DELETE FROM bodies WHERE doc = ?", (doc,))
             db.execute("DELETE FROM commitments WHERE doc = ?", (doc,))
@@ -287,18 +328,25 @@ def _update_part(
             terms.setdefault(term, (set(), []))[1].append((doc, tf, length))
         for term in entry[4]:
             topics.setdefault(term, (set(), []))[1].append((doc,))
+        for session in entry[6]:
+            sessions.setdefault(session, (set(), []))[1].append((doc,))
     _insert(db, entries)
-    for table, changes in (("terms", terms), ("topics", topics)):
+    changed: tuple[tuple[str, str, dict[Any, tuple[set[int], list[tuple]]]], ...] = (
+        ("terms", "term", terms),
+        ("topics", "term", topics),
+        ("sessions", "key", sessions),
+    )
+    for table, key, changes in changed:
         columns = "docs, tfs, lengths" if table == "terms" else "docs"
-        for term, (out, added) in changes.items():
-            row = db.execute(f"SELECT {columns} FROM {table} WHERE term = ?", (term,)).fetchone()
+        for name, (out, added) in changes.items():
+            row = db.execute(f"SELECT {columns} FROM {table} WHERE {key} = ?", (name,)).fetchone()
             arrays = arrays_of(row) if row else tuple(array(code) for code in CODES[: len(columns.split(","))])
             _splice(arrays, out, sorted(added))
             if arrays[0]:
                 values = ",".join("?" * (len(arrays) + 1))
-                db.execute(f"INSERT OR REPLACE INTO {table} VALUES ({values})", (term, *(a.tobytes() for a in arrays)))
+                db.execute(f"INSERT OR REPLACE INTO {table} VALUES ({values})", (name, *(a.tobytes() for a in arrays)))
             elif row:
-                db.execute(f"DELETE FROM {table} WHERE term = ?", (term,))
+                db.execute(f"DELETE FROM {table} WHERE {key} = ?", (name,))
     return next_doc
 
 
