@@ -149,6 +149,8 @@ def encode(
                 outcome.add(encoding.encode(index, backlog, now, min_importance, lookup=lookup))
         # Beside encoding, over the same messages: the promises and reminders they make or keep; and those long past
         # due expire, whether or not anything new was said.
+        if lookup is None and store.cache is not None:
+            lookup = _lookup(store, set())  # of a store with a cache, only its commitments are read
         known = lookup.commitments if lookup is not None else None
         report.commitments = commitments.track(index, backlog, now, report.zone.zone, known)
         lookup = known = None  # let go before the save, the cache and the published files are written
