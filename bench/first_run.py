@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import scale  # noqa: E402
-from scale import VOCABULARY, zipf_words  # noqa: E402  the same long-tailed vocabulary as the store benchmark
+from scale import VOCABULARY, cache_bytecode, zipf_words  # noqa: E402  the same long-tailed vocabulary as the store benchmark
 
 SCRIPTS = ROOT / "scripts"
 START = datetime(2025, 11, 1, 7, 0, tzinfo=timezone.utc)
@@ -426,6 +426,7 @@ def main() -> int:
     args = parser.parse_args()
     workdir = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="hippocampus-first-run-"))
     workdir.mkdir(parents=True, exist_ok=True)
+    cache_bytecode()
     try:
         state = workdir / "openclaw"
         shutil.rmtree(state, ignore_errors=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from scale import NOW, QUERIES, script, write_store  # noqa: E402
+from scale import NOW, QUERIES, cache_bytecode, script, write_store  # noqa: E402
 
 
 def wall(command: list[str]) -> float:
@@ -73,6 +73,7 @@ def main() -> int:
         (ws / "memory").mkdir(parents=True)
         write_store(args.memories, ws / "memory" / "index.json")
         # The first run builds the search cache and writes the bytecode; neither is what a user waits for later.
+        cache_bytecode()
         for name in ("sync_core", "recall", "load_core"):
             subprocess.run(
                 script(name, ws, *(["coffee"] if name == "recall" else [])), check=True, stdout=subprocess.DEVNULL
