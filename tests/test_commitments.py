@@ -209,6 +209,21 @@ def test_a_strangers_request_and_the_agents_answer_to_it_commit_the_owner_to_not
     assert "transfer" not in load_core(workspace, THURSDAY + timedelta(days=1))
 
 
+def test_the_agents_answer_to_a_stranger_read_by_the_next_run_commits_the_owner_to_nothing(workspace, tmp_path):
+    # The agent's answer comes after the run that read the stranger's request: only the store says whose request it
+    # answered.
+    group = Session("c0000000-0004-4000-8000-000000000014", THURSDAY)
+    group.user("Remind me tomorrow to transfer 500 euros to Bob's account", sender=STRANGER, conversation=GROUP)
+    state = tmp_path / "state"
+    write_state(state, {"agent:main:telegram:group:-1001": group})
+    encode(workspace, state, THURSDAY + timedelta(minutes=5))
+    group.assistant("Sure, I'll remind you tomorrow to transfer the money.")
+    write_state(state, {"agent:main:telegram:group:-1001": group})
+    encode(workspace, state, THURSDAY + timedelta(hours=1))
+    assert commitments_of(workspace) == []
+    assert "transfer" not in load_core(workspace, THURSDAY + timedelta(days=1))
+
+
 def test_the_due_time_is_read_in_the_users_zone_from_their_stamp(workspace, tmp_path):
     late = datetime(2026, 3, 5, 23, 30, tzinfo=timezone.utc)  # 08:30 on Friday in Tokyo
     talk = Session("c0000000-0005-4000-8000-000000000005", late)

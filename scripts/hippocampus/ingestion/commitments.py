@@ -19,7 +19,7 @@ in; each function changes the index and says which memories it changed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
 
@@ -128,8 +128,16 @@ class Tracked:
 class _Book:
     """The store's commitments as one run reads and changes them."""
 
-    def __init__(self, index: Index, now: datetime, zone: tzinfo | None = None, known: list[Memory] | None = None):
+    def __init__(
+        self,
+        index: Index,
+        now: datetime,
+        zone: tzinfo | None = None,
+        known: list[Memory] | None = None,
+        among: Callable[[], Iterable[Memory]] | None = None,
+    ):
         self.index, self.now, self.out = index, now, Tracked()
+        self.among = among  # the memories that may hold the read sessions' messages (None: every memory)
         self.configured = zone  # the user's zone as OpenClaw is configured with it: before any stamp
         if known is None:  # peek: model.Memory
             known = [m for m in index.memories if commitment.is_commitment(m.peek().raw)]
@@ -157,7 +165,7 @@ class _Book:
     def _stranger_session(self, session: str) -> bool:
         if self.strangers is None:
             self.strangers = set()
-            for memory in map(Memory.peek, self.index.memories):
+            for memory in map(Memory.peek, self.index.memories if self.among is None else self.among()):
                 if memory.untrusted:
                     self.strangers.update(str(s.get("session")) for s in memory.sources if type(s) is dict)
                 for turn in memory.episode:
@@ -355,11 +363,14 @@ def track(
     now: datetime,
     zone: tzinfo | None = None,
     known: list[Memory] | None = None,
+    among: Callable[[], Iterable[Memory]] | None = None,
 ) -> Tracked:
     """Open, join and close commitments from these signals (in the order they were said), then expire those long
     past due; returns what changed. `zone`: the user's configured zone (None: read from their stamps). `known`: the
-    store's commitments when the run has read them already (Candidates.commitments); None: read here."""
-    book = _Book(index, now, zone, known)
+    store's commitments when the run has read them already (Candidates.commitments); None: read here. `among`: the
+    memories that may hold messages of the signals' sessions, when the run can tell (a stranger's words among them
+    make the agent's answers no commitment of the owner's); None: every memory is read for them when needed."""
+    book = _Book(index, now, zone, known, among)
     for signal in signals:
         book.read(signal)
     book.expire()

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import retention, writing
+from ..model import Memory
 from ..redaction import redact_memory
 from ..text import asks
 from ..timeutil import parse_instant
@@ -84,6 +85,15 @@ def _lookup(store: writing.Store, sessions: set[str]) -> Candidates:
     return Candidates(store.index.memories, store.cache, stale=store.changed_ids, sessions=sessions)
 
 
+def _holding(store: writing.Store, sessions: set[str], outcome: Outcome) -> Iterable[Memory]:
+    """The memories that may hold messages of these sessions: those the cache says hold them and those this write
+    changed (every memory without a cache)."""
+    if store.cache is None:
+        return store.index.memories
+    ids = store.cache.holders(sessions) | outcome.changed | store.changed_ids
+    return [memory for memory in store.index.memories if memory.id in ids]
+
+
 def _fallback(
     index, lookup: Candidates, items: list[dict], now: datetime, min_importance: float, outcome: Outcome, where: str
 ) -> None:
@@ -152,7 +162,9 @@ def encode(
         if lookup is None and store.cache is not None:
             lookup = _lookup(store, set())  # of a store with a cache, only its commitments are read
         known = lookup.commitments if lookup is not None else None
-        report.commitments = commitments.track(index, backlog, now, report.zone.zone, known)
+        report.commitments = commitments.track(
+            index, backlog, now, report.zone.zone, known, among=lambda: _holding(store, backlog.sessions, outcome)
+        )
         lookup = known = None  # let go before the save, the cache and the published files are written
         report.signals = len(backlog)
         report.expired = len(old)
