@@ -13,7 +13,7 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hippocampus.ingestion import duetime
+from hippocampus.ingestion import daywords, duetime
 from hippocampus.ingestion.duetime import read_due, zone_of
 from hippocampus.text import alternatives
 
@@ -319,7 +319,7 @@ on the 3rd|by the 12th|before the 5|until the 20th|the 27th|le 3|le 1er|am 3.|el
 def test_a_text_in_ascii_is_read_by_every_pattern_of_days_that_matches_it(saying):
     everything = duetime._period_patterns()
     for text in (saying, saying.upper(), f"So, {saying}, fine.", f"(it was {saying.title()})\n"):
-        tokens = duetime._tokens(text)
+        tokens = daywords.day_tokens(text)
         assert tokens is not None, text
         matching = [pattern for pattern, _ in everything if pattern.search(text)]
         assert matching, text
@@ -335,7 +335,7 @@ def test_a_text_in_ascii_of_the_words_of_days_is_read_by_every_pattern_that_matc
         [*words, *map(str.upper, words), " ", "  ", "\n", "'", "-", ",", ".", "x", "2", "12", "2023", "_"]
     )
     text = "".join(data.draw(st.lists(pieces, max_size=12)))
-    tokens = duetime._tokens(text)
+    tokens = daywords.day_tokens(text)
     if tokens is None:
         return  # a text without a word of days is not read
     chosen = [pattern for pattern, _ in duetime._period_patterns(tokens, in_ascii=True)]

@@ -528,3 +528,26 @@ def test_the_turn_shown_under_a_memory_is_the_best_match_even_when_it_is_context
     [hit] = rank([dinner], "Which French bistro did I book for Friday?", NOW, {})
     assert [s["message"] for s in hit.sources[: hit.lead]] == ["m1"]
     assert hit.turn is not None and hit.turn["source"]["message"] == "m2"
+
+
+def test_a_question_that_names_no_day_does_not_load_the_reader_of_dates(workspace):
+    # What a recall imports is what a person waits for: the reader of dates (its patterns in six languages) is loaded
+    # only for a question that may name a day. A fresh process: this one has loaded everything already.
+    import subprocess
+    import sys
+
+    from conftest import SCRIPTS, memory, write_index
+
+    write_index(workspace, [memory("mem_001", "User drinks oat milk flat whites", created="2026-02-28")])
+    probe = (
+        "import sys, io, contextlib\n"
+        f"sys.path.insert(0, {str(SCRIPTS)!r})\n"
+        "from hippocampus.commands import recall\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        f"    recall.main([sys.argv[1], '--workspace', {str(workspace)!r}, '--now', '2026-03-02T10:00:00Z'])\n"
+        "print('oat milk' in out.getvalue(), 'hippocampus.ingestion.duetime' in sys.modules)\n"
+    )
+    for question, loaded in (("coffee with oat milk", False), ("what milk did I drink on Saturday", True)):
+        found = subprocess.run([sys.executable, "-c", probe, question], capture_output=True, text=True, check=True)
+        assert found.stdout.split() == ["True", str(loaded)], (question, found.stdout, found.stderr[-500:])

@@ -13,7 +13,7 @@ from conftest import memory, read_index, run_script, write_index
 
 from hippocampus import search
 from hippocampus.errors import HippocampusError
-from hippocampus.ingestion import duetime, encoding
+from hippocampus.ingestion import daywords, duetime, encoding
 from hippocampus.ingestion.duetime import PERIODS_READ, read_periods
 from hippocampus.ingestion.transcripts import Signal
 from hippocampus.model import Index, Memory
@@ -428,7 +428,7 @@ def test_the_dashboard_data_carries_the_days_a_memory_refers_to():
     ],
 )
 def test_only_a_text_that_may_name_a_day_is_read_with_the_patterns(text, may):
-    assert duetime.may_name_days(text) is may
+    assert daywords.may_name_days(text) is may
     if not may:
         assert days(text, question=True) == []
     assert days("what did I eat this morning", question=True) == [("2023-03-09", "2023-03-09")]

@@ -14,6 +14,7 @@ from collections.abc import Collection
 from typing import Any, NamedTuple
 from datetime import datetime
 
+from .ingestion.daywords import may_name_days
 from .model import Memory
 from .store.cache import Cache, Facts
 from .terms import days_of_text, denser, document_terms, pieces, text_terms, Piece, TIME_TERM, agent_term, agents
@@ -83,6 +84,8 @@ def asked_days(query: str, now: datetime) -> tuple[list[tuple[int, int]], set[st
     days relative to `now` ("last", "week", "ago", "上周"): those are read as days, not matched as words — a memory
     that says "last week" of another week is not about the week asked. The names of days and months and numbers
     ("Saturday", "May", "2023") stay words: a memory may say them of the day it means."""
+    if not may_name_days(query):
+        return [], set()  # the reader of dates is not even loaded
     from .ingestion.duetime import names_a_day, read_periods  # the one reader of dates, built on first use
 
     periods = read_periods(query, now, question=True)

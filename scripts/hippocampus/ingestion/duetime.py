@@ -28,6 +28,17 @@ from typing import NamedTuple, TypeVar
 from dateutil.relativedelta import relativedelta
 
 from ..text import alternatives
+from .daywords import (
+    AGO_UNIT_OF,
+    DIGIT,
+    HAN,
+    MONTH_OF,
+    PART_WORD,
+    UNIT_OF,
+    WEEKDAY_OF,
+    WORD,
+    day_tokens,
+)
 
 DEFAULT_HOUR = 9
 END_OF_DAY = 17
@@ -102,64 +113,23 @@ def _number(word: str) -> int | None:
     return None
 
 
-_UNITS = {
-    "minutes": "minute minutes min mins minuto minutos minuten 分钟 分鐘",
-    "hours": "hour hours hr hrs h heure heures stunde stunden hora horas 小时 个小时 個小時 小時 钟头 個鐘頭",
-    "days": "day days jour jours tag tage tagen día días dia dias 天",
-    "weeks": "week weeks semaine semaines woche wochen semana semanas 周 个星期 個星期 星期 礼拜 个礼拜",
-    "months": "month months mois monat monate monaten mes meses mês 个月 個月",
-}
-_UNIT_OF = {word: unit for unit, words in _UNITS.items() for word in words.split()}
-_UNIT = _alternatives(_UNIT_OF)
+_UNIT = _alternatives(UNIT_OF)
 _HALF_HOUR = _alternatives(
     ("half an hour", "une demi-heure", "une demi heure", "einer halben stunde", "eine halbe stunde", "media hora")
     + ("meia hora", "半小时", "半个小时", "半個小時")
 )
 
-_WEEKDAY_NAMES = {
-    0: "monday lundi montag lunes segunda-feira segunda 星期一 周一 礼拜一",
-    1: "tuesday mardi dienstag martes terça-feira terca-feira terça terca 星期二 周二 礼拜二",
-    2: "wednesday mercredi mittwoch miércoles miercoles quarta-feira quarta 星期三 周三 礼拜三",
-    3: "thursday jeudi donnerstag jueves quinta-feira quinta 星期四 周四 礼拜四",
-    4: "friday vendredi freitag viernes sexta-feira sexta 星期五 周五 礼拜五",
-    5: "saturday samedi samstag sonnabend sábado sabado 星期六 周六 礼拜六",
-    6: "sunday dimanche sonntag domingo 星期日 星期天 周日 周天 礼拜天 礼拜日",
-}
-_WEEKDAY_OF = {word: day for day, words in _WEEKDAY_NAMES.items() for word in words.split()}
 # Portuguese weekdays without "-feira" are also ordinals ("a segunda vez"): read as days only after a preposition.
 _BARE_ORDINALS = frozenset({"segunda", "terça", "terca", "quarta", "quinta", "sexta"})
-_MONTH_NAMES = {
-    1: "january jan janvier januar jänner enero janeiro",
-    2: "february feb février fevrier februar febrero fevereiro",
-    3: "march mar mars märz maerz marzo março marco",
-    4: "april apr avril abril",
-    5: "may mai mayo maio",
-    6: "june jun juin juni junio junho",
-    7: "july jul juillet juli julio julho",
-    8: "august aug août aout agosto",
-    9: "september sep sept septembre setembro septiembre setiembre",
-    10: "october oct octobre oktober octubre outubro",
-    11: "november nov novembre noviembre novembro",
-    12: "december dec décembre decembre dezember diciembre dezembro",
-}
-_MONTH_OF = {word: month for month, words in _MONTH_NAMES.items() for word in words.split()}
-_NAMES_OF_DAYS = frozenset(_WEEKDAY_OF) | frozenset(_MONTH_OF)
+_NAMES_OF_DAYS = frozenset(WEEKDAY_OF) | frozenset(MONTH_OF)
 
 
-_MONTH = _alternatives(_MONTH_OF)
+_MONTH = _alternatives(MONTH_OF)
 _ENGLISH_MONTH = _alternatives(
     "january february march april may june july august september october november december".split()
     + "jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
 
-_PART_OF = {
-    "morning": "morning matin morgen früh vormittag morgens manhã mañana 上午 早上 早晨",
-    "noon": "noon midday midi mittag mittags mediodía meio-dia 中午",
-    "afternoon": "afternoon après-midi apres-midi nachmittag nachmittags tarde 下午",
-    "evening": "evening soir abend abends 傍晚 晚上",
-    "night": "night nuit nacht nachts noche noite 夜里 夜裡",
-}
-_PART_WORD = {word: part for part, words in _PART_OF.items() for word in words.split()}
 # Where a word starts and ends: not beside another letter or digit — except in the scripts written without spaces,
 # whose words start and end anywhere.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -180,7 +150,7 @@ def names_a_day(word: str) -> bool:
 # "amanhã à noite", "明天下午").
 _PART_AFTER = (
     r"(?:(?:\s*,)?\s*(?:in\s+the\s+|por\s+la\s+|en\s+la\s+|de\s+la\s+|à\s+|a\s+|de\s+|pela\s+|am\s+)?"
-    rf"(?P<part>{_alternatives(_PART_WORD)}){_END})?"
+    rf"(?P<part>{_alternatives(PART_WORD)}){_END})?"
 )
 
 # --- what a text says, piece by piece -------------------------------------------------------------------------
@@ -217,7 +187,7 @@ def _set_day(reading: _Reading, day: date) -> bool:
 def _set_part(reading: _Reading, match: re.Match) -> None:
     word = _group(match, "part")
     if word and reading.part is None:
-        reading.part = _PART_WORD.get(word.lower())
+        reading.part = PART_WORD.get(word.lower())
 
 
 def _relative(reading: _Reading, match: re.Match) -> bool:
@@ -225,7 +195,7 @@ def _relative(reading: _Reading, match: re.Match) -> bool:
         amount, unit = 30, "minutes"
     else:
         number = _number(_group(match, "n") or "")
-        unit = _UNIT_OF.get((_group(match, "unit") or "").lower(), "")
+        unit = UNIT_OF.get((_group(match, "unit") or "").lower(), "")
         if number is None or not unit or number > 1000:
             return False
         amount = number
@@ -264,7 +234,7 @@ def _today_part(part: str) -> Handler:
 
 def _weekday(reading: _Reading, match: re.Match) -> bool:
     name = match.group("day").lower()
-    day = _WEEKDAY_OF.get(name)
+    day = WEEKDAY_OF.get(name)
     if day is None:
         return False
     before = (match.group("pre") or "").lower().split()
@@ -354,7 +324,7 @@ def _iso_date(reading: _Reading, match: re.Match) -> bool:
 
 
 def _named_date(reading: _Reading, match: re.Match) -> bool:
-    month = _MONTH_OF.get(match.group("month").lower())
+    month = MONTH_OF.get(match.group("month").lower())
     day = int(match.group("d"))
     year = int(match.group("y")) if match.group("y") else None
     found = _roll_year(reading, month, day, year) if month else None
@@ -432,7 +402,7 @@ def _tomorrow(reading: _Reading, match: re.Match) -> bool:
 
 def _this_part(reading: _Reading, match: re.Match) -> bool:
     """ "this afternoon", "heute Abend", "esta tarde", "今天下午": today, at that part of the day."""
-    return _today_part(_PART_WORD.get((_group(match, "part") or "").lower(), "morning"))(reading, match)
+    return _today_part(PART_WORD.get((_group(match, "part") or "").lower(), "morning"))(reading, match)
 
 
 def _part_alone(reading: _Reading, match: re.Match) -> bool:
@@ -496,7 +466,7 @@ _WEEKDAY = (
     rf"{_AT_BOUNDARY}(?:(?P<prep>on|by|until|before|le|am|bis|el|la|na|no|até|ate|hasta)\s++)?"
     r"(?:(?P<pre>next|this|nächsten|nächster|kommenden|diesen|este|esta|el\s+próximo|el\s+proximo|próximo|"
     r"proximo|próxima|proxima|na\s+próxima|nesta|neste|下个|下個|下|这个|這個|这|這|本|ce)\s*+)?"
-    rf"(?P<day>{_alternatives(_WEEKDAY_OF)})(?P<feira>-feira)?"
+    rf"(?P<day>{_alternatives(WEEKDAY_OF)})(?P<feira>-feira)?"
     r"(?P<post>\s+(?:prochain|que\s+viene|que\s+vem))?"
     rf"{_END}{_PART_AFTER}"
 )
@@ -740,11 +710,7 @@ class Period(NamedTuple):
 Span = tuple[date, date]
 PeriodHandler = Callable[[datetime, re.Match, bool], "Span | None"]  # (said, match, question) -> days, or None
 
-_AGO_UNIT_OF = {
-    **_UNIT_OF,
-    **dict.fromkeys("year years yr yrs ans année années jahr jahre jahren año años ano anos 年".split(), "years"),
-}
-_AGO_UNIT = _alternatives(_AGO_UNIT_OF)
+_AGO_UNIT = _alternatives(AGO_UNIT_OF)
 _PAST_WORDS = r"(?:dernier|dernière|derniere|passé|passe|passée|passee|pasado|pasada|passado|passada)"
 _LAST = r"(?:last|letzten|letzter|letztes|letzte|vergangenen|vergangene|vergangenes)"
 
@@ -788,7 +754,7 @@ def _ago(said: datetime, match: re.Match, question: bool) -> Span | None:
     """ "two weeks ago", "il y a trois jours", "vor einem Monat", "hace dos semanas", "há duas semanas", "三天前";
     and ahead, "in three days": about that day (AGO_SPREAD)."""
     number = _number(_group(match, "n") or "")
-    unit = _AGO_UNIT_OF.get((_group(match, "unit") or "").lower())
+    unit = AGO_UNIT_OF.get((_group(match, "unit") or "").lower())
     if number is None or unit is None or number > 1000:
         return None
     if _group(match, "ahead") and question:
@@ -806,7 +772,7 @@ def _lately(said: datetime, match: re.Match, question: bool) -> Span | None:
     """ "the past two weeks", "ces derniers jours", "in den letzten drei Tagen", "过去三天": up to the day said."""
     word = _group(match, "n")
     number = _number(word) if word else (3 if (_group(match, "unit") or "").lower().endswith(("s", "en")) else 1)
-    unit = _AGO_UNIT_OF.get((_group(match, "unit") or "").lower())
+    unit = AGO_UNIT_OF.get((_group(match, "unit") or "").lower())
     if number is None or unit is None or unit in ("minutes", "hours") or number > 1000:
         return None
     today = said.date()
@@ -846,7 +812,7 @@ def _on(today: date, month: int, day: int, year: int | None, question: bool) -> 
 def _date_in_words(said: datetime, match: re.Match, question: bool) -> Span | None:
     """A date with a month's name: "March 16th, 2023", "the 16th of March", "16 mars", "am 16. März", "3 de mayo"."""
     text = match.group(0).lower()
-    month = next((_MONTH_OF[w] for w in re.findall(r"[^\W\d_]+", text) if w in _MONTH_OF), None)
+    month = next((MONTH_OF[w] for w in re.findall(r"[^\W\d_]+", text) if w in MONTH_OF), None)
     day = re.search(r"(?<!\d)\d{1,2}(?!\d)", text)
     year = re.search(r"(?<!\d)\d{4}(?!\d)", text)
     if month is None or day is None:
@@ -872,7 +838,7 @@ def _date_in_numbers(said: datetime, match: re.Match, question: bool) -> Span | 
 def _month(said: datetime, match: re.Match, question: bool) -> Span | None:
     """A month: "in May", "im Mai", "May 2023", "2023年5月", "五月", "last May", "mai dernier"."""
     word = (_group(match, "month") or "").lower()
-    month = _MONTH_OF.get(word) or _number(_group(match, "m") or "")
+    month = MONTH_OF.get(word) or _number(_group(match, "m") or "")
     if month is None or not 1 <= month <= 12:
         return None
     today = said.date()
@@ -931,7 +897,7 @@ def _weekday_named(said: datetime, match: re.Match, question: bool) -> Span | No
         return day, day
     name = (_group(match, "lastday") or "").lower()
     if name:
-        weekday = _WEEKDAY_OF[name]
+        weekday = WEEKDAY_OF[name]
         day = today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
         return day, day
     if not (question and match.group("prep")) and not match.group("pre") and not match.group("post"):
@@ -950,8 +916,8 @@ def _weekday_named(said: datetime, match: re.Match, question: bool) -> Span | No
 
 _HAN_WEEKDAY = r"(?P<hanwhich>上|下|这|這|本)(?:个|個)?(?:周|週|星期|礼拜|禮拜)(?P<handay>[一二三四五六日天])"
 _LAST_WEEKDAY = (
-    rf"{_AT_BOUNDARY}(?:on\s++|am\s++)?{_LAST}\s++(?P<lastday>{_alternatives(_WEEKDAY_OF)}){_END}"
-    rf"|{_AT_BOUNDARY}(?:(?:el|na|no|le)\s++)?(?P<lastday2>{_alternatives(_WEEKDAY_OF)})(?:-feira)?\s++{_PAST_WORDS}{_END}"
+    rf"{_AT_BOUNDARY}(?:on\s++|am\s++)?{_LAST}\s++(?P<lastday>{_alternatives(WEEKDAY_OF)}){_END}"
+    rf"|{_AT_BOUNDARY}(?:(?:el|na|no|le)\s++)?(?P<lastday2>{_alternatives(WEEKDAY_OF)})(?:-feira)?\s++{_PAST_WORDS}{_END}"
 )
 # The words that start a word share one boundary, and "三天前" and "三天后" one reading up to the last word, tried once
 # at each place rather than once for each (what follows a number and a unit tells them apart: a place holds at most
@@ -1033,65 +999,30 @@ _CALENDAR = {
 }
 
 
-# Words without which no pattern of days matches (a text without them and without a digit is not read: the patterns
-# are compiled, which takes a while, only when a text may name a day).
-_DAY_WORDS = frozenset(
-    w for words in (_WEEKDAY_OF, _MONTH_OF, _AGO_UNIT_OF) for word in words for w in re.findall(r"[^\W\d_]+", word)
-) | frozenset(
-    """yesterday today tonight tomorrow ago weekend hier aujourd demain soir matin semaine gestern heute morgen
-    vorgestern übermorgen wochenende ayer anoche hoy mañana anteayer ontem hoje amanhã anteontem an night noche tarde
-    noite manhã""".split()
-)  # "an": l'an dernier; "night": last night; "noche", "tarde"…: esta noche
-_DAY_CHARACTER = re.compile("[年月日号號天周週星期礼拜禮昨今明晚早]")  # one scan of the regex engine finds one
-_WORD = re.compile(r"[^\W\d_]+")
-_DIGIT = re.compile(r"\d")
-
-
-def may_name_days(text: str) -> bool:
-    """Whether `text` may name a day (a digit, a word of days, months, weeks…, "this" with a part of the day): when
-    not, it names none. ("coffee in the morning" names none.)"""
-    return _tokens(text) is not None
-
-
-def _tokens(text: str) -> frozenset[str] | None:
-    """The words of a text that may name a day, with DIGIT for a digit and HAN for a Chinese word of days; None when
-    it may name none."""
-    found = set(_WORD.findall(text.lower()))
-    if _DIGIT.search(text):
-        found.add(DIGIT)
-    if _DAY_CHARACTER.search(text):
-        found.add(HAN)
-    if found.isdisjoint(_DAY_WORDS) and not found & {DIGIT, HAN}:
-        if not ("this" in found and not found.isdisjoint(_PART_WORD)):
-            return None
-    return frozenset(found)
-
-
 # Each pattern with the words one of which a text must hold for it to match: DIGIT stands for a digit, HAN for a
 # character of days in Chinese, None for none needed; and the further sets of words a text written in ASCII must hold
 # one of each of (below). A question compiles only the patterns its words may match.
-DIGIT, HAN = "0", "中"
-_UNIT_WORDS = frozenset(_AGO_UNIT_OF) | {HAN}
+_UNIT_WORDS = frozenset(AGO_UNIT_OF) | {HAN}
 _BEFORE_YESTERDAY_WORDS = frozenset({"yesterday", "hier", "vorgestern", "ayer", "anteayer", "anteontem", HAN})
 _YESTERDAY_WORDS = frozenset({"yesterday", "night", "hier", "gestern", "ayer", "anoche", "ontem", HAN})
 _TODAY_WORDS = frozenset({"today", "tonight", "this", "aujourd", "ce", "heute", "hoy", "esta", "hoje", HAN})
 _TOMORROW_WORDS = frozenset({"tomorrow", "demain", "morgen", "mañana", "amanhã", "übermorgen", "pasado", HAN})
-_WEEKDAY_WORDS = frozenset(w for word in _WEEKDAY_OF for w in re.findall(r"[^\W\d_]+", word)) | {HAN}
-_MONTH_WORDS = frozenset(_MONTH_OF) | {DIGIT, HAN}
+_WEEKDAY_WORDS = frozenset(w for word in WEEKDAY_OF for w in re.findall(r"[^\W\d_]+", word)) | {HAN}
+_MONTH_WORDS = frozenset(MONTH_OF) | {DIGIT, HAN}
 _ONLY_DIGITS = frozenset({DIGIT})
 # The words one of which "last week", "le mois prochain", "l'an dernier"… hold, by the stretch they name.
 _CALENDAR_WORDS = {
-    "week": frozenset(w for w, unit in _AGO_UNIT_OF.items() if unit == "weeks") | {HAN},
-    "weekend": frozenset(w for w, unit in _AGO_UNIT_OF.items() if unit == "weeks") | {"weekend", "wochenende", HAN},
-    "month": frozenset(w for w, unit in _AGO_UNIT_OF.items() if unit == "months") | {HAN},
-    "year": frozenset(w for w, unit in _AGO_UNIT_OF.items() if unit == "years") | {"an", HAN},
+    "week": frozenset(w for w, unit in AGO_UNIT_OF.items() if unit == "weeks") | {HAN},
+    "weekend": frozenset(w for w, unit in AGO_UNIT_OF.items() if unit == "weeks") | {"weekend", "wochenende", HAN},
+    "month": frozenset(w for w, unit in AGO_UNIT_OF.items() if unit == "months") | {HAN},
+    "year": frozenset(w for w, unit in AGO_UNIT_OF.items() if unit == "years") | {"an", HAN},
 }
 # In a text written in ASCII, a pattern's words can be only those words themselves, in either case: no other letter
 # stands in for one of theirs (as the long s "ſ" does for "s" when case is ignored) and no Chinese character runs into
 # them (as the boundary of a word allows): so such a text holds one word of each of a rule's further sets too when the
 # pattern matches it. (The alternatives written with letters beyond ASCII, "há", "三天前", match no such text.)
 # A number said ahead of its unit: "two", "a" of "a couple of", "forty" of "forty-five", or a digit.
-_NUMBER_WORDS = frozenset(_WORD.findall(word)[0] for word in _NUMBERS) | {DIGIT}
+_NUMBER_WORDS = frozenset(WORD.findall(word)[0] for word in _NUMBERS) | {DIGIT}
 # "the past two weeks", "ces derniers jours", "in den letzten drei Tagen", "los últimos tres días".
 _LATELY_WORDS = frozenset("past last derniers dernières dernieres letzten últimos últimas ultimos ultimas".split())
 # The word that says which one in "last week", "ce mois-ci", "nächstes Jahr", "la semana que viene"…, by its offset.
@@ -1177,7 +1108,7 @@ def read_periods(text: str, said: datetime, question: bool = False) -> list[Peri
     """The stretches of days `text` refers to, read relative to `said` (an aware instant, in the speaker's zone when
     known; naive is UTC), in the order they are written: at most PERIODS_READ. `question`: the text asks about what
     was said before (a name alone is the last one; see above)."""
-    tokens = _tokens(text)
+    tokens = day_tokens(text)
     if tokens is None:
         return []
     if said.tzinfo is None:
