@@ -2,9 +2,10 @@
 the store through (`Cache`). Deleting the folder is always safe.
 
 It holds, for each memory, the facts that rank and select it (domain, flags, decay anchor, dates, length), its
-topic terms (encoding's same-fact lookup) and its stored body; and for each term, the documents that hold it with
-their term frequency and length, as three packed arrays (an inverted index small enough to stay under twice the
-size of the index it is built from). It records which index.json it describes (`files.identity` and a checksum):
+topic terms (encoding's same-fact lookup) and its stored body; for each term, the documents that hold it with their
+term frequency and length, as three packed arrays (an inverted index small enough to stay under twice the size of
+the index it is built from); for each session, the memories holding its messages; and the commitments (encoding reads
+only those of the store's memories). It records which index.json it describes (`files.identity` and a checksum):
 one rule says when it is stale — the file there is another one — and then it is built again from the file.
 
 Writers update it under the workspace lock, in one SQLite transaction per write; the database is in WAL mode, so
