@@ -255,11 +255,12 @@ def _append_postings(
         " BLOB), tfs = CAST(tfs || excluded.tfs AS BLOB), lengths = CAST(lengths || excluded.lengths AS BLOB)",
         ((term, d.tobytes(), t.tobytes(), n.tobytes()) for term, (d, t, n) in postings.items()),
     )
-    for table, key in (("topics", "term"), ("sessions", "key")):
+    lists: tuple[tuple[str, str, dict], ...] = (("topics", "term", topics), ("sessions", "key", sessions))
+    for table, key, held in lists:
         db.executemany(
             f"INSERT INTO {table} VALUES (?, ?) ON CONFLICT({key}) DO UPDATE SET docs = CAST(docs || excluded.docs"
             " AS BLOB)",
-            ((name, d.tobytes()) for name, d in (topics if table == "topics" else sessions).items()),
+            ((name, docs.tobytes()) for name, docs in held.items()),
         )
 
 
