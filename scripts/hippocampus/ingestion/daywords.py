@@ -57,19 +57,19 @@ AGO_UNIT_OF = {
 }
 
 DIGIT, HAN = "0", "中"
+WORD = re.compile(r"[^\W\d_]+")  # a word of letters, in any script
 
 
 # Words without which no pattern of days matches (a text without them and without a digit is not read: the patterns
 # are compiled, which takes a while, only when a text may name a day).
 DAY_WORDS = frozenset(
-    w for words in (WEEKDAY_OF, MONTH_OF, AGO_UNIT_OF) for word in words for w in re.findall(r"[^\W\d_]+", word)
+    w for words in (WEEKDAY_OF, MONTH_OF, AGO_UNIT_OF) for word in words for w in WORD.findall(word)
 ) | frozenset(
     """yesterday today tonight tomorrow ago weekend hier aujourd demain soir matin semaine gestern heute morgen
     vorgestern übermorgen wochenende ayer anoche hoy mañana anteayer ontem hoje amanhã anteontem an night noche tarde
     noite manhã""".split()
 )  # "an": l'an dernier; "night": last night; "noche", "tarde"…: esta noche
 _DAY_CHARACTER = re.compile("[年月日号號天周週星期礼拜禮昨今明晚早]")  # one scan of the regex engine finds one
-WORD = re.compile(r"[^\W\d_]+")
 _DIGIT = re.compile(r"\d")
 
 

@@ -812,7 +812,7 @@ def _on(today: date, month: int, day: int, year: int | None, question: bool) -> 
 def _date_in_words(said: datetime, match: re.Match, question: bool) -> Span | None:
     """A date with a month's name: "March 16th, 2023", "the 16th of March", "16 mars", "am 16. März", "3 de mayo"."""
     text = match.group(0).lower()
-    month = next((MONTH_OF[w] for w in re.findall(r"[^\W\d_]+", text) if w in MONTH_OF), None)
+    month = next((MONTH_OF[w] for w in WORD.findall(text) if w in MONTH_OF), None)
     day = re.search(r"(?<!\d)\d{1,2}(?!\d)", text)
     year = re.search(r"(?<!\d)\d{4}(?!\d)", text)
     if month is None or day is None:
@@ -1007,7 +1007,7 @@ _BEFORE_YESTERDAY_WORDS = frozenset({"yesterday", "hier", "vorgestern", "ayer", 
 _YESTERDAY_WORDS = frozenset({"yesterday", "night", "hier", "gestern", "ayer", "anoche", "ontem", HAN})
 _TODAY_WORDS = frozenset({"today", "tonight", "this", "aujourd", "ce", "heute", "hoy", "esta", "hoje", HAN})
 _TOMORROW_WORDS = frozenset({"tomorrow", "demain", "morgen", "mañana", "amanhã", "übermorgen", "pasado", HAN})
-_WEEKDAY_WORDS = frozenset(w for word in WEEKDAY_OF for w in re.findall(r"[^\W\d_]+", word)) | {HAN}
+_WEEKDAY_WORDS = frozenset(w for word in WEEKDAY_OF for w in WORD.findall(word)) | {HAN}
 _MONTH_WORDS = frozenset(MONTH_OF) | {DIGIT, HAN}
 _ONLY_DIGITS = frozenset({DIGIT})
 # The words one of which "last week", "le mois prochain", "l'an dernier"… hold, by the stretch they name.

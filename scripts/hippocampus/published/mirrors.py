@@ -87,7 +87,7 @@ def write_mirrors(ws: Workspace, view: Cache, today: date, tallied: Shelves | No
         view.tally(today, tallied)
     written = 0
     wanted = set()
-    for (domain, name), shelf in tallied.read():
+    for (domain, name), shelf in tallied.read(view, today):
         if domain not in DOMAINS or not shelf.memories:
             continue
         path = ws.domain_dir(domain) / f"{name}.md"

@@ -187,9 +187,6 @@ class Shelves:
     `limit` most important memories, most important first, ties by id, and its count. A tally: filled by
     `Cache.tally`, then `read`."""
 
-    cache: Cache
-    today: date
-
     def __init__(self, shelf_of: ShelfOf, limit: int):
         self.shelf_of, self.limit = shelf_of, limit
         self.best: dict[tuple[str, str], Best] = {}
@@ -210,14 +207,14 @@ class Shelves:
         best.add(row)
 
     def finish(self, cache: Cache, today: date) -> None:
-        self.cache, self.today = cache, today
+        pass  # its memories are read as each shelf comes (`read`)
 
-    def read(self) -> Iterator[tuple[tuple[str, str], Shelf]]:
-        """((domain, shelf), Shelf) of each shelf, each shelf's memories read as it comes (not every shelf's at
-        once)."""
+    def read(self, cache: Cache, today: date) -> Iterator[tuple[tuple[str, str], Shelf]]:
+        """((domain, shelf), Shelf) of each shelf, each shelf's memories read from `cache` as it comes (not every
+        shelf's at once)."""
         for key, best in self.best.items():
             rows = best.best()
-            bodies = self.cache.fetch([row[1] for row in rows], self.today)
+            bodies = cache.fetch([row[1] for row in rows], today)
             yield key, Shelf([(bodies[row[1]], row[0]) for row in rows], self.counts[key])
 
 
