@@ -153,6 +153,23 @@ def test_importance_given_as_a_numeric_string_is_read_as_a_number(workspace):
     assert indexfile.load(Workspace(workspace)).index.memories[0].importance == 0.75
 
 
+def test_half_a_character_escaped_anywhere_in_a_memory_is_read_as_the_replacement_character(workspace):
+    # Only an escape can hold half of a surrogate pair: a memory whose text holds one is made whole wherever it is
+    # (a key, a value deep in a list); one whose text holds none is read as it is, escapes of whole characters too.
+    (workspace / "memory" / "index.json").write_text(
+        '{"version": 2, "memories": [\n'
+        '{"id": "mem_001", "content": "caf\\u00e9", "importance": 0.5, "\\udc00note": 1,'
+        ' "sources": [{"session": "s\\ud83d"}]},\n'
+        '{"id": "mem_002", "content": "na\u00efve \U0001f600", "importance": 0.5}\n'
+        "]}\n",
+        encoding="utf-8",
+    )
+    first, second = indexfile.load(Workspace(workspace)).index.memories
+    assert first.content == "caf\u00e9" and first.sources == [{"session": "s\ufffd"}]
+    assert first.extra["\ufffdnote"] == 1 and "\udc00note" not in first.raw
+    assert second.content == "na\u00efve \U0001f600"
+
+
 def test_a_missing_index_is_an_empty_store(workspace):
     assert indexfile.load(Workspace(workspace)).index.memories == []
 

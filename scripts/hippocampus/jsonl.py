@@ -15,7 +15,7 @@ from typing import IO, Any
 
 import jsonlines
 
-from .model import whole_characters
+from .model import escaped, whole_characters
 
 InvalidLineError = jsonlines.InvalidLineError
 # How every line is written unless a caller says otherwise: `json.dumps(value, ensure_ascii=False)`.
@@ -28,7 +28,7 @@ def loads(line: str | bytes) -> Any:
         value = json.loads(line)
     except RecursionError:  # nested deeper than Python recurses: invalid like any other line
         raise ValueError("nested too deeply to read") from None
-    if b"\\u" in line if isinstance(line, bytes) else "\\u" in line:  # an escape, perhaps of half a character
+    if escaped(line):  # perhaps half a character
         whole_characters(value)
     return value
 

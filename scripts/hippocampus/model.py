@@ -55,6 +55,14 @@ def whole_characters(value: Any) -> Any:
     return value
 
 
+def escaped(text: str | bytes) -> bool:
+    """Whether JSON `text` holds an escape (`\\u…`): only an escape gives a string half of a surrogate pair (no UTF-8
+    text holds one), so a value parsed from text without one is made of whole characters already."""
+    if isinstance(text, bytes):
+        return b"\\u" in text
+    return "\\u" in text
+
+
 ID_PREFIX = "mem_"  # every id this version gives is the prefix and a number
 _ID_RE = re.compile(rf"^{ID_PREFIX}(\d+)$")
 
@@ -199,15 +207,17 @@ class Span:
     def read(self) -> bytes:
         return self.source.read(self.start, self.end)
 
-    def decoded(self, memory_id: str) -> dict:
-        """The stored object, which must be the memory `memory_id` (else the file was changed in place)."""
+    def decoded(self, memory_id: str) -> tuple[dict, bool]:
+        """The stored object, which must be the memory `memory_id` (else the file was changed in place), and whether
+        its text holds an escape (`escaped`)."""
+        text = self.read().decode("utf-8")
         try:
-            found = DECODE(self.read().decode("utf-8"))[0]
+            found = DECODE(text)[0]
         except ValueError:
             found = None
         if type(found) is not dict or found.get("id") != memory_id:
             raise self.source.changed()
-        return found
+        return found, escaped(text)
 
 
 class Memory:
@@ -274,15 +284,19 @@ class Memory:
             self._raw, self._text, self._where = raw, None, None
         return raw
 
-    def _decoded(self) -> Any:
+    def _decoded(self) -> tuple[Any, bool]:
+        """Its stored object parsed, and whether its text holds an escape (`escaped`)."""
         text = self._text
         assert text is not None
-        return DECODE(text.decode("utf-8"))[0] if isinstance(text, bytes) else text.decoded(self._id)
+        if isinstance(text, bytes):
+            read = text.decode("utf-8")
+            return DECODE(read)[0], escaped(read)
+        return text.decoded(self._id)
 
     def _read(self) -> "Memory":
-        found = self._decoded()
+        found, escape = self._decoded()
         where = self._where
-        return Memory.wrap(found) if where is None else Memory.from_dict(found, where)
+        return Memory.wrap(found) if where is None else Memory.from_dict(found, where, escape)
 
     @property
     def id(self) -> str:
@@ -313,9 +327,9 @@ class Memory:
             return self.peek(), False
         text, where = self._text, self._where
         assert text is not None and where is not None
-        found = self._decoded()
+        found, escape = self._decoded()
         before = ENCODE(found)  # its values however they were laid out, before validating changes any in place
-        seen = Memory.from_dict(found, where)
+        seen = Memory.from_dict(found, where, escape)
         now = ENCODE(seen.stored())
         renewed = now != before
         self._text, self._where = now.encode("utf-8") if renewed else text, None
@@ -462,11 +476,13 @@ class Memory:
         return memory_id
 
     @classmethod
-    def from_dict(cls, raw: Any, where: str) -> "Memory":
-        """Validate one stored memory in place (a numeric string importance becomes a number; an invalid decay
-        anchor is dropped and re-derived); `where` names it in error messages."""
+    def from_dict(cls, raw: Any, where: str, escape: bool = True) -> "Memory":
+        """Validate one stored memory in place (half of a surrogate pair becomes U+FFFD — unless `escape` says the
+        text it was parsed from holds no escape, see `escaped`; a numeric string importance becomes a number; an
+        invalid decay anchor is dropped and re-derived); `where` names it in error messages."""
         memory_id = cls.check_id(raw, where)
-        whole_characters(raw)
+        if escape:
+            whole_characters(raw)
         if type(raw.get("content")) is not str:
             raise HippocampusError(f"{where} ({memory_id}): `content` must be a string")
         importance = raw.get("importance", DEFAULT_IMPORTANCE)

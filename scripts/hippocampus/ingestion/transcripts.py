@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable
 
 from ..errors import HippocampusError
-from ..model import whole_characters
+from ..model import escaped, whole_characters
 from . import echoes
 from .linereader import Line
 from ..timeutil import iso, parse_instant
@@ -561,7 +561,7 @@ class _SessionParser:
         if not isinstance(entry, dict):
             read.malformed += 1
             return
-        if b"\\u" in line.data:  # an escape, perhaps of half a character
+        if escaped(line.data):  # perhaps half a character
             whole_characters(entry)
         if entry.get("type") == "session" and not self.header_seen:
             self.header_seen = True
