@@ -1,9 +1,17 @@
 """Decay without compounding, reinforcement and access."""
 
+import json
+import shutil
 from datetime import datetime, timedelta, timezone
 
-from hippocampus import retention
+import pytest
+
+from conftest import memory, read_index, write_index
+from hippocampus import retention, writing
 from hippocampus.model import Index, Memory
+from hippocampus.sleep import decay
+from hippocampus.store import touches
+from hippocampus.workspace import Workspace
 
 
 def at(day: str) -> datetime:
@@ -158,3 +166,51 @@ def test_the_order_key_orders_memories_as_their_importance_on_any_day_does(a, b,
         for threshold in (0.2, 0.4, 0.7, value):
             if value >= threshold > 0:
                 assert key is not None and key >= retention.lowest_key(threshold, today)
+
+
+@pytest.mark.parametrize("keys_last", [False, True], ids=["keys-first", "keys-after-the-memories"])
+def test_decaying_each_memory_as_the_index_is_read_is_decaying_the_whole_index(tmp_path, keys_last):
+    # The daily decay reads each memory once, as index.json is read; a memory whose value hangs on the bookkeeping
+    # keys (no anchor of its own: the old skill's, an importance edited by hand) and one with an access recorded are
+    # decayed once the whole index is read and the accesses are in. The same file and report as decaying the whole
+    # index once it is loaded, wherever the file puts its keys.
+    base = tmp_path / "base"
+    write_index(base, [memory(f"mem_{n:03d}", f"fact {n}", 0.3 + n / 20, lastAccessed="2026-01-02") for n in range(9)])
+    decay.decay(Workspace(base), at("2026-01-08"), wait=True)  # anchored now, one memory a line
+    stored = read_index(base)
+    kept = stored["memories"]
+    kept[1]["importance"] = 0.97  # edited by hand: the new base, dated from the last decay run
+    kept[2]["pinned"] = True
+    del kept[3]["decay"]  # as the old skill left it
+    kept[5]["importance"], kept[5]["decay"] = 0.19, {"base": 0.19, "from": "2026-01-08", "last": 0.19}  # fading out
+    kept.append(memory("mem_020", "added by hand", 0.7, lastAccessed="2026-01-03"))
+    keys = {k: v for k, v in stored.items() if k != "memories"}
+    lines = ",\n".join(json.dumps(m, ensure_ascii=False) for m in kept)
+    head, tail = json.dumps(keys)[1:-1], ""
+    if keys_last:
+        head, tail = (
+            f'"version": {keys["version"]}',
+            ", " + json.dumps({k: v for k, v in keys.items() if k != "version"})[1:-1],
+        )
+    (base / "memory" / "index.json").write_text(f'{{{head}, "memories": [\n{lines}\n]{tail}}}\n', encoding="utf-8")
+    touches.record(Workspace(base), ["mem_004", "mem_020"], at("2026-01-12"))
+    shutil.copytree(base, tmp_path / "read-once")
+    shutil.copytree(base, tmp_path / "whole")
+    now = at("2026-01-15")
+
+    once = decay.decay(Workspace(tmp_path / "read-once"), now, wait=True)
+    with writing.write(Workspace(tmp_path / "whole"), now) as store:
+        whole = retention.decay_index(store.index, now)
+        store.backup = True
+        store.touch_meta()
+        store.redated(*whole.moved)
+
+    def said(report: retention.DecayReport) -> tuple:
+        return report.total, report.changed, report.moved, [m.id for m in report.archive_candidates], report.already_ran
+
+    assert said(once) == said(whole) and once.moved == ["mem_001", "mem_003"]
+    assert read_index(tmp_path / "read-once") == read_index(tmp_path / "whole")
+    decayed = {m["id"]: m for m in read_index(tmp_path / "read-once")["memories"]}
+    assert decayed["mem_001"]["decay"] == {"base": 0.97, "from": "2026-01-08", "last": round(0.97 * 0.99**7, 4)}
+    assert decayed["mem_004"]["decay"]["from"] == decayed["mem_020"]["decay"]["from"] == "2026-01-12"
+    assert [m.id for m in once.archive_candidates] == ["mem_005"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 
 from .model import BACKGROUND_THRESHOLD, Index, Memory, UNTRUSTED_CEILING
@@ -33,14 +33,23 @@ def ceiling(memory: Memory) -> float:
     return ceiling_for(memory.untrusted)
 
 
-def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
-    """(base importance, the day it held): the memory's own anchor while `importance` is the value last written
-    from it, else its `importance` dated from the last decay run or last access (today when it has no dates)."""
+def own_anchor(memory: Memory) -> tuple[float, date] | None:
+    """(base importance, the day it held) of the memory's own anchor while `importance` is the value last written
+    from it; else None."""
     decay = memory.decay
     if decay is not None and abs(decay["last"] - memory.importance) < 1e-9:
         day = parse_day(decay["from"])
         if day is not None:
             return min(float(decay["base"]), ceiling(memory)), day
+    return None
+
+
+def anchor(memory: Memory, meta: Mapping, today: date) -> tuple[float, date]:
+    """(base importance, the day it held): the memory's own anchor (`own_anchor`), else its `importance` dated from
+    the last decay run or last access (today when it has no dates)."""
+    own = own_anchor(memory)
+    if own is not None:
+        return own
     candidates = [d for d in (parse_day(meta.get("decayLastRun")), parse_day(memory.lastAccessed)) if d]
     if not candidates and memory.created:
         candidates = [d for d in (parse_day(memory.created),) if d]
@@ -157,13 +166,24 @@ class DecayReport:
         self.moved: list[str] = []
 
 
-def decay_index(index: Index, now: datetime) -> DecayReport:
-    """Bring every memory's stored importance to today's value and record the run. Deletes nothing."""
-    today = now.date()
-    report = DecayReport(day=today.isoformat(), total=len(index.memories))
-    ran_today = index.meta.get("decayLastRun") == report.day
-    for memory in index.memories:
-        changed, moved = decay_memory(memory, today, index.meta)
+class Decay:
+    """A day's decay, one memory at a time: each memory whose value does not hang on the index's bookkeeping keys as
+    the index is read (`first`, given to store.indexfile.load), then the others once it is whole (`finish`)."""
+
+    def __init__(self, now: datetime):
+        self.today = now.date()
+        self.report = DecayReport(day=self.today.isoformat())
+
+    def first(self, memory: Memory) -> bool | None:
+        """Decay a memory as the index is read; whether it changed. None, left for `finish`, for a fading memory with
+        no anchor of its own: it is dated from the last decay run, a key that may come after the memories."""
+        if not memory.pinned and own_anchor(memory) is None:
+            return None
+        return self.one(memory, {})
+
+    def one(self, memory: Memory, meta: Mapping) -> bool:
+        changed, moved = decay_memory(memory, self.today, meta)
+        report = self.report
         if changed:
             report.changed += 1
         if moved:
@@ -171,6 +191,20 @@ def decay_index(index: Index, now: datetime) -> DecayReport:
         if is_archive_candidate(memory):
             report.archive_candidates.append(memory)
         memory.settle()  # held as its stored text again: a store of any size is decayed one memory at a time
-    index.meta["decayLastRun"] = report.day
-    report.already_ran = ran_today and report.changed == 0
-    return report
+        return changed
+
+    def finish(self, index: Index, rest: Iterable[int]) -> DecayReport:
+        """Decay the memories at these places of the whole index, record the run, and say what the day's decay did."""
+        report = self.report
+        ran_today = index.meta.get("decayLastRun") == report.day
+        for place in rest:
+            self.one(index.memories[place], index.meta)
+        report.total = len(index.memories)
+        index.meta["decayLastRun"] = report.day
+        report.already_ran = ran_today and report.changed == 0
+        return report
+
+
+def decay_index(index: Index, now: datetime) -> DecayReport:
+    """Bring every memory's stored importance to today's value and record the run. Deletes nothing."""
+    return Decay(now).finish(index, range(len(index.memories)))

@@ -83,10 +83,16 @@ class Store:
         return self._dirty
 
 
-def open_store(ws: Workspace, now: datetime) -> Store:
-    """Load the store for a writer holding the workspace lock."""
+def open_store(ws: Workspace, now: datetime, each: indexfile.Each | None = None) -> Store:
+    """Load the store for a writer holding the workspace lock (`each`: see `write`)."""
     recorded, size = touches.read(ws)
-    loaded = indexfile.load(ws)
+    first = None
+    if each is not None:
+
+        def first(memory: Memory) -> bool | None:
+            return None if memory.id in recorded else each(memory)  # accessed: read once the accesses are in
+
+    loaded = indexfile.load(ws, first)
     ids.reserve(ws, loaded.index)
     found = cache_writer.open_for_writing(ws, loaded, now.date())
     store = Store(ws, now, loaded, found, touches_read=size)
@@ -132,12 +138,14 @@ def finish(store: Store) -> None:
 
 
 @contextmanager
-def write(ws: Workspace, now: datetime, wait: bool = True) -> Iterator[Store]:
+def write(ws: Workspace, now: datetime, wait: bool = True, each: indexfile.Each | None = None) -> Iterator[Store]:
     """Lock, load, yield the store to change, then `finish`. `wait=False` (cron) raises BusyError at once when
-    another run holds the lock."""
+    another run holds the lock. A writer that reads every memory gives `each`: it is handed them as index.json is
+    read (see store.indexfile.load), but for those it leaves and those with accesses recorded, which the writer
+    reads from `store.loaded.later` (their places in `store.index.memories`) once the accesses are folded in."""
     with files.workspace_lock(ws, wait=wait):
         files.check_file(ws.events)  # logged to and published from by `finish`, after the index is saved
-        store = open_store(ws, now)
+        store = open_store(ws, now, each)
         try:
             yield store
         except BaseException:

@@ -11,8 +11,9 @@ from ..workspace import Workspace
 def decay(ws: Workspace, now: datetime, wait: bool) -> retention.DecayReport:
     """One write of the store: every memory decayed along its anchor; a second run the same day changes nothing
     (and writes nothing, unless an importance was edited by hand since)."""
-    with writing.write(ws, now, wait=wait) as store:
-        report = retention.decay_index(store.index, now)
+    run = retention.Decay(now)
+    with writing.write(ws, now, wait=wait, each=run.first) as store:  # each memory decayed as index.json is read
+        report = run.finish(store.index, store.loaded.later)
         if not report.already_ran:
             store.backup = True
             store.touch_meta()

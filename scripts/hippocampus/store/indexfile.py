@@ -13,11 +13,11 @@ import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Callable
 
 from .. import redaction
 from ..errors import HippocampusError
-from ..model import DECODE, ENCODE, SCHEMA_VERSION, Index, Memory, Span, whole_characters
+from ..model import DECODE, ENCODE, SCHEMA_VERSION, Index, Memory, Span, escaped, whole_characters
 from ..timeutil import iso
 from ..workspace import Workspace
 from .files import check_index_link, folder_error, identity, replacing
@@ -68,6 +68,7 @@ class Loaded:
     redacted: set[str] = field(default_factory=set)  # memories whose stored words held a secret (redacted now)
     renewed: bool = False  # validating its memories changed the text of some (model.Memory.validated)
     held: Held | None = None  # the file read, where its memories are read again from
+    later: list[int] = field(default_factory=list)  # places of the memories `load`'s `each` left to its caller
 
     @property
     def stale(self) -> bool:
@@ -76,6 +77,9 @@ class Loaded:
         return self.identity is not None and (self.version < SCHEMA_VERSION or bool(self.redacted) or self.renewed)
 
 
+# A writer's reader of every memory as the index is read (see `load`): whether it changed the memory, or None to
+# leave it for later.
+Each = Callable[[Memory], bool | None]
 _SPACE = re.compile(r"[ \t\n\r]*")
 CHUNK = 1 << 20  # bytes of index.json read at a time
 
@@ -123,8 +127,9 @@ class _Reader:
     of a memory laid out over lines, as one line), so that reading a large store never holds the file, nor every
     memory parsed; everything else parsed as usual. Also the CRC-32 of the bytes read."""
 
-    def __init__(self, ws: Workspace, handle: BinaryIO):
-        self.ws, self.handle = ws, handle
+    def __init__(self, ws: Workspace, handle: BinaryIO, each: Each | None = None):
+        self.ws, self.handle, self.each = ws, handle, each
+        self.later: list[int] = []  # places of the memories `each` left
         self.held = Held(os.dup(handle.fileno()), ws.index)
         self.decoder = codecs.getincrementaldecoder("utf-8-sig")()
         self.text, self.at, self.done, self.checksum = "", 0, False, 0
@@ -225,14 +230,23 @@ class _Reader:
             self.let_go()
             start = self.at
             place = f"{where}[{len(out)}]"
-            memory_id = Memory.check_id(self.value(), place)
+            found = self.value()
+            memory_id = Memory.check_id(found, place)
             text = self.text[start : self.at]
             stored: bytes | Span
             if "\n" in text or "\r" in text:  # laid out over lines (the old skill, a hand edit): one line again
                 stored = ENCODE(whole_characters(DECODE(text)[0])).encode("utf-8")
             else:
                 stored = Span(self.held, self.offset_of(start), self.offset_of(self.at))
-            out.append(Memory.from_text(stored, memory_id, where))  # its id names it, not `place`
+            memory = Memory.from_text(stored, memory_id, where)  # its id names it, not `place`
+            if self.each is not None:
+                read = Memory.from_dict(found, where, escaped(text))
+                done = self.each(read)
+                if done is None:
+                    self.later.append(len(out))
+                elif done:
+                    memory = read
+            out.append(memory)
             if not self.after("]"):
                 return out
 
@@ -268,14 +282,18 @@ class _Reader:
         return meta, memories
 
 
-def load(ws: Workspace) -> Loaded:
+def load(ws: Workspace, each: Each | None = None) -> Loaded:
     """The whole index as it is on disk: migrated, and redacted unless it was saved under today's rules (see
     RULES_KEY). Each memory is validated when first read (model.Memory). A missing file is an empty index; anything
-    unreadable is an error that names the file."""
+    unreadable is an error that names the file.
+
+    `each`, given, is handed every memory as it is read, parsed and validated (the bookkeeping keys that follow the
+    memories in the file, if any, not read yet), for a writer that reads every memory to read each once: a memory it
+    changed (True) is held as it left it, one it left (None) is listed in `Loaded.later` for the caller."""
     try:
         with open(ws.index, "rb") as handle:
             st = os.fstat(handle.fileno())
-            reader = _Reader(ws, handle)
+            reader = _Reader(ws, handle, each)
             meta, memories = reader.index()
     except FileNotFoundError:
         check_index_link(ws)
@@ -297,7 +315,9 @@ def load(ws: Workspace) -> Loaded:
         seen.add(memory.id)
     del seen
     index = Index(memories=memories, meta=meta, version=SCHEMA_VERSION)
-    loaded = Loaded(index, identity(st), checksum, version if isinstance(version, int) else 1, held=reader.held)
+    loaded = Loaded(
+        index, identity(st), checksum, version if isinstance(version, int) else 1, held=reader.held, later=reader.later
+    )
     if index.meta.get(RULES_KEY) != redaction.RULES:
         for i, memory in enumerate(index.memories):  # one at a time, each kept as it is held unless redacted
             read = memory.peek()
