@@ -335,11 +335,6 @@ class Memory:
         self._text, self._where = now.encode("utf-8") if renewed else text, None
         return seen, renewed
 
-    def trust(self) -> None:
-        """Read a memory held as text without validating it (see store.cache_writer.open_for_writing: its text is
-        the one a write validated or wrote)."""
-        self._where = None
-
     def settle(self) -> None:
         """Hold the memory as its stored text again (a writer done with it, trusted: it was read validated); the
         next read parses it."""
@@ -458,9 +453,10 @@ class Memory:
         return memory
 
     @classmethod
-    def from_text(cls, text: bytes | Span, memory_id: str, where: str) -> "Memory":
+    def from_text(cls, text: bytes | Span, memory_id: str, where: str | None) -> "Memory":
         """A memory held as its stored JSON `text` (UTF-8: one object, id `memory_id`, checked by `check_id`) or
-        where to read it, parsed and validated when first read; `where` names it in error messages then."""
+        where to read it, parsed and validated when first read; `where` names it in error messages then. None: a
+        text a write validated or wrote, read without validating it again (see store.indexfile.load)."""
         memory = cls.__new__(cls)
         memory._raw, memory._text, memory._where, memory._id = None, text, where, memory_id
         return memory

@@ -92,9 +92,10 @@ def open_store(ws: Workspace, now: datetime, each: indexfile.Each | None = None)
         def first(memory: Memory) -> bool | None:
             return None if memory.id in recorded else each(memory)  # accessed: read once the accesses are in
 
-    loaded = indexfile.load(ws, first)
+    db = cache_writer.connect_for_writing(ws)
+    loaded = indexfile.load(ws, first, vouched=cache_writer.vouched(db))
     ids.reserve(ws, loaded.index)
-    found = cache_writer.open_for_writing(ws, loaded, now.date())
+    found = cache_writer.open_for_writing(db, ws, loaded, now.date())
     store = Store(ws, now, loaded, found, touches_read=size)
     touched = touches.fold(loaded.index, recorded)
     if touched or loaded.redacted:

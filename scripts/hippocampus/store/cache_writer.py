@@ -376,27 +376,40 @@ def in_memory(index: Index, today: date, shelf: Iterable[Memory] = ()) -> Cache:
     return Cache(db)
 
 
-def open_for_writing(ws: Workspace, loaded: Loaded, today: date) -> Cache | None:
-    """The cache of a writer that holds the workspace lock and has `loaded` the index: built again unless it
-    describes that very file. None when it cannot be written (the folder is read-only): the writer goes on
-    without it, and the next run builds it."""
+def connect_for_writing(ws: Workspace) -> sqlite3.Connection | None:
+    """The cache database of a writer that holds the workspace lock (a broken one removed first). None when it
+    cannot be written (the folder is read-only): the writer goes on without it, and the next run builds it."""
     try:
-        db = connect(ws, create=True)
+        return connect(ws, create=True)
     except Broken:
         _remove(ws)  # it is only ever derived
-        db = connect(ws, create=True)
+        return connect(ws, create=True)
+
+
+def vouched(db: sqlite3.Connection | None) -> str | None:
+    """The identity (files.identity) of the index.json that this cache, of this version, describes: a write of this
+    version saved that file, so each memory in it is one the write validated or wrote (see store.indexfile.load)."""
+    if db is None:
+        return None
+    try:
+        if db.execute("PRAGMA user_version").fetchone()[0] != VERSION:
+            return None
+        found = db.execute("SELECT value FROM meta WHERE key = 'index'").fetchone()
+    except sqlite3.Error:
+        return None
+    return found[0] if found and found[0] else None
+
+
+def open_for_writing(db: sqlite3.Connection | None, ws: Workspace, loaded: Loaded, today: date) -> Cache | None:
+    """The cache of a writer that holds the workspace lock and has `loaded` the index, from `connect_for_writing`:
+    built again unless it describes that very file. None when there is none to write."""
     if db is None:
         return None
     try:
         current = db.execute("PRAGMA user_version").fetchone()[0] == VERSION and describes(
             db, loaded.identity, lambda: loaded.checksum
         )
-        if current:
-            # The cache describes this very file: a write saved it, and its memories are those that write validated
-            # or wrote (or the cache built from it validated). Read, they are not validated again.
-            for memory in loaded.index.memories:
-                memory.trust()
-        else:
+        if not current:
             shelf = archive.searchable(ws, {m.id for m in loaded.index.memories})
             db.execute("BEGIN IMMEDIATE")
             loaded.renewed = build(db, loaded.index, today, shelf) > 0

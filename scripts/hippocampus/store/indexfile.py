@@ -127,8 +127,8 @@ class _Reader:
     of a memory laid out over lines, as one line), so that reading a large store never holds the file, nor every
     memory parsed; everything else parsed as usual. Also the CRC-32 of the bytes read."""
 
-    def __init__(self, ws: Workspace, handle: BinaryIO, each: Each | None = None):
-        self.ws, self.handle, self.each = ws, handle, each
+    def __init__(self, ws: Workspace, handle: BinaryIO, each: Each | None = None, trusted: bool = False):
+        self.ws, self.handle, self.each, self.trusted = ws, handle, each, trusted
         self.later: list[int] = []  # places of the memories `each` left
         self.held = Held(os.dup(handle.fileno()), ws.index)
         self.decoder = codecs.getincrementaldecoder("utf-8-sig")()
@@ -238,9 +238,9 @@ class _Reader:
                 stored = ENCODE(whole_characters(DECODE(text)[0])).encode("utf-8")
             else:
                 stored = Span(self.held, self.offset_of(start), self.offset_of(self.at))
-            memory = Memory.from_text(stored, memory_id, where)  # its id names it, not `place`
+            memory = Memory.from_text(stored, memory_id, None if self.trusted else where)  # its id names it
             if self.each is not None:
-                read = Memory.from_dict(found, where, escaped(text))
+                read = Memory.wrap(found) if self.trusted else Memory.from_dict(found, where, escaped(text))
                 done = self.each(read)
                 if done is None:
                     self.later.append(len(out))
@@ -282,10 +282,11 @@ class _Reader:
         return meta, memories
 
 
-def load(ws: Workspace, each: Each | None = None) -> Loaded:
+def load(ws: Workspace, each: Each | None = None, vouched: str | None = None) -> Loaded:
     """The whole index as it is on disk: migrated, and redacted unless it was saved under today's rules (see
-    RULES_KEY). Each memory is validated when first read (model.Memory). A missing file is an empty index; anything
-    unreadable is an error that names the file.
+    RULES_KEY). Each memory is validated when first read (model.Memory), unless the file is the one of identity
+    `vouched` (files.identity), which a write validated or wrote whole (store.cache_writer.vouched). A missing file
+    is an empty index; anything unreadable is an error that names the file.
 
     `each`, given, is handed every memory as it is read, parsed and validated (the bookkeeping keys that follow the
     memories in the file, if any, not read yet), for a writer that reads every memory to read each once: a memory it
@@ -293,7 +294,7 @@ def load(ws: Workspace, each: Each | None = None) -> Loaded:
     try:
         with open(ws.index, "rb") as handle:
             st = os.fstat(handle.fileno())
-            reader = _Reader(ws, handle, each)
+            reader = _Reader(ws, handle, each, trusted=vouched is not None and identity(st) == vouched)
             meta, memories = reader.index()
     except FileNotFoundError:
         check_index_link(ws)

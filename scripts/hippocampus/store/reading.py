@@ -35,14 +35,14 @@ def for_reading(ws: Workspace, today: date) -> Cache:
     if db is not None and _describes_disk(db, ws):
         return Cache(db, snapshot=True)
     # Only when the cache is stale: a reader that finds it current never needs them.
-    from .cache_writer import in_memory, open_for_writing
+    from .cache_writer import connect_for_writing, in_memory, open_for_writing
     from .indexfile import load
 
     loaded = None
     try:
         with files.workspace_lock(ws, wait=False):
             loaded = load(ws)
-            built = open_for_writing(ws, loaded, today)
+            built = open_for_writing(connect_for_writing(ws), ws, loaded, today)
     except BusyError:
         if db is not None:
             return Cache(db, snapshot=True)
