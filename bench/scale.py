@@ -7,14 +7,16 @@ json.load(open(...))'`). Ratios travel between machines better than seconds; eac
 floor run just before it, and its ratio is the median of the pairs' (other work on a shared machine slows both).
 The generated index has no decay anchors; the first decay gives every memory one, and the file grows (40 to 46 MiB
 at 100,000 memories, and parsing it takes about half again as long): the daily decay and the encode of 200 messages
-are also paired with parsing index.json as it then stands, the file they read (in their note). The scripts' bytecode
-is written first, as a user's machine holds it after the first run. Nothing here is asserted: it prints.
+are also paired with parsing index.json as it then stands, the file they read (in their note). A second's noise in a
+floor run of a second moves a ratio by much: `--daily-runs` runs those two daily jobs more times than the others. The
+scripts' bytecode is written first, as a user's machine holds it after the first run. Nothing here is asserted: it
+prints.
 
 `--episodes` gives the generated memories what encode.py now stores beside a statement: the turns of its
 conversation attached to it (none to two, one on average), the message it answered (`context`) and the one that
 followed (`reply`).
 
-Usage: python3 bench/scale.py [--sizes 1000,10000,100000] [--runs 5] [--keep DIR] [--episodes]
+Usage: python3 bench/scale.py [--sizes 1000,10000,100000] [--runs 5] [--daily-runs N] [--keep DIR] [--episodes]
 """
 
 from __future__ import annotations
@@ -272,7 +274,8 @@ QUERIES = [
 ]
 
 
-def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> list[dict]:
+def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False, daily: int | None = None) -> list[dict]:
+    daily = daily or runs  # runs of the daily decay and of the encode of 200 messages
     ws = workdir / f"ws-{count}"
     (ws / "memory").mkdir(parents=True)
     index_path = ws / "memory" / "index.json"
@@ -312,7 +315,7 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
     # jobs are also timed against parsing that file (printed in their note).
     anchored = shutil.copyfile(index_path, workdir / f"floor-anchored-{count}.json")
     stored.extend([sys.executable, "-c", f"import json; json.load(open({str(anchored)!r}))"])
-    timed("decay", lambda r: script("decay", ws, now=NOW + timedelta(days=r + 2)), also=True)
+    timed("decay", lambda r: script("decay", ws, now=NOW + timedelta(days=r + 2)), daily, also=True)
 
     if (SCRIPTS / "encode.py").exists():
         # As cron runs it: each run finds one new session of 200 messages in the same, growing workspace.
@@ -325,18 +328,19 @@ def bench_size(count: int, runs: int, workdir: Path, episodes: bool = False) -> 
         timed(
             "encode 200 new messages",
             lambda r: script(
-                "encode", ws, "--sessions", str(sessions), now=NOW + timedelta(days=runs + 2, hours=r + 1)
+                "encode", ws, "--sessions", str(sessions), now=NOW + timedelta(days=daily + 2, hours=r + 1)
             ),
+            daily,
             prepare=new_session,
             also=True,
         )
         # The weekly consolidation: the first compares every memory (none was consolidated before); a week later,
         # only the memories of that week (one more session encoded first).
-        later = NOW + timedelta(days=runs + 3)
+        later = NOW + timedelta(days=daily + 3)
         timed("consolidate, first (every memory new to it)", lambda r: script("consolidate", ws, now=later), 1)
 
         def one_more_session(run):
-            new_session(runs + run)
+            new_session(daily + run)
             encode = script("encode", ws, "--sessions", str(sessions), now=later + timedelta(days=1, hours=run))
             subprocess.run(encode, check=True, capture_output=True)
 
@@ -415,6 +419,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="store sizes, comma-separated")
     parser.add_argument("--runs", type=int, default=5, help="runs per measurement (median)")
+    parser.add_argument("--daily-runs", type=int, help="runs of the daily decay and encode (default: --runs)")
     parser.add_argument("--keep", metavar="DIR", help="build the stores here and keep them")
     parser.add_argument("--episodes", action="store_true", help="memories with attached turns, context and reply")
     args = parser.parse_args()
@@ -425,7 +430,7 @@ def main() -> int:
     rows = []
     try:
         for count in (int(s) for s in args.sizes.split(",")):
-            rows += bench_size(count, args.runs, workdir, args.episodes)
+            rows += bench_size(count, args.runs, workdir, args.episodes, args.daily_runs)
             print(f"done: {count:,} memories", file=sys.stderr)
     finally:
         if not args.keep:

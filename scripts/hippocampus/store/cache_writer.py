@@ -388,7 +388,8 @@ def connect_for_writing(ws: Workspace) -> sqlite3.Connection | None:
 
 def vouched(db: sqlite3.Connection | None) -> str | None:
     """The identity (files.identity) of the index.json that this cache, of this version, describes: a write of this
-    version saved that file, so each memory in it is one the write validated or wrote (see store.indexfile.load)."""
+    version saved that file, or a build of the cache found each of its memories valid as it stands — so each is one
+    this version validated or wrote (see store.indexfile.load)."""
     if db is None:
         return None
     try:

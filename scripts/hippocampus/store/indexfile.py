@@ -123,9 +123,10 @@ class Held:
 
 class _Reader:
     """An index's JSON text read front to back in chunks, however it is laid out: the memories one at a time, each
-    parsed once to check it is an object with an id and then kept as where it is in the file (model.Span; the text
-    of a memory laid out over lines, as one line), so that reading a large store never holds the file, nor every
-    memory parsed; everything else parsed as usual. Also the CRC-32 of the bytes read."""
+    parsed once to check it is an object with an id (and handed to `each`, see `load`) and then kept as where it is
+    in the file (model.Span; the text of a memory laid out over lines, as one line), so that reading a large store
+    never holds the file, nor every memory parsed; everything else parsed as usual. Also the CRC-32 of the bytes
+    read."""
 
     def __init__(self, ws: Workspace, handle: BinaryIO, each: Each | None = None, trusted: bool = False):
         self.ws, self.handle, self.each, self.trusted = ws, handle, each, trusted
