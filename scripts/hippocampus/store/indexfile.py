@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import zlib
+from array import array
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -68,7 +69,9 @@ class Loaded:
     redacted: set[str] = field(default_factory=set)  # memories whose stored words held a secret (redacted now)
     renewed: bool = False  # validating its memories changed the text of some (model.Memory.validated)
     held: Held | None = None  # the file read, where its memories are read again from
-    later: list[int] = field(default_factory=list)  # places of the memories `load`'s `each` left to its caller
+    # The places of the memories `load`'s `each` left to its caller (32-bit numbers: 100,000 of them as a list of
+    # ints would hold 3.4 MiB).
+    later: array = field(default_factory=lambda: array("I"))
 
     @property
     def stale(self) -> bool:
@@ -130,7 +133,7 @@ class _Reader:
 
     def __init__(self, ws: Workspace, handle: BinaryIO, each: Each | None = None, trusted: bool = False):
         self.ws, self.handle, self.each, self.trusted = ws, handle, each, trusted
-        self.later: list[int] = []  # places of the memories `each` left
+        self.later = array("I")  # places of the memories `each` left
         self.held = Held(os.dup(handle.fileno()), ws.index)
         self.decoder = codecs.getincrementaldecoder("utf-8-sig")()
         self.text, self.at, self.done, self.checksum = "", 0, False, 0
