@@ -141,6 +141,33 @@ def test_a_corrupt_or_unknown_index_is_an_error_naming_the_file_and_is_never_ove
     assert path.read_text() == text
 
 
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("{not json", "not valid JSON"),
+        (  # read whole (under today's rules of redaction), found invalid as the cache is built again
+            f'{{"version": 2, "redactionRules": {redaction.RULES}, "memories": [{{"id": "mem_001", "content": 5}}]}}',
+            "`content` must be a string",
+        ),
+    ],
+)
+def test_a_write_that_cannot_read_the_index_leaves_no_connection_to_the_cache_open(workspace, text, words):
+    # The cache is opened before index.json is read (it says whether the file is one a write saved): a file that
+    # cannot be read, or a memory found invalid as the cache is built again, stops the write, and nothing of it stays
+    # open while the error is held (the log files of the cache go with its last connection).
+    ws = Workspace(workspace)
+    write_index(workspace, [memory("mem_001", "x")])
+    with writing.write(ws, NOW) as store:
+        store.touch_meta()
+    assert sorted(p.name for p in ws.cache.iterdir()) == ["recall.sqlite"]
+    ws.index.write_text(text)
+    with pytest.raises(HippocampusError) as caught:
+        with writing.write(ws, NOW):
+            pass
+    assert words in str(caught.value)
+    assert sorted(p.name for p in ws.cache.iterdir()) == ["recall.sqlite"]
+
+
 def test_an_index_that_is_not_utf8_is_an_error(workspace):
     path = workspace / "memory" / "index.json"
     path.write_bytes(b'{"memories": ["\xff\xfe"]}')

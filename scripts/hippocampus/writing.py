@@ -92,9 +92,14 @@ def open_store(ws: Workspace, now: datetime, each: indexfile.Each | None = None)
         def first(memory: Memory) -> bool | None:
             return None if memory.id in recorded else each(memory)  # accessed: read once the accesses are in
 
-    db = cache_writer.connect_for_writing(ws)
-    loaded = indexfile.load(ws, first, vouched=cache_writer.vouched(db))
-    ids.reserve(ws, loaded.index)
+    db = cache_writer.connect_for_writing(ws)  # first: it says whether index.json is a file a write saved
+    try:
+        loaded = indexfile.load(ws, first, vouched=cache_writer.vouched(db))
+        ids.reserve(ws, loaded.index)
+    except BaseException:
+        if db is not None:
+            db.close()
+        raise
     found = cache_writer.open_for_writing(db, ws, loaded, now.date())
     store = Store(ws, now, loaded, found, touches_read=size)
     touched = touches.fold(loaded.index, recorded)

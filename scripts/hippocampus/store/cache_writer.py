@@ -403,7 +403,8 @@ def vouched(db: sqlite3.Connection | None) -> str | None:
 
 def open_for_writing(db: sqlite3.Connection | None, ws: Workspace, loaded: Loaded, today: date) -> Cache | None:
     """The cache of a writer that holds the workspace lock and has `loaded` the index, from `connect_for_writing`:
-    built again unless it describes that very file. None when there is none to write."""
+    built again unless it describes that very file. None when there is none to write. `db` is closed if this fails
+    (a memory found invalid as the cache is built again raises)."""
     if db is None:
         return None
     try:
@@ -421,6 +422,9 @@ def open_for_writing(db: sqlite3.Connection | None, ws: Workspace, loaded: Loade
     except sqlite3.Error:
         db.close()
         return None
+    except BaseException:
+        db.close()
+        raise
 
 
 def _record(db: sqlite3.Connection, loaded: Loaded) -> None:
