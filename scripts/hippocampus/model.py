@@ -276,7 +276,7 @@ class Memory:
 
     @property
     def raw(self) -> dict:
-        """The stored object, parsed (and validated, unless it is trusted: see `trust`) the first time it is
+        """The stored object, parsed (and validated, unless it is trusted: see `from_text`) the first time it is
         read."""
         raw = self._raw
         if raw is None:

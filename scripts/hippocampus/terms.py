@@ -8,7 +8,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from .model import Memory
-from .text import STOP_WORDS, may_contain, stem, terms, without_label, words
+from .text import STOP_WORDS, by_word, may_contain, stem, terms, without_label, words
 from .timeutil import parse_day
 
 KEYWORD_WEIGHT = 0.5
@@ -264,7 +264,7 @@ ATTRIBUTES = {
     "_name": """name names named called appelle appelles appellent appelons appelez nom nomme heiße heißt heisse
         heisst heißen llamo llamas llama llaman llamamos nombre chamo chamas chama chamam chamamos nome""",
 }
-_ATTRIBUTE_OF = {word: name for name, said in ATTRIBUTES.items() for word in said.split()}
+_ATTRIBUTE_OF = by_word(ATTRIBUTES)
 _CJK_ATTRIBUTES = {
     "住": "_home",
     "搬": "_home",

@@ -280,6 +280,11 @@ def alternatives(words, any_space: bool = False) -> str:
     return branches(tree)
 
 
+def by_word(table: dict) -> dict:
+    """{word: key} of a table of {key: its words, separated by spaces}."""
+    return {word: key for key, said in table.items() for word in said.split()}
+
+
 def may_contain(text: str, needles: tuple[str, ...]) -> bool:
     """False only when `text` holds none of `needles` (lower-case ASCII) in any letter case: a cheap test before a
     case-insensitive regex that cannot match without one of them. Text with characters beyond ASCII always may

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from ..text import by_word
+
 UNITS = {
     "minutes": "minute minutes min mins minuto minutos minuten 分钟 分鐘",
     "hours": "hour hours hr hrs h heure heures stunde stunden hora horas 小时 个小时 個小時 小時 钟头 個鐘頭",
@@ -13,7 +15,7 @@ UNITS = {
     "weeks": "week weeks semaine semaines woche wochen semana semanas 周 个星期 個星期 星期 礼拜 个礼拜",
     "months": "month months mois monat monate monaten mes meses mês 个月 個月",
 }
-UNIT_OF = {word: unit for unit, words in UNITS.items() for word in words.split()}
+UNIT_OF = by_word(UNITS)
 
 WEEKDAY_NAMES = {
     0: "monday lundi montag lunes segunda-feira segunda 星期一 周一 礼拜一",
@@ -24,7 +26,7 @@ WEEKDAY_NAMES = {
     5: "saturday samedi samstag sonnabend sábado sabado 星期六 周六 礼拜六",
     6: "sunday dimanche sonntag domingo 星期日 星期天 周日 周天 礼拜天 礼拜日",
 }
-WEEKDAY_OF = {word: day for day, words in WEEKDAY_NAMES.items() for word in words.split()}
+WEEKDAY_OF = by_word(WEEKDAY_NAMES)
 
 MONTH_NAMES = {
     1: "january jan janvier januar jänner enero janeiro",
@@ -40,7 +42,7 @@ MONTH_NAMES = {
     11: "november nov novembre noviembre novembro",
     12: "december dec décembre decembre dezember diciembre dezembro",
 }
-MONTH_OF = {word: month for month, words in MONTH_NAMES.items() for word in words.split()}
+MONTH_OF = by_word(MONTH_NAMES)
 
 PART_OF = {
     "morning": "morning matin morgen früh vormittag morgens manhã mañana 上午 早上 早晨",
@@ -49,7 +51,7 @@ PART_OF = {
     "evening": "evening soir abend abends 傍晚 晚上",
     "night": "night nuit nacht nachts noche noite 夜里 夜裡",
 }
-PART_WORD = {word: part for part, words in PART_OF.items() for word in words.split()}
+PART_WORD = by_word(PART_OF)
 
 AGO_UNIT_OF = {
     **UNIT_OF,
