@@ -120,6 +120,23 @@ def test_the_same_fact_test_merges_only_what_each_memory_would_reinforce_in_the_
 # --- supersede ------------------------------------------------------------------------------------------------
 
 
+def test_an_appointment_moved_to_another_time_supersedes_the_time_it_had():
+    # "moved" says the appointment changed, not where anyone lives: the two are about the same thing.
+    index = Index(
+        [
+            Memory(
+                "mem_001", "User's dentist appointment is on Friday at 14:00.", importance=0.6, created="2026-02-10"
+            ),
+            Memory(
+                "mem_002", "User's dentist appointment moved to Friday at 16:30.", importance=0.6, created="2026-02-12"
+            ),
+        ]
+    )
+    report = consolidation.consolidate(index, parse_instant("2026-03-01T12:00:00Z"))
+    assert [(s["id"], s["by"]) for s in report.superseded] == [("mem_001", "mem_002")]
+    assert report.contradictions == []
+
+
 def test_a_value_changed_twice_makes_a_chain_of_superseded_memories_that_only_recall_all_shows(ws):
     consolidate(ws)
     memories = by_id(ws)

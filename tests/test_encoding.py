@@ -648,13 +648,12 @@ def test_a_long_remember_this_keeps_the_sentence_that_asked_to_be_remembered():
 # --- a value said of another subject is another fact ---------------------------------------------------------
 
 
-def test_a_number_of_the_memory_said_of_another_thing_is_a_new_memory_not_a_reinforcement():
+def test_a_number_of_the_memory_said_of_another_thing_changes_that_thing_only_and_is_no_reinforcement():
     index, outcome = encode(["Remember the gate code is 1290 and the alarm code is 12", "Remember the gate code is 12"])
-    assert [m.content for m in index.memories] == [
-        "The gate code is 1290 and the alarm code is 12",
-        "The gate code is 12",
-    ]
-    assert outcome.reinforced == []
+    # The gate code is now 12; the alarm code, which was 12 already, stays as it was said.
+    assert [m.content for m in index.memories] == ["The gate code is 12 and the alarm code is 12"]
+    assert outcome.reinforced == [] and outcome.updated == ["mem_001"]
+    assert index.memories[0].history[-1]["content"] == "The gate code is 1290 and the alarm code is 12"
 
 
 def _family_store() -> Index:
@@ -683,14 +682,15 @@ def test_an_age_said_of_another_person_is_a_new_memory_not_a_reinforcement():
     assert outcome.reinforced == []
 
 
-def test_the_same_values_swapped_between_two_things_are_two_memories():
+def test_the_same_values_swapped_between_two_things_change_both_and_are_no_reinforcement():
     index, outcome = encode(
         [
             "Remember the gate code is 1290 and the alarm code is 12",
             "Remember the gate code is 12 and the alarm code is 1290",
         ]
     )
-    assert len(index.memories) == 2 and outcome.reinforced == []
+    assert [m.content for m in index.memories] == ["The gate code is 12 and the alarm code is 1290"]
+    assert outcome.reinforced == [] and outcome.updated == ["mem_001"]
 
 
 def test_a_value_said_again_of_the_same_thing_with_less_around_it_still_reinforces():
@@ -706,16 +706,16 @@ def test_a_value_of_the_memory_now_said_of_another_thing_updates_it_and_keeps_th
     )
     assert len(index.memories) == 1 and outcome.updated == [index.memories[0].id]
     memory = index.memories[0]
-    assert memory.content == "The gate code is now 12"
+    assert memory.content == "The gate code is 12 and the alarm code is 12"  # the alarm code was not changed
     assert memory.history[-1]["content"] == "The gate code is 1290 and the alarm code is 12"
 
 
-def test_a_short_message_with_another_value_of_a_remembered_thing_is_kept_not_skipped():
+def test_a_short_message_with_another_value_of_a_remembered_thing_updates_it_and_is_not_skipped():
     index, outcome = encode(["Remember my locker code is 4417", "my locker code is 9999"])
-    assert [m.content for m in index.memories] == ["User's locker code is 4417", "User's locker code is 9999"]
-    assert outcome.skipped == 0
-    # As important as what it is about, on the day it was said (a day after the first).
-    assert index.memories[1].importance == pytest.approx(index.memories[0].importance * 0.99, abs=1e-4)
+    # No word of change is needed: the same holder's attribute with another value is what holds now.
+    assert [m.content for m in index.memories] == ["User's locker code is 9999"]
+    assert outcome.skipped == 0 and outcome.updated == ["mem_001"]
+    assert index.memories[0].history[-1]["content"] == "User's locker code is 4417"
 
 
 def test_memories_held_as_text_between_signals_encode_the_same_as_memories_held_parsed(monkeypatch):

@@ -111,11 +111,16 @@ def test_a_message_that_only_asks_is_not_a_fact(text):
     [
         ("Can you remember that my flight is at 9?", "explicit"),  # asks to remember: a fact all the same
         ("I feel lost, what should I do?", "emotional"),  # says something before it asks
-        ("We decided on PostgreSQL. Can you note it down?", "decision"),
+        ("We decided on PostgreSQL.", "decision"),
     ],
 )
 def test_a_message_that_says_something_is_scored_by_what_it_says_even_with_a_question(text, rule):
     assert score(text).rule == rule
+
+
+def test_a_statement_the_user_asks_to_note_down_is_an_explicit_note_on_the_shelf_of_what_it_says():
+    found = score("We decided on PostgreSQL. Can you note it down?")
+    assert (found.rule, found.domain, found.category) == ("explicit", "world", "decisions")
 
 
 def test_the_agent_s_replies_count_only_when_it_says_who_it_is():

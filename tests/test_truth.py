@@ -227,6 +227,21 @@ def test_a_long_note_is_kept_whole_and_recall_prints_the_part_that_matched(chat)
     assert "blue carabiner" in found["results"][0]["matchedPart"]
 
 
+def test_a_long_note_is_what_it_asserts_not_its_opening_words(chat):
+    chat.say(
+        "Remember this: I finally sorted out the move, so here is the whole picture, and it took me a while to get "
+        "it all straight in my head with everything going on at work this month. The van comes early and my brother "
+        "will help with the heavy boxes and the piano. The furniture we keep goes into storage: unit 318 at BoxCity "
+        "on Harbour Road, and the access code for the storage unit is 4471."
+    )
+    [memory] = chat.memories()
+    assert "4471" in memory["content"] and "318" in memory["content"], memory["content"]
+    assert "whole picture" not in memory["content"], memory["content"]
+    assert "4471" in chat.core()
+    found = run_script("recall", "storage unit code", "--no-touch", ws=chat.ws, now=chat.now).stdout
+    assert "4471" in found.split("\n2. ")[0], found
+
+
 def test_a_note_beyond_the_bound_is_cut_with_a_note_saying_so(chat):
     note = "Remember this log: " + " ".join(f"line{n:05d}" for n in range(12_000))
     chat.say(note)

@@ -9,7 +9,9 @@ light: load_core imports it.
 
 `due` keeps the speaker's UTC offset, so a listing gives the time as the user said it. A request that named no time
 has none of `dueText` and is due from the moment it was made. Once closed: `status` "done" (said so in the
-conversation, with `closedFrom` the message; or by hand) or "expired", and `closed`, when.
+conversation, with `closedFrom` the message; or by hand), "cancelled" (the owner called it off, `closedFrom` the
+message) or "expired", and `closed`, when. The owner may move one to another time ("move the plumber reminder to
+Monday"): its `due` and `dueText` change, the time before kept in `moved`.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 KIND = "commitment"
-OPEN, DONE, EXPIRED = "open", "done", "expired"
-STATUSES = (OPEN, DONE, EXPIRED)
+OPEN, DONE, EXPIRED, CANCELLED = "open", "done", "expired", "cancelled"
+STATUSES = (OPEN, DONE, EXPIRED, CANCELLED)
 BY_USER, BY_AGENT = "user", "agent"
 # An open commitment is shown at the start of a session from this long before it is due ("shortly before")...
 SHOW_BEFORE = timedelta(hours=12)
@@ -43,7 +45,7 @@ def task_of(raw: dict) -> str:
 
 
 def status_of(raw: dict) -> str:
-    """open, done or expired (a hand-edited value this version does not know reads as done: never shown)."""
+    """open, done, cancelled or expired (a hand-edited value this version does not know reads as done: never shown)."""
     value = raw.get("status")
     return value if value in STATUSES else DONE
 

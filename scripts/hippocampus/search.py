@@ -19,7 +19,7 @@ from .model import Memory
 from .store.cache import Cache, Facts
 from .terms import days_of_text, denser, document_terms, pieces, text_terms, Piece, TIME_TERM, agent_term, agents
 from .smalltalk import substance
-from .text import asks, terms, words
+from .text import asks, stem, terms, words
 
 K1 = 0.9
 B = 0.5
@@ -52,6 +52,7 @@ class Hit(NamedTuple):
     sources: list[dict]
     turn: dict | None
     lead: int = 0  # the first `lead` sources match the query at least LEAD_SHARE as well as the best one
+    newer: str = ""  # the id of a hit listed above it that says another value of the same thing later (newest_first)
 
 
 _ASKS_WHEN = re.compile(
@@ -69,13 +70,73 @@ _ASKS_HOW_MANY = re.compile(
 
 def query_weights(query: str, read_as_days: Collection[str] = ()) -> dict[str, float]:
     """Each distinct term of a query with its weight: 1, and WHEN_WEIGHT for TIME_TERM when it asks when; not the
-    words that ask how many, nor the terms `read_as_days` (asked_days) unless the query has no other. A query of only
-    stop words, like "who is it", has none."""
+    words that ask how many, nor the terms `read_as_days` (asked_days) unless the query has no other; and the
+    attribute of whom it asks (asked_attributes), at 1. A query of only stop words, like "who is it", has none."""
     found = dict.fromkeys(terms(_ASKS_HOW_MANY.sub(" ", query)), 1.0)
     found = {t: w for t, w in found.items() if t not in read_as_days} or found
     if found and _ASKS_WHEN.search(query):
         found[TIME_TERM] = WHEN_WEIGHT
+    found.update(dict.fromkeys(asked_attributes(query), 1.0))
     return found
+
+
+# What a question asks of whom, as claims.claim_terms names what a statement states ("how old am I?" →
+# "_age@user", "what's my sister's name?" → "_name@user>sister", "who is my manager?" → "_name@user>manager"). The
+# words of each attribute, in the languages the skill reads; a possessive names the holder, else "I" the user.
+_ASKED = {
+    "name": (
+        "names? called call nom appelle[sz]? appelles heiße heisse heißt heisst llamo llamas llama nombre chamo"
+        " chama nome",
+        "名字 叫什么 叫啥",
+    ),
+    "age": ("old age âge alt años anos edad idade", "岁 歲 多大"),
+    "home": ("live lives living habite[sz]? habites vis wohne wohnst wohnt vivo vives vive moro moras mora", "住"),
+    "work": (
+        "work works job employer travaille[sz]? travailles boulot arbeite arbeitest arbeitgeber trabajo trabajas"
+        " trabalho trabalhas empresa entreprise",
+        "上班 工作 公司",
+    ),
+}
+# Words of a script with spaces stand alone; Chinese ones are found inside a run of characters.
+_ASKED_WORDS = re.compile(
+    "|".join(
+        rf"(?P<{name}>(?<!\w)(?:{'|'.join(spaced.split())})(?!\w)|{'|'.join(unspaced.split())})"
+        for name, (spaced, unspaced) in _ASKED.items()
+    ),
+    re.IGNORECASE,
+)
+_ASKED_HOLDER = re.compile(
+    r"(?<!\w)(?:my|our|mon|ma|mes|notre|mein|meine|meinen|meinem|meiner|unser|unsere|mi|mis|nuestro|nuestra|meu"
+    r"|minha|nosso|nossa|o\s+meu|a\s+minha)\s+(?P<noun>[^\W\d_]+)(?:['’]s\b)?",
+    re.IGNORECASE,
+)
+_ASKED_SELF = re.compile(r"(?<!\w)(?:i|me|am\s+i|je|j['’]|moi|ich|yo|eu)(?!\w)|我", re.IGNORECASE)
+_CARS = re.compile(r"(?<!\w)(?:car|drive|voiture|auto|wagen|coche|carro|车)(?!\w)", re.IGNORECASE)
+_NOT_HOLDERS = frozenset("name names age job work car nom âge alter edad idade nombre nome".split())
+
+
+def asked_attributes(query: str) -> list[str]:
+    """The terms of the attributes a question asks of whom (see _ASKED); none when it asks of no one."""
+    holders = [m.group("noun").lower() for m in _ASKED_HOLDER.finditer(query)]
+    chain = [stem(n) for n in holders if n not in _NOT_HOLDERS]
+    if chain:
+        holder = ">".join(["user", *chain[:2]])
+    elif holders or _ASKED_SELF.search(query):
+        holder = "user"
+    else:
+        return []
+    found = {
+        f"{name}@{holder}"
+        for match in _ASKED_WORDS.finditer(query)
+        for name, said in match.groupdict().items()
+        if said
+        for name in [f"_{name}"]
+    }
+    if _CARS.search(query) and holder == "user":
+        found.add("_name@user>car")
+    if chain and not found and re.search(r"(?<!\w)(?:who|qui|wer|quién|quem|谁)(?!\w)", query, re.IGNORECASE):
+        found.add(f"_name@{holder}")  # "who is my manager?": the role's name
+    return sorted(found)
 
 
 def asked_days(query: str, now: datetime) -> tuple[list[tuple[int, int]], set[str]]:
@@ -355,10 +416,62 @@ def rank(
         if asked:
             parts["when"] = when
         memory = memories[doc]
-        held = document_terms(memory)[0]
+        held = document_terms(memory, claimed=False)[0]
         # Within the memory every word counts, the agent's too: which of its turns answers is told by all of them.
         matched = [t for t in lists if held.get(t) or held.get(agent_term(t))]
         sources, turn, lead = order_sources(memory, {t: idf[t] for t in matched}, average, about_user)
         shown = ["(says when)" if t == TIME_TERM else t for t in matched]
         hits.append(Hit(memory, round(score, 4), parts, fact.importance, shown, sources, turn, lead))
-    return hits
+    return newest_first(hits)
+
+
+# --- the same thing said with other values: the newest first ----------------------------------------------------
+
+_VALUE = re.compile(r"\d+(?:[.:,/-]\d+)*|(?<=[\w,;:] )[A-ZÀ-Ý][\w'’-]+")
+SAME_MATCH = 0.5  # the share of their matched words two hits hold both, to be about the same thing
+
+
+def stated_at(memory: Memory) -> str:
+    """When a memory's statement was last said: when its value last changed, else when it was made."""
+    since = memory.extra.get("since")
+    return str(since if isinstance(since, str) and since else memory.created or "")[:19]
+
+
+def values_in(text: str) -> frozenset[str]:
+    """The values a statement names, as recall compares them: its numbers and its names (capitalised words after the
+    first)."""
+    return frozenset(v.lower().removesuffix("'s").removesuffix("’s") for v in _VALUE.findall(text))
+
+
+def said_alike(one: Hit, other: Hit) -> bool:
+    """Two hits are the same thing said with other values: they match mostly the same words of the question and
+    each names a value the other does not ("the reunion is on the 20th" and "… on the 27th")."""
+    a = {t for t in one.matched if t != TIME_TERM and not t.startswith("_")}
+    b = {t for t in other.matched if t != TIME_TERM and not t.startswith("_")}
+    if not a or not b or len(a & b) < SAME_MATCH * len(a | b):
+        return False
+    if one.memory.raw.get("kind") == "commitment" or other.memory.raw.get("kind") == "commitment":
+        return False
+    mine, theirs = values_in(one.memory.content), values_in(other.memory.content)
+    return bool(mine - theirs) and bool(theirs - mine)
+
+
+def newest_first(hits: list[Hit]) -> list[Hit]:
+    """The hits with each one that says the same thing as a hit above it with other values, and said it later,
+    moved above that hit, which is marked as said earlier (`newer`): when the store cannot tell whether a newer
+    statement replaces an older one, the agent reads both, the newer first."""
+    out = list(hits)
+    for position in range(1, len(out)):
+        hit = out[position]
+        when = stated_at(hit.memory)
+        above = [i for i in range(position) if said_alike(out[i], hit) and stated_at(out[i].memory) < when]
+        if not above:
+            continue
+        first = above[0]
+        out.pop(position)
+        out.insert(first, hit)
+        for i in above:
+            older = out[i + 1]
+            if not older.newer:
+                out[i + 1] = older._replace(newer=hit.memory.id)
+    return out

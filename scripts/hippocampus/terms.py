@@ -8,7 +8,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from .model import Memory
-from .text import STOP_WORDS, by_word, may_contain, stem, terms, without_label, words
+from .text import STOP_WORDS, may_contain, stem, terms, without_label, words
 from .timeutil import parse_day
 
 KEYWORD_WEIGHT = 0.5
@@ -129,7 +129,7 @@ def denser(tf: float, length: float, held: tuple[float, float] | None) -> bool:
     return held is None or tf * held[1] > held[0] * length
 
 
-def document_terms(memory: Memory) -> tuple[dict[str, tuple[float, float]], float]:
+def document_terms(memory: Memory, claimed: bool = True) -> tuple[dict[str, tuple[float, float]], float]:
     """Each term of a memory with its weighted count and the length of the piece it is counted in, and the memory's
     average piece length. Its pieces: its statement — its content and the `detail` its summary left out, with its
     keywords at KEYWORD_WEIGHT, the values it held before at HISTORY_WEIGHT, the month and year it was made at
@@ -142,18 +142,29 @@ def document_terms(memory: Memory) -> tuple[dict[str, tuple[float, float]], floa
     The user's words and the agent's are counted apart, the agent's under agent_term(term): the agent's attached
     turns, the messages around the statement (in a chat with the agent, the agent's), and the whole statement of a
     memory of the agent's own (domain "self") are the agent's. A question about what the user said is matched against
-    the user's words alone, any other against the denser of the two (search.rank)."""
+    the user's words alone, any other against the denser of the two (search.rank).
+
+    The statement also holds, once, a term for each attribute of whom its content states (claims.claim_terms:
+    "_age@user" for "User is 34"), the values it held before theirs at HISTORY_WEIGHT: a question asking that
+    attribute ("how old am I?") finds it whatever words it was said in. `claimed`: False leaves them out (search
+    reads a hit's terms to say which words matched, and claims' patterns are not compiled for a recall)."""
     every = pieces(memory)
     statement: dict[str, float] = dict(text_terms(every[0].text))
     around: dict[str, float] = {}
 
-    def add(counts: dict[str, float], found: list[str], weight: float) -> None:
+    def add(counts: dict[str, float], found, weight: float) -> None:
         for term in found:
             counts[term] = counts.get(term, 0.0) + weight
 
     add(statement, terms(" ".join(memory.keywords)), KEYWORD_WEIGHT)
     for change in memory.changes:
         add(statement, terms(change.content), HISTORY_WEIGHT)
+    if claimed:
+        from .claims import claim_terms  # its patterns are compiled only where documents are indexed
+
+        add(statement, sorted(claim_terms(without_said(memory.content))), 1.0)
+        for change in memory.changes:
+            add(statement, sorted(claim_terms(without_said(change.content))), HISTORY_WEIGHT)
     made = parse_day(memory.created)
     if made is not None:
         add(statement, terms(made.strftime("%B %Y")), DATE_WEIGHT)
@@ -249,60 +260,16 @@ def without_said(text: str) -> str:
     return SAID.sub("", text) if "(said " in text else text
 
 
-# The words of a few attributes that facts change often, in the languages the skill reads: a fact is about the same
-# thing whichever of them it uses ("we live in Lisbon", "we moved to Porto"; "I work at Acme", "my job at Acme").
-# Each stands in a fact's topic as one term no typed word can be (an underscore splits words).
-ATTRIBUTES = {
-    "_home": """live lives lived living reside resides resided residing moved move moves moving relocated relocate
-        relocating habite habites habitons habitez habitent habiter vis vit vivons vivez vivent vivre déménagé
-        déménage déménager déménagent déménagé installés wohne wohnst wohnt wohnen wohnte lebe lebst lebt leben
-        gezogen umgezogen vivo vives vive vivimos viven vivía mudamos mudé mudó mudado mudaron moro moras mora
-        moramos moram vivemos vivem mudei mudou mudaram""",
-    "_work": """work works worked working job employed employer travaille travailles travaillons travaillez
-        travaillent travaillais boulot arbeite arbeitest arbeitet arbeiten arbeitete trabajo trabajas trabaja
-        trabajamos trabajan trabajaba trabalho trabalhas trabalha trabalhamos trabalham trabalhava""",
-    "_name": """name names named called appelle appelles appellent appelons appelez nom nomme heiße heißt heisse
-        heisst heißen llamo llamas llama llaman llamamos nombre chamo chamas chama chamam chamamos nome""",
-}
-_ATTRIBUTE_OF = by_word(ATTRIBUTES)
-_CJK_ATTRIBUTES = {
-    "住": "_home",
-    "搬": "_home",
-    "工作": "_work",
-    "上班": "_work",
-    "叫": "_name",
-    "名字": "_name",
-}
-_ELIDED = (
-    "l'",
-    "d'",
-    "s'",
-    "n'",
-    "qu'",
-    "j'",
-    "m'",
-    "t'",
-    "c'",
-)  # French words that lose their vowel: "s'appelle"
-
-
-def attribute(word: str) -> str | None:
-    """The attribute a word speaks of (see ATTRIBUTES), or None."""
-    found = _ATTRIBUTE_OF.get(word)
-    if found is None and word.startswith(_ELIDED):
-        found = _ATTRIBUTE_OF.get(word.split("'", 1)[1])
-    if found is None and not word.isascii():
-        found = next((name for chars, name in _CJK_ATTRIBUTES.items() if chars in word), None)
-    return found
-
-
 def topic_terms(text: str) -> set[str]:
     """The terms that say what a fact is about: its words minus numbers, stop words, change words and asides, the
-    words of an attribute as that attribute (see ATTRIBUTES)."""
+    words of an attribute as that attribute (see claims.ATTRIBUTES), and which attributes of whom it states
+    (claims.claim_terms)."""
     text = without_label(without_said(text))  # nor is who speaks
     if may_contain(text, _ASIDE_WORDS):
         text = _ASIDES.sub(" ", text)
-    out = set()
+    from .claims import attribute, claim_terms  # its patterns are compiled only where topics are read
+
+    out = claim_terms(text)
     for word in words(text):
         found = attribute(word)
         if found is not None:

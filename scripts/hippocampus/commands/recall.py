@@ -156,6 +156,8 @@ def as_json(
         out["history"] = [{"content": shown_text(m, c.content), "from": c.since, "until": c.until} for c in before]
     if hit.turn is not None:
         out["turn"] = hit.turn
+    if hit.newer:
+        out["saidEarlier"] = {"on": search.stated_at(m)[:10], "newer": hit.newer}
     if m.id in archived:
         out["archived"] = True
     if m.superseded:
@@ -267,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
         if moment is None:
             for change in earlier(m, hit.matched, ctx.args.all):
                 cli.emit(f"   before: {shown_text(m, change.content)} ({held(change)})")
+        if hit.newer:
+            cli.emit(f"   said earlier ({search.stated_at(m)[:10]}); {hit.newer}, above, was said later")
         if hit.turn is not None:
             cli.emit(f"   turn {framed_turn(hit.turn)}")
         if ctx.args.why:

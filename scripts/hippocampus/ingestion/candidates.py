@@ -271,6 +271,22 @@ class Candidates:
         scored.sort(key=lambda item: (-item[0], by_age(item[1])))
         return [(self.by_id[i], round(v, 4)) for v, i in scored[:limit]]
 
+    def sharing(self, term: str, untrusted: bool, limit: int = CANDIDATES_SHOWN) -> list[Memory]:
+        """The newest memories (at most `limit`) whose topic holds `term` (one attribute of one holder, as
+        claims.claim_terms names it), among memories of the same trust: read from the index, however little else
+        they share."""
+        ids = set(self.postings.get(term, ()))
+        ids.update(memory_id for memory_id, _ in self._read(self._stored_docs(term)).values())
+        found = []
+        for memory_id in sorted(ids, key=by_age, reverse=True):
+            memory = self.by_id.get(memory_id)
+            if memory is None or memory.superseded or memory.untrusted != untrusted or is_commitment(memory.raw):
+                continue
+            found.append(memory)
+            if len(found) >= limit:
+                break
+        return found
+
     def _read(self, docs: list[int]) -> dict[int, tuple[str, set[str]]]:
         """(memory id, topic terms) of stored documents, read once a run."""
         wanted = [doc for doc in docs if doc not in self._entries]

@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
 
 from .. import commitment, retention
-from ..commitment import DONE, EXPIRED, OPEN
+from ..commitment import CANCELLED, DONE, EXPIRED, OPEN
 from ..model import Index, Memory
 from ..text import STOP_WORDS, terms, words
 from ..timeutil import iso, parse_instant
 from .duetime import zone_of
 from .encoding import neighbour_text, redacted_text, signal_time
-from .promises import Promise, done_sentences, promises, requests
+from .promises import Promise, called_off, done_sentences, moved, points, promises, requests
 from .transcripts import Signal
 
 DOMAIN, CATEGORY = "relationship", "commitments"
@@ -198,12 +198,62 @@ class _Book:
             return  # read by an earlier run already (the queue read again)
         zone = self.configured or self.zones.get(session) or self.zone or timezone.utc
         said = signal_time(signal, self.now).astimezone(zone)
+        if self.open and signal.role == "user" and self._owner_changes(signal, text, said):
+            return  # the owner called a commitment off or moved it: the message asks nothing new
         if self.open:  # nothing to close otherwise
             for sentence in done_sentences(text, signal.role, said):
                 self._close(signal, sentence, before, said)
         found = requests(text, said) if signal.role == "user" else promises(text, said)
         for promise in found[:PER_MESSAGE]:
             self._open(signal, promise, before, said, number)
+
+    # --- the owner's changes ---
+
+    def _owner_changes(self, signal: Signal, text: str, said: datetime) -> bool:
+        """Call off or move the commitments the owner's message says to; whether it did."""
+        changed = False
+        for sentence in called_off(text):
+            chosen = self._meant(signal, sentence, said)
+            if chosen is not None:
+                chosen.raw["status"] = CANCELLED
+                chosen.raw["closed"] = iso(said)
+                chosen.raw["closedFrom"] = dict(signal.source)
+                chosen.content = commitment.content_of(chosen.raw)
+                self.open.remove(chosen)
+                self.out.closed.append(chosen.id)
+                changed = True
+        for sentence, due in moved(text, said):
+            chosen = self._meant(signal, sentence, said)
+            if chosen is not None:
+                chosen.raw.setdefault("moved", []).append(
+                    {"due": chosen.raw.get("due"), "dueText": chosen.raw.get("dueText"), "ts": iso(said)}
+                )
+                chosen.raw["due"] = due.at.isoformat(timespec="minutes")
+                chosen.raw["dueText"] = due.phrase
+                chosen.sources.append(signal.source)
+                chosen.content = commitment.content_of(chosen.raw)
+                self.out.again.append(chosen.id)
+                changed = True
+        if changed:
+            self.held.add(self._key(signal.source))
+        return changed
+
+    def _meant(self, signal: Signal, sentence: str, said: datetime) -> Memory | None:
+        """The open commitment a sentence of the owner's is about: the one sharing the most words of its task, or,
+        when it names none ("move it to Monday"), the one its session made last, else the only one open."""
+        candidates = [m for m in self.open if m.raw.get("by") == commitment.BY_USER and self._made_before(m, said)]
+        candidates = candidates or [m for m in self.open if self._made_before(m, said)]
+        said_topic = topic(sentence)
+        scored = [(shared(self._topic(m), said_topic), m) for m in candidates]
+        best = max((n for n, _ in scored), default=0)
+        if best:
+            return min((m for n, m in scored if n == best), key=self._due_key)
+        if not points(sentence):
+            return None
+        recent = self.made.get(signal.session)
+        if recent is not None and recent[0] in candidates:
+            return recent[0]
+        return candidates[0] if len(candidates) == 1 else None
 
     # --- closing ---
 

@@ -13,8 +13,10 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 
 from .. import redaction, retention
+from ..claims import claim_terms, claims, corrected, meeting
 from ..model import DOMAINS, Index, Memory
 from ..text import asks, label, may_contain, one_line, words
+from ..terms import without_said
 from ..timeutil import iso, parse_instant
 from . import scoring
 from .candidates import CANDIDATES_SHOWN, Candidates
@@ -293,7 +295,14 @@ def attach(
     16th") corrects the value of that kind in `recent`, the memory its session made last."""
     marked = draft.correction or draft.changes or bool(draft.replaced)
     floor = CORRECTION_FLOOR if marked else SAME_TOPIC
-    for memory, similarity in candidates(lookup, draft, limit=5, floor=floor):
+    found = candidates(lookup, draft, limit=5, floor=floor)
+    # The memories stating an attribute of the same holder, however few other words they share.
+    untrusted = draft.trust == "untrusted"
+    for term in sorted(claim_terms(without_said(draft.content))):
+        for memory in lookup.sharing(term, untrusted):
+            if all(memory is not seen for seen, _ in found):
+                found.append((memory, 0.0))
+    for memory, similarity in found:
         kind = relation(draft, memory, similarity, correcting=draft.correction)
         if (
             kind is None
@@ -308,7 +317,7 @@ def attach(
             outcome.reinforced.append(memory.id)
             return memory
         if kind == "update":
-            update(index, lookup, memory, draft)
+            update(index, lookup, memory, draft, kept_details(memory, draft))
             lookup.holds(memory, draft.source)
             outcome.updated.append(memory.id)
             return memory
@@ -320,6 +329,20 @@ def attach(
             outcome.updated.append(recent.id)
             return recent
     return None
+
+
+def kept_details(memory: Memory, draft: Draft) -> str | None:
+    """What a memory says once a draft has changed values of it, when the memory says more than the draft: its own
+    words with those values put right ("Our cat Luna is three and loves the radiator" corrected by "she's called
+    Nala" keeps her age and habits); None: the draft's words replace the memory's."""
+    before = claims(without_said(memory.content))
+    met = meeting(draft.claims, before)
+    if met is None or met[0] != "changed":
+        return None
+    others = [claim for claim in before if claim.key not in {c.key for c in draft.claims}]
+    if not others and len(memory.content) <= len(draft.content) + 20:
+        return None
+    return corrected(memory.content, draft.claims, before)
 
 
 def place(index: Index, lookup: Candidates, draft: Draft, outcome: Outcome, recent: Memory | None = None) -> Memory:
@@ -538,6 +561,13 @@ def encode(
             draft = draft_from(signal, score, now, before)
             if draft is not None:
                 memory = place(index, lookup, draft, outcome, episodes.current(signal.session))
+        elif min_importance <= MIN_IMPORTANCE and states_a_fact(signal, score):
+            # A short fact said beside something else ("Hi, I'm Dana. Can you help me…?", "Our dog is called Max."):
+            # a memory of its own at the default threshold, so that its later correction finds it.
+            draft = draft_from(signal, score, now, before)
+            if draft is not None:
+                draft.importance = max(draft.importance, MIN_IMPORTANCE)
+                memory = place(index, lookup, draft, outcome, episodes.current(signal.session))
         elif score.rule == "short" and signal.role == "user":
             draft = draft_from(signal, score, now, before)
             related: list[Memory] = []
@@ -557,6 +587,14 @@ def encode(
             episodes.left_out(signal, score, before)
     episodes.finish()
     return outcome
+
+
+def states_a_fact(signal: Signal, score: Score) -> bool:
+    """Whether a message of the owner's too short or too much of a question to be a memory of its own states an
+    attribute of the user or of theirs ("I'm Dana", "our dog is called Max", "I'm 34"): it is one all the same."""
+    if signal.role != "user" or signal.trust == "untrusted" or score.rule == "noise":
+        return False
+    return any(claim.stated and claim.holder.startswith("user") for claim in claims(redacted_text(signal)))
 
 
 def score_of(signal: Signal) -> Score:

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..model import Memory
+from .. import claims as claims_of
+from ..claims import attribute
 from ..terms import CHANGE_WORDS, DIGIT, topic_terms, without_said
 from ..text import SENTENCE_BREAK, alternatives, label, terms, words
 
@@ -267,8 +269,14 @@ class Fact:
         found = self.__dict__.get("_frame")
         if found is None:
             values = self.values | set(terms(" ".join(self.values)))  # "Postgres" is the topic term "postgr"
+            # An attribute said only by a word of change is no part of the frame: "the appointment moved to
+            # Friday" is about the appointment, not about where anyone lives.
+            changing = {attribute(word) for word in self.tokens & CHANGE_WORDS}
+            said = {attribute(word) for word in self.tokens - CHANGE_WORDS}
             found = self.__dict__["_frame"] = frozenset(
-                term for term in self.topic if term not in values and term not in _NOT_FRAME
+                term
+                for term in self.topic
+                if term not in values and term not in _NOT_FRAME and (term not in changing or term in said)
             )
         return found
 
@@ -289,6 +297,14 @@ class Fact:
                 frozenset(said[0] - said[1]),
                 frozenset(said[1] - said[0]),
             )
+        return found
+
+    @property
+    def claims(self) -> tuple[claims_of.Claim, ...]:
+        """What it asserts of whom (see claims)."""
+        found = self.__dict__.get("_claims")
+        if found is None:
+            found = self.__dict__["_claims"] = claims_of.claims(without_said(self.content))
         return found
 
     @property
@@ -334,10 +350,17 @@ def relation(draft: Fact, memory: Memory | Fact, similarity: float, correcting: 
     the fact it corrects."""
     if label(draft.content) != label(memory.content):
         return None  # "Nate: Bye!" and "Joanna: Bye Nate!": what one person says is not what another says
+    old = memory if isinstance(memory, Fact) else Fact(memory.content)
+    if not claims_of.asserts_any(without_said(draft.content)):
+        return None  # a question or a supposition changes nothing ("Actually, is the meeting on Monday?")
+    met = claims_of.meeting(draft.claims, old.claims)
+    if met is not None and met[0] == "changed":
+        return "update"  # the same holder's attribute, said with another value: what was said last holds
+    if met is None and claims_of.other_holder(draft.claims, old.claims):
+        return None  # "my brother's car is a Ford" says nothing of "my car is a Kia"
     marked = correcting or draft.changes or bool(draft.replaced)
     if similarity < SAME_TOPIC and not marked:
         return None
-    old = memory if isinstance(memory, Fact) else Fact(memory.content)
     partial = marked and draft.frame and draft.frame <= old.frame  # a change or correction may name less
     if not partial and (similarity < SAME_TOPIC or not same_frame(draft, old)):
         return None

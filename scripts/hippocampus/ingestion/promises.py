@@ -480,6 +480,16 @@ _ABOUT_REMINDERS = re.compile(
 )
 
 
+# Verbs of talking, thinking or reading about something: a report that a topic came up, never that a task is done
+# ("we talked about the plumbing" does not call the plumber).
+_TALK = re.compile(
+    r"\b(?:talked|discussed|chatted|spoke|mentioned|thought|wondered|asked|read|heard|learned|learnt|researched"
+    r"|looked|argued|joked|complained|dreamt|dreamed|parlé|discuté|pensé|gesprochen|geredet|diskutiert|nachgedacht"
+    r"|hablamos|hablé|hablado|conversamos|pensé|falamos|falei|conversamos|conversei|pensei)\b|聊|谈|談|讨论|討論",
+    re.IGNORECASE,
+)
+
+
 def done_sentences(text: str, role: str, said: datetime) -> list[str]:
     """The sentences of a message that say something is done ("I called the plumber", "got the summary"); a
     message that is only "done" (in any of the languages) gives [""] — done, about what was said just before.
@@ -490,7 +500,7 @@ def done_sentences(text: str, role: str, said: datetime) -> list[str]:
     out = []
     for sentence in sentences(text):
         found = _DONE.search(sentence)
-        if found is None:
+        if found is None or _TALK.search(found.group(0)):
             continue
         if sentence.rstrip().endswith(("?", "？")) or _NOT_DONE.search(sentence) or _ABOUT_REMINDERS.search(sentence):
             continue
@@ -501,3 +511,55 @@ def done_sentences(text: str, role: str, said: datetime) -> list[str]:
             continue  # "here is…" from the user hands something over; from the agent it delivers what it promised
         out.append(sentence)
     return out
+
+
+# --- the owner calling a commitment off or moving it ---------------------------------------------------------------
+
+_CANCEL = re.compile(
+    r"\b(?:cancel|cancell?ed|call\s+off|called\s+off|scrap|scratch|drop|(?<!n['’]t\s)(?<!not\s)forget\s+(?:about\s+)?"
+    r"(?:it|that|the|this|my|calling|sending|paying|buying|booking|to)|never\s*mind|no\s+need\s+(?:to\s+remind|for\s+the"
+    r"|anymore)|(?:don['’]t|do\s+not|no\s+longer)\s+(?:need\s+to\s+)?remind\s+me|stop\s+reminding|not\s+needed"
+    r"\s+anymore|annule[rz]?|laisse\s+tomber|oublie\s+(?:ça|le|la|de)|plus\s+besoin|pas\s+besoin\s+de\s+me"
+    r"|storniere|stornieren|lösch(?:e|en)|vergiss\s+(?:es|das|die|den)|nicht\s+mehr\s+nötig|erinnere\s+mich\s+nicht"
+    r"|cancela[rs]?|cancele|olvídalo|olvida\s+(?:el|la|lo)|ya\s+no\s+hace\s+falta|no\s+hace\s+falta|no\s+me"
+    r"\s+recuerdes|anula[rs]?|esquece|esqueça|não\s+precisa|não\s+é\s+preciso|não\s+me\s+lembre)\b"
+    r"|取消|不用提醒|不用了|算了|不需要提醒",
+    re.IGNORECASE,
+)
+_MOVE = re.compile(
+    r"\b(?:move|moved|push|pushed|postpone|postponed|reschedule|rescheduled|change\s+(?:it|that|the\s+\w+)\s+to"
+    r"|make\s+it|shift|bring\s+(?:it\s+)?forward|instead|déplace[rz]?|décale[rz]?|reporte[rz]?|repousse[rz]?"
+    r"|plutôt|verschieb\w*|lieber|stattdessen|cambia[rs]?|mueve|muévelo|pospón|posponer|aplaza[rs]?|mejor|muda"
+    r"|mude|adia[rs]?|passa\s+(?:para|pra)|em\s+vez\s+disso)\b|改到|推迟|推遲|挪到|改成|换到|換到",
+    re.IGNORECASE,
+)
+# A word that points at a commitment said before without naming its task: "move it to Monday", "cancel that".
+_POINTING = re.compile(
+    r"\b(?:it|that|this|the\s+reminder|reminder|ça|le\s+rappel|es|das|die\s+erinnerung|erinnerung|lo|la|eso"
+    r"|el\s+recordatorio|recordatorio|isso|o\s+lembrete|lembrete)\b|那个|那個|这个|這個|提醒",
+    re.IGNORECASE,
+)
+
+
+def called_off(text: str) -> list[str]:
+    """The sentences of the owner's message that call a commitment off ("cancel the plumber reminder", "never mind
+    the flowers"); never a question."""
+    return [s for s in sentences(text) if _CANCEL.search(s) and not s.rstrip().endswith(("?", "？"))]
+
+
+def moved(text: str, said: datetime) -> list[tuple[str, Due]]:
+    """The sentences of the owner's message that move a commitment to another time, with that time ("move the
+    dentist reminder to Monday", "make it 5pm instead")."""
+    out = []
+    for sentence in sentences(text):
+        if not _MOVE.search(sentence) or sentence.rstrip().endswith(("?", "？")):
+            continue
+        due = read_due(sentence, said)
+        if due is not None:
+            out.append((sentence, due))
+    return out
+
+
+def points(sentence: str) -> bool:
+    """Whether a sentence points at a commitment without naming it ("move it", "cancel that reminder")."""
+    return bool(_POINTING.search(sentence))

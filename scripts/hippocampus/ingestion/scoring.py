@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from .. import notes
+from ..claims import asks_to_keep, unquoted
 from ..smalltalk import SMALL_WORDS, normalized, substance
 from ..text import without_label, words, SENTENCE_BREAK, STOP_WORDS
 
@@ -293,17 +294,20 @@ def score(text: str, role: str = "user") -> Score:
     if not said:
         return Score(SMALL_TALK, "smalltalk", "user", "smalltalk")
     flat = normalized(said)
-    if role == "user" and is_question(said) and not RULES[0].pattern.search(flat) and not notes.lead(said):
+    own = normalized(unquoted(said))  # the speaker's own words: a quoted "remember that…" is no note of theirs
+    opening = (notes.lead(without_label(said)) or asks_to_keep(without_label(said))) if role == "user" else None
+    if role == "user" and is_question(said) and not RULES[0].pattern.search(own) and not opening:
         return Score(QUESTION, "question", "user", "questions")
     matches: list[tuple[Rule, tuple[str, ...]]] = []
-    opening = notes.lead(without_label(said))
-    if role == "user" and opening is not None:  # "Remember: …", "Note that …", "Rappelle-toi que …", "请记住…"
-        matches.append((RULES[0], (" ".join(words(opening)),)))
+    if role == "user" and opening:  # "Remember: …", "Note that …", "Rappelle-toi que …", "请记住…"
+        matches.append((RULES[0], (" ".join(words(opening)),) if isinstance(opening, str) else ()))
     for rule in RULES:
         if role not in rule.roles:
             continue
         if rule.name == "feedback":  # gratitude said in a sentence of its own counts, when it says what for
             found = rule.pattern.search(normalized(text)) if says_what_for(text) else None
+        elif rule.name == "explicit":
+            found = rule.pattern.search(own)
         else:
             found = rule.pattern.search(flat)
         if not found:

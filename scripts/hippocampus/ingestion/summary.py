@@ -8,6 +8,7 @@ import re
 from ..terms import IGNORED_TERMS, without_said
 from ..text import may_contain, one_line, split_label, words, SENTENCE_BREAK, STOP_WORDS
 from .. import notes
+from ..claims import note_lead, states
 from ..smalltalk import normalized, small_talk_sentence
 from .facts import CAPITAL, NUMBER
 from .transcripts import MESSAGE_LIMIT
@@ -234,15 +235,21 @@ def summarise(
         for s in sentences
         if s.lower().strip(" .!?,") not in _FILLERS
         and not _FILLER_SENTENCE.match(s)
-        and (not small_talk_sentence(s) or any(p in normalized(s) for p in wanted))
+        and (not small_talk_sentence(s) or any(p in normalized(s) for p in wanted) or states(s))
     ]
     aside = [s for s in sentences if s not in meaningful] if meaningful else []  # still searchable, as detail
     sentences = meaningful or sentences
     out = []
     said = []  # each kept sentence as it was said: "remember this: …" matches the rule before the lead is cut off
     for sentence in sentences:
-        stripped = notes.LEAD.sub("", _ASIDE.sub(",", sentence), count=1)
-        stripped = _LEAD.sub("", stripped, count=1)
+        unaside = _ASIDE.sub(",", sentence)
+        stripped = _LEAD.sub("", notes.LEAD.sub("", unaside, count=1), count=1)
+        # "Could you please make a note that …", "for the record, …" (one lead is taken off, not two)
+        asked = note_lead(stripped) if stripped == unaside else None
+        if asked:
+            stripped = stripped[len(asked) :]
+            if stripped.endswith("?"):  # "Could you note that…?" asks to keep a statement
+                stripped = stripped[:-1] + "."
         if may_contain(stripped, _TRAIL_WORDS):
             stripped = _TRAIL.sub("", stripped)
         stripped = stripped.strip()
@@ -274,8 +281,11 @@ def _fit(out: list[str], said: list[str], matched: tuple[str, ...], limit: int) 
     def rank(item: tuple[int, str]) -> tuple:
         position, sentence = item
         flat = normalized(said[position]) if wanted else ""
-        hit = any(f" {p} " in flat for p in wanted)
-        return (not hit, not NUMBER.search(sentence), not CAPITAL.search(sentence[1:]), position)
+        number, name = NUMBER.search(sentence), CAPITAL.search(sentence[1:])
+        # The sentence that asks for a note to be kept matched the rule by its lead alone: what the note asserts
+        # (the unit, its number, its code) comes before its opening words when those name nothing.
+        hit = any(f" {p} " in flat for p in wanted) and (number or name or notes.lead(said[position]) is None)
+        return (not hit, not number, not name, position)
 
     ranked = sorted(enumerate(out), key=rank)
     chosen: list[tuple[int, str]] = []

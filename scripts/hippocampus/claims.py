@@ -1,0 +1,733 @@
+"""What a statement asserts, read from the shape of its sentences rather than from the words that open them: who it
+is about (its holder: the user, the user's sister, Lea, the standup), which attribute of them (a name, an age, where
+they live or work, when an event is, how many of something they have, any noun said of them: "my favourite colour"),
+and which value. Pure.
+
+A claim is read from a clause that states something, in the languages the skill reads:
+- a possessive and a noun, a verb of being, a value: "my sister's name is Sara", "our cat is called Nala", "my
+  manager is Priya now", "mon adresse est …", "mein Zahnarzt heißt …", "mi coche es un Seat", "meu chefe é o Rui",
+  "我的医生是王医生" — the holder is the chain of nouns ("sister"), the attribute the last noun ("name"); a role's
+  proper name is its name ("my manager is Priya" is the manager's name, as "my manager's name is Priya" is);
+- the user or a named person and a verb of an attribute: living somewhere ("we moved to Porto", "j'habite à Lyon"),
+  working somewhere, being called something ("Hi, I'm Dana", "je m'appelle Dana"), being of an age ("I just turned
+  35"), driving a car;
+- a count: "my 5th painting", "I now have four guitars";
+- a thing and when it is: "the standup is at 10am", "the meeting is on Monday".
+
+Nothing is read from a question, a hypothetical ("if I moved to Rome"), words in quotes or said by someone else ("he
+said my…"), or a text the user asks to have written ("draft an email saying…"). A noun put beside a name ("my new
+neighbour Luis") introduces someone: it names the role's holder but never replaces another one's name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .text import SENTENCE_BREAK, TITLES, by_word, stem
+
+NAME, AGE, COUNT, WHEN = "_name", "_age", "_count", "_when"
+
+# The words of a few attributes that facts change often, in the languages the skill reads: a fact is about the same
+# thing whichever of them it uses ("we live in Lisbon", "we moved to Porto"; "I work at Acme", "my job at Acme").
+# Each stands in a fact's topic as one term no typed word can be (an underscore splits words).
+ATTRIBUTES = {
+    "_home": """live lives lived living reside resides resided residing moved move moves moving relocated relocate
+        relocating habite habites habitons habitez habitent habiter vis vit vivons vivez vivent vivre déménagé
+        déménage déménager déménagent déménagé installés wohne wohnst wohnt wohnen wohnte lebe lebst lebt leben
+        gezogen umgezogen vivo vives vive vivimos viven vivía mudamos mudé mudó mudado mudaron moro moras mora
+        moramos moram vivemos vivem mudei mudou mudaram""",
+    "_work": """work works worked working job employed employer travaille travailles travaillons travaillez
+        travaillent travaillais boulot arbeite arbeitest arbeitet arbeiten arbeitete trabajo trabajas trabaja
+        trabajamos trabajan trabajaba trabalho trabalhas trabalha trabalhamos trabalham trabalhava""",
+    "_name": """name names named called appelle appelles appellent appelons appelez nom nomme heiße heißt heisse
+        heisst heißen llamo llamas llama llaman llamamos nombre chamo chamas chama chamam chamamos nome""",
+}
+_ATTRIBUTE_OF = by_word(ATTRIBUTES)
+_CJK_ATTRIBUTES = {
+    "住": "_home",
+    "搬": "_home",
+    "工作": "_work",
+    "上班": "_work",
+    "叫": "_name",
+    "名字": "_name",
+}
+_ELIDED = (
+    "l'",
+    "d'",
+    "s'",
+    "n'",
+    "qu'",
+    "j'",
+    "m'",
+    "t'",
+    "c'",
+)  # French words that lose their vowel: "s'appelle"
+
+
+def attribute(word: str) -> str | None:
+    """The attribute a word speaks of (see ATTRIBUTES), or None."""
+    found = _ATTRIBUTE_OF.get(word)
+    if found is None and word.startswith(_ELIDED):
+        found = _ATTRIBUTE_OF.get(word.split("'", 1)[1])
+    if found is None and not word.isascii():
+        found = next((name for chars, name in _CJK_ATTRIBUTES.items() if chars in word), None)
+    return found
+
+
+@dataclass(frozen=True)
+class Claim:
+    """`holder` (a path: "user", "user>sister", "lea", "standup"), `attribute` ("_name", "_home", "colour"…),
+    `value` (its words, lower case), whether it is said as a statement of the attribute (`stated`: "my neighbour is
+    Luis") or only as a mention beside a name ("my new neighbour Luis"), and what words the value was said in."""
+
+    holder: str
+    attribute: str
+    value: str
+    stated: bool = True
+    said: str = ""
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.holder, self.attribute
+
+
+# --- words -------------------------------------------------------------------------------------------------------
+
+_FIRST_PERSON_POSSESSIVES = (
+    "my our user's mon ma mes notre nos mein meine meinen meinem meiner meines unser unsere unseren "
+    "unserem unserer mi mis nuestro nuestra nuestros nuestras meu minha meus minhas nosso nossa nossos nossas"
+).split()
+_POSSESSIVE = r"(?:the\s+user['’]s|" + "|".join(_FIRST_PERSON_POSSESSIVES) + r")"
+_ARTICLES = frozenset(
+    "a an the le la les l un une der die das den dem ein eine einen einem el los las una o os as um uma".split()
+)
+# Verbs of being, and of being called, in each language: what comes after them is the value.
+_BE = (
+    r"(?i:is\s+(?:now\s+)?called|are\s+called|is\s+named|are\s+named|was\s+called|goes\s+by|se\s+llama|se\s+llaman"
+    r"|se\s+chama|chama-se|s['’]appelle|s['’]appellent|has\s+been|have\s+been|is|are|was|were|['’]s|became|becomes"
+    r"|est|sont|était|c['’]est|ist|sind|war|heißt|heisst|heißen|es|son|era|fue|é|são|foi)"
+)
+_CALLED = re.compile(
+    r"\b(?:called|named|heißt|heisst|heißen|llama|llaman|chama|appelle|appellent|goes\s+by)\b", re.IGNORECASE
+)
+_NOW = r"(?i:(?:now|actually|still|currently|really|officially|maintenant|désormais|jetzt|nun|ahora|agora|also)\s+)*"
+# Words that end the value of a clause: a joining word, or a reason.
+_VALUE_END = re.compile(
+    r"[,;!?()]|[:.](?!\d)|\s(?:and|but|because|since|so|as|which|who|though|although|while|et|mais|car|parce|und|aber"
+    r"|weil|denn|y|pero|porque|e|mas|porque|not|pas|nicht|no|não|instead|rather|now|anymore|these\s+days)\b",
+    re.IGNORECASE,
+)
+# Roles people have one of at a time (a new value replaces the old); other roles ("neighbour", "friend") a person
+# has many of, and a new name is another person.
+_PLURAL_ROLES = frozenset(
+    """neighbour neighbor neighbours neighbors friend friends colleague colleagues coworker coworkers co-worker
+    classmate classmates cousin cousins client clients teammate teammates kid kids child children son sons daughter
+    daughters brother brothers sister sisters uncle uncles aunt aunts niece nephew grandchild grandchildren pet pets
+    cat cats dog dogs plant plants student students patient patients guest guests voisin voisine voisins ami amie
+    amis collègue collègues nachbar nachbarin freund freundin kollege kollegin vecino vecina amigo amiga compañero
+    compañera colega vizinho vizinha""".split()
+)
+_NUMBER_WORDS = {
+    word: value
+    for value, said in enumerate(
+        [
+            "zero",
+            "one a an",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+    for word in said.split()
+}
+_ORDINAL_WORDS = {
+    word: value
+    for value, word in enumerate(
+        "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+    )
+}
+_DAYS = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday lundi mardi mercredi jeudi vendredi samedi dimanche
+    montag dienstag mittwoch donnerstag freitag samstag sonntag lunes martes miércoles jueves viernes sábado domingo
+    segunda terça quarta quinta sexta""".split()
+)
+_TIME = re.compile(r"\b\d{1,2}(?:[:h.]\d\d)?\s?(?:am|pm|h|uhr)?\b|\bnoon\b|\bmidnight\b", re.IGNORECASE)
+
+# --- what is not asserted ----------------------------------------------------------------------------------------
+
+_QUOTED = re.compile(r"[\"“”„«»「」『』].*?[\"“”„«»「」『』]|(?<!\w)'[^']{12,}'(?!\w)", re.DOTALL)
+# Someone else's words: what follows "he said", "she told me that", "X wrote:"…
+_REPORTED = re.compile(
+    r"\b(?:said|says|told\s+(?:me|us|him|her)|wrote|asked|dit|a\s+dit|sagte|sagt|meinte|schrieb|dijo|dice|disse"
+    r"|diz|escribió|escreveu)\b(?:\s+(?:that|que|dass|qu['’]))?[\s:,]",
+    re.IGNORECASE,
+)
+# A clause that supposes, wishes or asks: nothing in it is asserted.
+_UNREAL = re.compile(
+    r"(?:^|\b)(?:if|what\s+if|suppose|supposing|imagine|assuming|whether|would|might|maybe|perhaps|thinking\s+of"
+    r"|thinking\s+about|considering|planning\s+to|plan\s+to|want\s+to|wanna|hope\s+to|wish|s['’]il|peut-être"
+    r"|pourrait|voudrais|wenn|falls|ob|vielleicht|würde|würden|könnte|quizás|quizá|tal\s+vez|sería|gustaría"
+    r"|talvez|seria|gostaria|caso)\b|(?:^|[,;]\s*)(?:si|se)\s|如果|要是|假如|假设|也许|可能|或许|打算|想要",
+    re.IGNORECASE,
+)
+# A message that asks for a text to be written, checked or translated: its words are the text's, not the user's.
+_DRAFTING = re.compile(
+    r"\b(?:draft|write|rewrite|proofread|proof-read|translate|rephrase|reword|edit|polish|correct\s+(?:this|the"
+    r"|my)|check\s+(?:this|the|my)\s+(?:text|email|message|letter|post|draft)|compose|reply\s+to|respond\s+to"
+    r"|écris|rédige|traduis|relis|corrige|schreib|übersetze|korrigiere|escribe|redacta|traduce|corrige|revisa"
+    r"|escreva|escreve|traduza|revise|corrija)\b|写|翻译|改写|校对|润色",
+    re.IGNORECASE,
+)
+_QUESTION_START = re.compile(
+    r"\A\s*(?:(?:and|so|but|actually|wait|hmm|oh|ok|okay|also)[,\s]+)*(?:is|are|was|were|do|does|did|can|could"
+    r"|should|would|will|shall|have|has|had|what|what's|where|when|who|whom|why|how|which|est-ce|qu['’]est|quel"
+    r"|quelle|où|quand|pourquoi|comment|ist|sind|hast|hat|wo|wann|wer|warum|wie|welche|¿|qué|dónde|cuándo|quién"
+    r"|por\s+qué|cómo|cuál|onde|quando|quem|porque|como|qual)\b",
+    re.IGNORECASE,
+)
+
+
+def asserts(clause: str) -> bool:
+    """Whether a clause states something of its own: not a question, a supposition, or a text being written."""
+    stripped = clause.strip()
+    if not stripped or stripped.endswith(("?", "？")) or _QUESTION_START.match(stripped):
+        return False
+    return not _UNREAL.search(stripped)
+
+
+# --- reading -----------------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def claims(text: str) -> tuple[Claim, ...]:
+    """The claims a text makes (see the module's docstring); a memory's "(said …)" is for the caller to take off."""
+    if _DRAFTING.search(text):
+        return ()
+    text = _QUOTED.sub(" ", text)
+    found: list[Claim] = []
+    for sentence in SENTENCE_BREAK.split(text):
+        reported = _REPORTED.search(sentence)
+        if reported:
+            sentence = sentence[: reported.start()]
+        if _possessive_in(sentence) and asserts(sentence):  # "…isn't Claire, it's Clara" spans a comma
+            for match in _DENIED_THEN_SAID.finditer(sentence):
+                claim = _possessive(match.group("np"), match.group("value"), match.group(0))
+                if claim is not None:
+                    found.append(claim)
+        for clause in _CLAUSES.split(sentence):
+            read = _read(clause.strip())
+            if read and asserts(clause):
+                found += read
+    seen: set = set()
+    out = []
+    for claim in found:
+        if (claim.key, claim.value) not in seen:
+            seen.add((claim.key, claim.value))
+            out.append(claim)
+    return tuple(out)
+
+
+# Where a clause ends: before a joining word that a new subject follows ("the gate code is 1290 and the alarm code
+# is 12"), a semicolon, or a comma.
+_CLAUSES = re.compile(
+    r"[;；]|(?<=[,，])\s+|(?<!\s)\s+(?i:and|but|while|whereas|plus|et|mais|und|aber|y|pero|e|mas)\s+(?=(?i:the|my|our|i|we|le"
+    r"|la|mon|ma|mes|je|j['’]|mein|meine|ich|mi|mis|yo|meu|minha|eu|a|o|el)\b)"
+)
+# The user as a subject: "I", "we", "User", "the user", in each language.
+_SELF = r"(?:i|we|user|the\s+user|je|j['’]|nous|on|ich|wir|yo|nosotros|eu|nós|我|我们|我們)"
+_NOUN = r"[\w'’-]+"
+# "…isn't Claire, it's Clara", "…n'est pas X, c'est Y", "…ist nicht X, sondern Y": the value after the one denied.
+_NOT_BUT = (
+    r"(?i:is\s+not|isn['’]t|was\s+not|wasn['’]t|n['’]est\s+pas|ist\s+nicht|no\s+es|não\s+é|不是)\s+[^,，;]{1,60}?(?:,|，)?\s*"
+    r"(?i:it['’]s|it\s+is|but|c['’]est|mais|sondern|sino|es|mas|é|而是|是)\s+"
+)
+_SUBJECT_POSSESSIVE = re.compile(
+    rf"(?:\A|(?<=\s))(?P<np>(?i:{_POSSESSIVE})\s+{_NOUN}(?:\s+{_NOUN}){{0,4}}?)(?:\s+(?P<name>[A-ZÀ-Ý][\w'’-]+))?"
+    rf"\s+{_BE}\s+{_NOW}(?P<value>.+)"
+)
+_DENIED_THEN_SAID = re.compile(
+    rf"(?:\A|(?<=\s))(?P<np>(?i:{_POSSESSIVE})\s+{_NOUN}(?:\s+{_NOUN}){{0,4}}?)\s+{_NOT_BUT}(?P<value>.+)"
+)
+_THING_ATTRIBUTE = re.compile(
+    rf"\A(?i:the|le|la|l['’]|der|die|das|el|o|a)\s+(?P<np>[\w'’-]+(?:\s+[\w'’-]+){{1,2}}?)\s+{_BE}\s+{_NOW}"
+    rf"(?P<value>[\w'’:/.-]+(?:\s+[\w'’:/.-]+){{0,3}})"
+)
+_SUBJECT_THING = re.compile(
+    rf"\A(?:the|le|la|l['’]|der|die|das|el|la|o|a)\s+(?P<np>[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:is|are|was|est"
+    rf"|ist|es|é)\s+{_NOW}(?:(?:moved|changed|rescheduled|pushed|postponed)\s+)?(?P<value>(?:on|at|for|to|from|"
+    rf"le|à|am|um|el|a\s+las|no|na|às)\s+.+)",
+    re.IGNORECASE,
+)
+_MOVED_THING = re.compile(
+    rf"\A(?P<np>(?:the|{_POSSESSIVE})\s+[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:has\s+been\s+|was\s+|got\s+|is\s+)?(?:moved|changed"
+    r"|rescheduled|pushed|postponed|brought\s+forward)\s+(?:back\s+)?(?:to|until|till)\s+(?P<value>.+)",
+    re.IGNORECASE,
+)
+_SELF_NAME = re.compile(
+    r"(?:\A|[,.!]\s*|\b(?i:hi|hello|hey|hiya|bonjour|salut|hallo|hola|olá|oi)[,!]?\s+)(?i:i['’]?m|(?:the\s+)?user\s+is|i\s+am|this\s+is"
+    r"|my\s+name\s+is|my\s+name['’]s|call\s+me|je\s+m['’]appelle|je\s+suis|moi\s+c['’]est|mon\s+nom\s+est"
+    r"|ich\s+heiße|ich\s+heisse|ich\s+bin|mein\s+name\s+ist|me\s+llamo|soy|mi\s+nombre\s+es|me\s+chamo|chamo-me"
+    r"|sou\s+(?:o|a)|eu\s+sou\s+(?:o|a)|meu\s+nome\s+é)\s+(?P<value>[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
+    r"(?=\s*(?:[,.!;]|\Z|\s+(?i:and|et|und|y|e|here|from|de|aus|da)\b))",
+)
+_CJK_NAME = re.compile(r"我(?:的名字)?(?:叫|是)(?P<value>[\u4e00-\u9fff]{2,3}|[A-Z][\w-]+)(?=[，,。.！!\s]|\Z)")
+_AGE = re.compile(
+    rf"(?i:(?:\A|\b){_SELF}\s*+(?:(?:['’]?m|am|are|is|was|just\s+turned|turned|will\s+turn|ai|j['’]ai|bin|tengo|tenho)"
+    r"\s*+)?(?:now\s++|just\s++)?(?P<value>\d{1,3})\s*(?:years?\s+old|yo|ans|jahre(?:\s+alt)?|años|anos|岁|歲)?(?=\s*[,.!;]|\Z|\s+"
+    r"(?:now|and|et|und|y|e)\b))"
+)
+_PLACE = r"(?P<value>[A-ZÀ-Ý\u4e00-\u9fff][\w'’-]*(?:\s+(?:de\s+|do\s+|da\s+|am\s+|del\s+)?[A-ZÀ-Ý][\w'’-]*){0,3})"
+_ADVERBS = (
+    r"(?:(?:now|just|recently|finally|actually|currently|still|also|jetzt|nun|maintenant|ahora|agora|ya|já)\s++)*+"
+)
+_AUXILIARIES = (
+    r"(?:(?:have|has|'ve|are|am|'m|avons|ai|sommes|suis|sind|bin|haben|habe|nos|me|se|hemos|he|nós|eu)\s++)*+"
+)
+_TO = r"(?:(?:back\s+)?(?:in|to|into|at|near|à|a|au|aux|en|nach|para|em|no|na|pra|in\s+die|an\s+die)\s+)?"
+# Where someone lives or works, with the user as its subject, said or (in Spanish and Portuguese) left out.
+_HOME = re.compile(
+    rf"(?i:(?:\A|\b){_SELF}\s*{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|(?:\A|\b){_ADVERBS}(?:me\s+|nos\s+)?(?=(?:vivo|vivimos"
+    rf"|mudé|mudamos|moro|moramos|mudei|vivemos)\s+(?:en|a|em|no|na|para|pra)\s))(?i:live|lives|living|moved|relocated|reside|resides|habite|habitons|vis"
+    rf"|vivons|déménagé|installés|installé|wohne|wohnen|lebe|leben|gezogen|umgezogen|vivo|vivimos|mudé|mudamos|mudado"
+    rf"|moro|moramos|mudei|vivemos|住在|搬到了|搬到|住)\s*{_ADVERBS}{_TO}{_ADVERBS}{_PLACE}"
+)
+_WORK = re.compile(
+    rf"(?i:(?:\A|\b){_SELF}\s*{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\b(?=trabajo\s+(?:en|para)\s|trabalho\s+(?:na|no|em"
+    rf"|para)\s))(?i:work|works|working|started\s+(?:working\s+)?|joined|travaille|arbeite|arbeiten|trabajo|trabalho"
+    rf"|bin\s+(?:jetzt\s+|seit\s+\S+\s+)?(?=bei\s)|suis\s+(?:maintenant\s+)?(?=chez\s))\s*{_ADVERBS}"
+    rf"(?i:(?:at|for|in|with|chez|à|pour|bei|für|en|para|na|no|em)\s+)?{_ADVERBS}(?i:the\s+)?{_PLACE}"
+)
+_CJK_WORK = re.compile(r"我(?:现在|現在)?在(?P<value>[\u4e00-\u9fff\w]{2,12}?)(?:工作|上班)")
+_DRIVE = re.compile(
+    rf"(?i:(?:\A|\b){_SELF}\s+{_ADVERBS}(?:drive|drives|driving|bought|got)\s+(?:a|an|the)\s+(?:new\s+|used\s+)?)"
+    rf"(?P<value>(?:[\w-]+\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)?)",
+)
+_COUNT_HAVE = re.compile(
+    rf"(?:\A|\b){_SELF}\s*(?:(?:now|currently|already|still)\s+)*(?:have|has|own|owns|'ve\s+got|have\s+got)\s+"
+    r"(?:(?:now|already)\s+)?(?P<value>\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
+    r"(?P<noun>[a-z][\w-]+)",
+    re.IGNORECASE,
+)
+_COUNT_ORDINAL = re.compile(
+    r"\b(?:my|our|the\s+user['’]s|user['’]s)\s+(?P<value>\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth"
+    r"|seventh|eighth|ninth|tenth|eleventh|twelfth)\s+(?P<noun>[a-z][\w-]+)",
+    re.IGNORECASE,
+)
+# What the user does as a habit ("I run every morning", "I go climbing on Sundays"), and stops doing ("I stopped
+# running", "I quit smoking", "I don't eat meat anymore").
+_HABIT = re.compile(
+    rf"(?i:(?:\A|\b){_SELF}\s+{_ADVERBS}(?:(?:usually|always|often|regularly|normally)\s+)?)(?:go\s+(?P<going>[a-z]+ing)"
+    r"|(?P<verb>[a-z]{2,}?)(?:e?s)?)\s+(?:\w+\s+){0,3}?(?i:every|each|daily|twice|three\s+times|on\s+(?:weekends|sundays"
+    r"|saturdays|mondays|tuesdays|wednesdays|thursdays|fridays)|at\s+the\s+weekend|most\s+(?:days|mornings|evenings))\b"
+)
+_STOPPED = re.compile(
+    rf"(?i:(?:\A|\b){_SELF}\s+{_ADVERBS}(?:(?:have|has)\s+|['’]ve\s+)?(?:stopped|quit|gave\s+up|given\s+up))\s+"
+    r"(?P<verb>[a-z]+ing)\b"
+    rf"|(?i:(?:\A|\b){_SELF}\s+(?:don['’]t|do\s+not|no\s+longer)\s+)(?P<other>[a-z]{{2,}})\b(?=(?:\s+\w+){{0,4}}?\s+"
+    r"(?i:anymore|any\s+more)\b|)"
+)
+_NOT_HABITS = frozenset("have get go do be am is are was were think feel know want need like love hate".split())
+# A role beside a name: "my new neighbour Luis", "our cat Luna".
+_APPOSITION = re.compile(
+    rf"\b{_POSSESSIVE}\s+(?P<np>(?:(?:new|old|little|big|younger|older|elder|best|dear|petit|petite|nouveau|nouvelle"
+    rf"|neuer|neue|nuevo|nueva|novo|nova)\s+)?[a-z][\w'’-]+)\s+(?P<value>[A-ZÀ-Ý][\w'’-]+)\b",
+)
+
+
+_SELF_WORDS = frozenset("i we user je nous on ich wir yo nosotros eu nós".split())
+_SELF_VERBS = frozenset("vivo vivimos mudé mudamos moro moramos mudei vivemos trabajo trabalho".split())
+_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORDS.findall(text.lower().replace("’", "'")))
+
+
+def _possessive_in(text: str) -> bool:
+    """Whether a text holds a possessive a claim's subject starts with: the patterns that need one are not run
+    where none is (most messages)."""
+    found = _words(text)
+    return bool(found & _POSSESSIVE_WORDS) or "user's" in found
+
+
+_POSSESSIVE_WORDS = frozenset(_FIRST_PERSON_POSSESSIVES)
+
+
+def _read(clause: str) -> list[Claim]:
+    """The claims of one clause. The patterns whose subject is the user run only where the clause names the user
+    (or, in Spanish and Portuguese, says one of the verbs that need no subject), those whose subject is a
+    possessive only where it holds one."""
+    out: list[Claim] = []
+    found = _words(clause)
+    cjk = "我" in clause
+    if cjk or found & (_SELF_WORDS | _SELF_VERBS) or any(w.startswith(("i'", "j'")) for w in found):
+        out += _about_the_user(clause)
+    if found & _POSSESSIVE_WORDS or "user's" in found:
+        out += _about_what_is_theirs(clause)
+    out += _about_things(clause)
+    return out
+
+
+def _about_the_user(clause: str) -> list[Claim]:
+    out: list[Claim] = []
+    for match in _SELF_NAME.finditer(clause):
+        value = match.group("value")
+        if value.split()[0].lower() not in _NOT_NAMES:
+            out.append(Claim("user", NAME, value.lower(), True, value))
+    for match in _CJK_NAME.finditer(clause):
+        out.append(Claim("user", NAME, match.group("value").lower(), True, match.group("value")))
+    for pattern, attr in ((_HOME, "_home"), (_WORK, "_work"), (_CJK_WORK, "_work")):
+        for match in pattern.finditer(clause):
+            value = _value(match.group("value"))
+            if value and value.split()[0] not in _NOT_NAMES:
+                out.append(Claim("user", attr, value, True, match.group("value")))
+    for match in _AGE.finditer(clause):
+        out.append(Claim("user", AGE, match.group("value"), True, match.group("value")))
+    for match in _DRIVE.finditer(clause):
+        out.append(Claim("user>car", NAME, _value(match.group("value")), True, match.group("value")))
+    for match in _COUNT_HAVE.finditer(clause):
+        number = _number(match.group("value"))
+        if number is not None:
+            out.append(Claim("user", f"{COUNT}:{stem(match.group('noun').lower())}", str(number), True))
+    for match in _HABIT.finditer(clause):
+        verb = (match.group("going") or match.group("verb") or "").lower()
+        if verb and verb not in _NOT_HABITS:
+            out.append(Claim("user", f"_does:{stem(verb)}", "yes", True, verb))
+    for match in _STOPPED.finditer(clause):
+        verb = (match.group("verb") or match.group("other") or "").lower()
+        if verb and verb not in _NOT_HABITS:
+            out.append(Claim("user", f"_does:{stem(verb)}", "no", True, verb))
+    return out
+
+
+def _about_what_is_theirs(clause: str) -> list[Claim]:
+    out: list[Claim] = []
+    for match in _COUNT_ORDINAL.finditer(clause):
+        number = _number(match.group("value"))
+        if number is not None:
+            out.append(Claim("user", f"{COUNT}:{stem(match.group('noun').lower())}", str(number), True))
+    for match in _SUBJECT_POSSESSIVE.finditer(clause):
+        claim = _possessive(match.group("np"), match.group("value"), clause[match.start() : match.end()])
+        if claim is not None:
+            out.append(claim)
+        if match.group("name") and match.group("name").lower() not in _NOT_NAMES:
+            name = match.group("name")
+            out.append(Claim(_path(match.group("np")), NAME, name.lower(), False, name))
+    for match in _APPOSITION.finditer(clause):
+        noun = match.group("np").split()[-1].lower()
+        if noun in _NOT_ROLES or match.group("value").lower() in _NOT_NAMES:
+            continue
+        out.append(Claim(_path(match.group("np")), NAME, match.group("value").lower(), False, match.group("value")))
+    return out
+
+
+def _about_things(clause: str) -> list[Claim]:
+    out: list[Claim] = []
+    for match in _THING_ATTRIBUTE.finditer(clause):
+        nouns = [w.lower() for w in match.group("np").split()]
+        value = _value(match.group("value"))
+        if nouns[0] in _FIRST_PERSON_POSSESSIVES:
+            continue  # "a minha irmã": a possessive subject, read above
+        timed = _AT.match(match.group("value").lstrip()) and _when(match.group("value"))
+        if value and not timed and nouns[-1] not in _ROLES | _PLURAL_ROLES:
+            end = _VALUE_END.search(match.group("value"))
+            said = match.group("value")[: end.start()] if end else match.group("value")
+            out.append(Claim(">".join(stem(n) for n in nouns[:-1]), stem(nouns[-1]), value, True, said))
+    for pattern in (_SUBJECT_THING, _MOVED_THING):
+        when = pattern.match(clause)
+        if when:
+            match = when
+            value = _when(match.group("value"))
+            if value:
+                np = match.group("np")
+                thing = not re.match(rf"(?i:{_POSSESSIVE})\s", np)
+                out.append(Claim(_path(np, thing=thing), WHEN, value, True, match.group("value")))
+    return out
+
+
+# Capitalised words after "I'm" that are no name: "I'm Italian", "I'm Fine".
+_NOT_NAMES = frozenset(
+    """i the a an so just not also still back here there home done sorry fine good ok okay tired happy sure glad
+    ready busy new really very at in on from with going gonna actually currently now still english french german
+    spanish portuguese chinese italian american british canadian vegan vegetarian retired married single pregnant
+    allergic monday tuesday wednesday thursday friday saturday sunday january february march april may june july
+    august september october november december user""".split()
+)
+# Nouns that are no role a name is given to ("my friend Lea" is a role, "my trip Monday" is not).
+_NOT_ROLES = frozenset("trip day week flight meeting appointment birthday name favourite favorite".split())
+
+
+# People and animals, whose proper name a verb of being gives ("my manager is Priya"), unlike things ("my car is a
+# Kia" names the car's make, which is its value all the same).
+_YEARS = re.compile(
+    r"\A(?P<n>\d{1,3}|[a-z]+)\s*(?:years?\s+old|yo|ans|jahre(?:\s+alt)?|años|anos|岁|歲)\b", re.IGNORECASE
+)
+_TITLE = re.compile(r"\b(" + "|".join(TITLES) + r")\.(?=\s)")
+
+
+_NEGATING = frozenset("ne n' not pas nicht kein keine no não nao never jamais nie nunca".split())
+
+
+def _possessive(np: str, said: str, whole: str) -> Claim | None:
+    """A possessive subject ("my sister's name", "our cat") and what follows its verb of being; None when it is
+    denied ("mon chat ne s'appelle pas Félix")."""
+    if (
+        _NEGATING.intersection(w.lower() for w in re.findall(r"[\w']+", np))
+        or said.split(" ", 1)[0].lower() in _NEGATING
+    ):
+        return None
+    said = _TITLE.sub(r"\1", said)
+    value_words = _value(said)
+    if not value_words:
+        return None
+    end = _VALUE_END.search(said)
+    said = said[: end.start()] if end else said
+    words = re.sub(r"['’]s\b", " 's", np).split()
+    nouns = [w.lower() for w in words[1:] if w != "'s"]
+    if words and words[0].lower() == "the":  # "the user's …"
+        nouns = nouns[1:]
+    nouns = [n for n in nouns if n not in _ARTICLES and n not in _MODIFIERS]
+    if not nouns:
+        return None
+    head = nouns[-1]
+    called = bool(_CALLED.search(whole))
+    first = next((w for w in re.findall(r"[\w'’-]+", said) if w.lower() not in _ARTICLES), "")
+    proper = first[:1].isupper() and not first[:1].isdigit()
+    found = attribute(head)
+    years = _YEARS.match(value_words)
+    if head in ("name", "nom", "nombre", "nome", "名字") or found == NAME:
+        return Claim(_chain(nouns[:-1]), NAME, value_words, True, said)
+    if years and _number(years.group("n")) is not None:
+        return Claim(_chain(nouns), AGE, str(_number(years.group("n"))), True, said)
+    if head in ("age", "âge", "alter", "edad", "idade"):
+        return Claim(_chain(nouns[:-1]), AGE, value_words, True, said)
+    when = _when(said) if _AT.match(said.lstrip()) else ""
+    if when:
+        return Claim(_chain(nouns), WHEN, when, True, said)
+    if called or proper:
+        if head in _PLURAL_ROLES and not called:
+            return None  # "my neighbour is Ana": one of several
+        return Claim(_chain(nouns), NAME, value_words, True, said)
+    if head in _PLURAL_ROLES or head in _ROLES:
+        return None  # "my sister is nice": what someone is like is no value of an attribute
+    return Claim(_chain(nouns[:-1]), found or stem(head), value_words, True, said)
+
+
+_AT = re.compile(r"(?i)(?:on|at|for|to|le|à|am|um|el|a\s+las|no|na|às)\b")
+_MODIFIERS = frozenset("new old little big younger older elder best dear current former favourite favorite".split())
+_ROLES = frozenset(
+    """manager boss dentist doctor lawyer wife husband partner girlfriend boyfriend fiance fiancee landlord landlady
+    therapist accountant mother father mom dad mum mam teacher coach vet trainer mentor doctor gp surgeon cat dog
+    médecin patron patronne chef mari femme copain copine avocat arzt zahnarzt chef chefin frau mann anwalt jefe
+    jefa médico abogado esposo esposa marido mujer novio novia advogado chefe médico namorado namorada""".split()
+)
+
+
+def _chain(nouns: list[str]) -> str:
+    return ">".join(["user", *(stem(n) for n in nouns if n not in _MODIFIERS)])
+
+
+def _path(np: str, thing: bool = False) -> str:
+    nouns = [w.lower() for w in re.sub(r"['’]s\b", "", np).split() if w.lower() not in _ARTICLES]
+    nouns = [n for n in nouns if n not in _FIRST_PERSON_POSSESSIVES and n != "user"]
+    nouns = [n for n in nouns if n not in _MODIFIERS]
+    return ">".join(([] if thing else ["user"]) + [stem(n) for n in nouns])
+
+
+def _value(said: str) -> str:
+    """The words of a value: up to the end of its clause, without articles."""
+    said = _TITLE.sub(r"\1", said)
+    end = _VALUE_END.search(said)
+    said = said[: end.start()] if end else said
+    words = [w for w in re.findall(r"[\w'’:/-]+", said.lower()) if w not in _ARTICLES]
+    return " ".join(words[:6])
+
+
+def _when(said: str) -> str:
+    """The day and time a value names ("on Friday at 16:30" → "friday 16:30"), or ''."""
+    value = _value(said)
+    kept = [w for w in value.split() if w in _DAYS or _TIME.fullmatch(w) or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", w)]
+    return " ".join(kept)
+
+
+def _number(word: str) -> int | None:
+    word = word.lower()
+    if word[:1].isdigit():
+        return int(re.match(r"\d+", word).group(0))  # type: ignore[union-attr]
+    return _NUMBER_WORDS.get(word, _ORDINAL_WORDS.get(word))
+
+
+# --- how a newer claim meets an older one ------------------------------------------------------------------------
+
+
+def differs(new: str, old: str) -> bool:
+    """Two values of an attribute differ: neither holds all of the other's words ("a red Toyota" refines "a
+    Toyota"; "Nala" is not "Luna")."""
+    a, b = set(new.split()), set(old.split())
+    return not (a <= b or b <= a)
+
+
+def meeting(new: tuple[Claim, ...], old: tuple[Claim, ...]) -> tuple[str, Claim, Claim] | None:
+    """How the newer text's claims meet the older's: ("same", …) when they state the same value of an attribute of
+    the same holder, ("changed", new claim, old claim) when the newer states another value of it, else None. Only
+    a stated claim changes a value: a role beside a name ("my new neighbour Luis") never does."""
+    same = None
+    for claim in new:
+        for before in old:
+            if claim.key != before.key:
+                continue
+            if not differs(claim.value, before.value):
+                same = same or ("same", claim, before)
+            elif claim.stated:
+                return "changed", claim, before
+    return same
+
+
+def other_holder(new: tuple[Claim, ...], old: tuple[Claim, ...]) -> bool:
+    """Every attribute the newer text states is said in the older one of another holder only ("my brother's car"
+    after "my car")."""
+    stated = [claim for claim in new if claim.stated]
+    if not stated:
+        return False
+    for claim in stated:
+        same_attribute = [before for before in old if before.attribute == claim.attribute]
+        if not same_attribute or any(before.holder == claim.holder for before in same_attribute):
+            return False
+    return True
+
+
+def asserts_any(text: str) -> bool:
+    """Whether any sentence of a text states something (not only questions and suppositions)."""
+    return any(asserts(sentence) for sentence in SENTENCE_BREAK.split(text))
+
+
+def corrected(content: str, new: tuple[Claim, ...], old: tuple[Claim, ...]) -> str | None:
+    """`content` (what `old` was read from) with each value the newer claims change put right, its other details
+    kept ("Our cat Luna is three" and "she is called Nala" → "Our cat Nala is three"); None when the newer text says
+    of something the older does not, or an old value's words are not found in `content` exactly once."""
+    changes = []
+    for claim in new:
+        before = [b for b in old if b.key == claim.key]
+        if not before:
+            if claim.stated:
+                return None  # it says more than the memory: its own words replace the memory's
+            continue
+        changed = [b for b in before if differs(claim.value, b.value)]
+        if not changed or not claim.stated:
+            continue
+        said, replacement = changed[0].said.strip(" .,;!?"), claim.said.strip(" .,;!?")
+        found = list(re.finditer(rf"(?<!\w){re.escape(said)}(?!\w)", content, re.IGNORECASE)) if said else []
+        if len(found) != 1 or not replacement:
+            return None
+        changes.append((found[0].start(), found[0].end(), replacement))
+    if not changes:
+        return None
+    changes.sort()
+    if any(a[1] > b[0] for a, b in zip(changes, changes[1:], strict=False)):
+        return None
+    for start, end, replacement in reversed(changes):
+        content = content[:start] + replacement + content[end:]
+    return content
+
+
+def claim_terms(text: str) -> set[str]:
+    """The terms that say which attributes of whom a text states ("_name@user>sister"), as topic terms: two
+    statements of the same attribute are about the same thing whatever their other words."""
+    return {f"{claim.attribute}@{claim.holder}" for claim in claims(text) if claim.stated}
+
+
+# --- a request to keep something ----------------------------------------------------------------------------------
+
+# A request is a frame that asks the agent (a polite question, "please", "I want you to…", in each language), a verb
+# of keeping (remember, note, write down, save, keep in mind, don't forget…), and what it is to keep: "Could you
+# please make a note that…", "Guárdate esto:", "麻烦帮我记一下，…". Any frame goes with any verb: the requests it
+# reads are their products, not a list of phrasings.
+_FRAME = (
+    r"(?:(?:(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+)*|please\s+|pls\s+|kindly\s+"
+    r"|i\s+(?:want|need|would\s+like|['’]d\s+like)\s+you\s+to\s+|make\s+sure\s+(?:you\s+|to\s+)?|be\s+sure\s+to\s+"
+    r"|(?:tu\s+peux|peux-tu|pourrais-tu|pouvez-vous|pourriez-vous|merci\s+de|s['’]il\s+te\s+pla[iî]t,?)\s+"
+    r"|(?:kannst\s+du|könntest\s+du|bitte,?)\s+(?:bitte\s+|mal\s+|dir\s+)*|(?:puedes|podrías|por\s+favor,?)\s+"
+    r"|(?:pode|podes|poderia|por\s+favor,?)\s+|麻烦(?:你)?|请你?|帮我|你(?:能|可以)(?:帮我)?)*)"
+)
+# Verbs that ask to keep whatever follows them, and verbs that do so only with an object marker ("save this:",
+# "note that…"; "keep going" asks nothing to be kept).
+_KEEP = (
+    r"(?:remember(?!\s+(?:when|how|what|where|who|why|if|whether|the\s+time)\b)|make\s+a\s+note(?:\s+of)?"
+    r"|take\s+(?:a\s+)?note(?:\s+of)?|note\s+down|write\s+(?:this\s+|it\s+|that\s+)?down|jot\s+(?:this\s+|it\s+"
+    r"|that\s+)?down|put\s+(?:this\s+|it\s+|that\s+)?down|memori[sz]e|bear\s+in\s+mind|keep\s+in\s+mind"
+    r"|add\s+(?:this\s+|it\s+|that\s+)?to\s+(?:your\s+)?(?:memory|notes)|file\s+(?:this|it|that)\s+away"
+    r"|(?:don['’]t|do\s+not|never)\s+(?:ever\s+)?forget|don['’]t\s+let\s+me\s+forget"
+    r"|retiens|rappelle-toi|souviens-toi|prends?\s+note|garde[rz]?\s+(?:en\s+(?:mémoire|tête)|à\s+l['’]esprit)"
+    r"|mémorise[rz]?|n['’]oublie\s+pas"
+    r"|merk\s+dir|merke\s+dir|merken|notier(?:e)?\s+dir(?:\s+(?:mal|bitte|das))*|schreib\s+(?:dir\s+)?(?:das\s+)?auf|aufschreiben|behalte|behalten|vergiss\s+nicht"
+    r"|denk\s+daran|"
+    r"recuerda|acuérdate|toma\s+nota|guárdate|memoriza|no\s+olvides|ten\s+en\s+cuenta|"
+    r"lembra|lembre-se|lembra-te|memorize|não\s+(?:te\s+)?esque[çc]as?|toma\s+nota|tome\s+nota|"
+    r"记住|记一下|记下来?|记着|记得|别忘了|不要忘记|存一下|存下来?|备注一下)"
+)
+_KEEP_MARKED = (
+    r"(?:note|save|store|keep|log|record|noter|note[rz]?|enregistre[rz]?|garde[rz]?|notier(?:e|en)?|speicher(?:e|n)?"
+    r"|apunta|anota|anote|guarda|guarde|registra|registre)"
+)
+_KEPT = (
+    r"(?:\s*(?:(?:this|that|these|the\s+following|it|for\s+me|ça|cela|das|dies|esto|eso|isso|isto|一下)\s*)*"
+    r"(?:[:：,，\-–—]\s*(?:(?:that|que|qu['’]|dass)\s+)?|\s+(?:that|que|qu['’]|dass|de\s+que)\s+|\s+"
+    r"|(?<=[\u4e00-\u9fff])))"
+)
+_MARKED = (
+    r"(?:\s*(?:(?:this|that|these|the\s+following|it|ça|cela|das|dies|esto|eso|isso|isto)\s*)+(?:[:：,，\-–—]\s*|\s+)"
+    r"|\s*[:：\-–—]\s*|,\s*(?:that|que|qu['’]|dass)\s+|\s+(?:that|que|qu['’]|dass|de\s+que)\s+)"
+)
+_NOTE_REQUEST = re.compile(
+    rf"(?i:\A\s*(?:(?:oh|and|also|so|btw|by\s+the\s+way|hey|ok|okay|one\s+more\s+thing|quick\s+one|actually)[,:!]?\s+)*"
+    rf"{_FRAME}(?:{_KEEP}{_KEPT}|{_KEEP_MARKED}{_MARKED}))"
+)
+# Words that mark what follows as worth keeping, wherever they stand: "…, for the record, I'm allergic to shellfish".
+_FOR_THE_RECORD = re.compile(
+    r"(?i:(?:\A|[,;.!]\s*|\s)(?:for\s+the\s+record|for\s+future\s+reference|just\s+so\s+you\s+know|fyi|pour\s+mémoire"
+    r"|pour\s+info|zur\s+info|zur\s+kenntnis|para\s+que\s+conste|para\s+constar|para\s+registro|para\s+tu\s+información"
+    r"|para\s+sua\s+informação)[,:]?\s)|备注[:：]|仅供参考[，,]"
+)
+
+
+def asks_to_keep(text: str) -> bool:
+    """Whether any sentence of a text asks to keep something (note_lead)."""
+    return any(note_lead(sentence) for sentence in SENTENCE_BREAK.split(text))
+
+
+def note_lead(text: str) -> str | None:
+    """The words that ask to keep what follows, when a text opens with them (a request, see _FRAME and _KEEP; or
+    "for the record", anywhere in it), as written; None when it asks to keep nothing — and when what would be kept is
+    a text being written or quoted ("proofread this: 'Remember that…'")."""
+    if _DRAFTING.search(text):
+        return None
+    found = _NOTE_REQUEST.match(text)
+    rest = text[found.end() :].lstrip() if found is not None else ""
+    if found is not None and rest and rest[0] not in "\"“„«'?":  # a quoted text is not the user's note
+        return found.group(0)
+    marked = _FOR_THE_RECORD.search(text)
+    if marked is not None and text[marked.end() :].strip():
+        return text[: marked.end()]
+    return None
+
+
+def unquoted(text: str) -> str:
+    """A text without what it quotes, and empty when it asks for a text to be written: the words that are the
+    speaker's own."""
+    return "" if _DRAFTING.search(text) else _QUOTED.sub(" ", text)
+
+
+def states(text: str) -> bool:
+    """Whether a text states an attribute of anyone: a greeting that gives a name ("Hi, I'm Dana") is no small
+    talk."""
+    return any(claim.stated for claim in claims(text))
