@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
+from typing import TypeVar
 
 import ablations
 from ablations import Patch, Switch
@@ -45,6 +46,7 @@ ANY_K = 5  # the field's session recall_any@k / recall_all@k, and "an evidence t
 DEPTH = 20  # memories asked of recall: enough for five distinct sessions (a prefix of a longer ranking is the same)
 TURN_GAP = timedelta(seconds=30)  # between the turns of a session
 MODES = {"default": (), "all-turns": ("--min-importance", "0")}
+T = TypeVar("T")
 
 
 # --- the data ---------------------------------------------------------------------------------------------------
@@ -443,6 +445,28 @@ def _run_build(item: Item, variants: list[Variant], prefix: str) -> tuple[list[l
             figures.append([scores(ask(here, asked, q.text, variant.patches), q, session_of) for q in item.questions])
     facts["seconds"] = time.perf_counter() - started
     return figures, facts
+
+
+def each_built(
+    items: Sequence[Item],
+    use: Callable[[Item, Path, datetime], T],
+    jobs: int,
+    prefix: str,
+    progress: Callable[[str], None],
+) -> list[T]:
+    """Build each item's memory as the product ships (mode `default`) in a fresh temporary workspace, `jobs` at a
+    time, and hand it to `use(item, workspace, when the questions are asked)` before the workspace goes; what `use`
+    returned, in the order of `items`."""
+
+    def task(item: Item) -> T:
+        with tempfile.TemporaryDirectory(prefix=f"hippocampus-{prefix}-") as tmp:
+            ws, asked = build_memory(item, Path(tmp), Variant(), prefix)
+            out = use(item, ws, asked)
+        progress(f"done: {item.name}")
+        return out
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(task, items))
 
 
 @dataclass(frozen=True)
