@@ -219,7 +219,10 @@ def claims(text: str) -> tuple[Claim, ...]:
         reported = _REPORTED.search(sentence)
         if reported:
             sentence = sentence[: reported.start()]
-        if _possessive_in(sentence) and asserts(sentence):  # "…isn't Claire, it's Clara" spans a comma
+        possessive = _possessive_in(sentence)
+        if possessive:
+            found += _named(sentence)
+        if possessive and asserts(sentence):  # "…isn't Claire, it's Clara" spans a comma
             for match in _DENIED_THEN_SAID.finditer(sentence):
                 claim = _possessive(match.group("np"), match.group("value"), match.group(0))
                 if claim is not None:
@@ -339,8 +342,9 @@ _STOPPED = re.compile(
 _NOT_HABITS = frozenset("have get go do be am is are was were think feel know want need like love hate".split())
 # A role beside a name: "my new neighbour Luis", "our cat Luna".
 _APPOSITION = re.compile(
-    rf"\b{_POSSESSIVE}\s+(?P<np>(?:(?:new|old|little|big|younger|older|elder|best|dear|petit|petite|nouveau|nouvelle"
-    rf"|neuer|neue|nuevo|nueva|novo|nova)\s+)?[a-z][\w'’-]+)\s+(?P<value>[A-ZÀ-Ý][\w'’-]+)\b",
+    rf"\b(?i:{_POSSESSIVE})\s+(?P<np>(?:(?:new|old|little|big|younger|older|elder|best|dear|petit|petite|nouveau|nouvelle"
+    rf"|neuer|neue|nuevo|nueva|novo|nova)\s+)?[a-z][\w'’-]+(?:['’]s\s+[a-z][\w'’-]+)*)(?:\s+|,\s+)"
+    rf"(?P<value>[A-ZÀ-Ý][\w'’-]+)\b",
 )
 
 
@@ -423,7 +427,14 @@ def _about_what_is_theirs(clause: str) -> list[Claim]:
         if match.group("name") and match.group("name").lower() not in _NOT_NAMES:
             name = match.group("name")
             out.append(Claim(_path(match.group("np")), NAME, name.lower(), False, name))
-    for match in _APPOSITION.finditer(clause):
+    return out
+
+
+def _named(sentence: str) -> list[Claim]:
+    """The roles a sentence names someone in ("my new neighbour Luis", "my manager, Rachel, …"): mentions, which
+    say whom it is about and never replace a name."""
+    out = []
+    for match in _APPOSITION.finditer(sentence):
         noun = match.group("np").split()[-1].lower()
         if noun in _NOT_ROLES or match.group("value").lower() in _NOT_NAMES:
             continue
@@ -640,10 +651,29 @@ def corrected(content: str, new: tuple[Claim, ...], old: tuple[Claim, ...]) -> s
     return content
 
 
-def claim_terms(text: str) -> set[str]:
+def holders(text: str) -> set[str]:
+    """Whom a text says something of, stated or only named ("my manager, Rachel, …" is about "user>manager")."""
+    return {claim.holder for claim in claims(text)}
+
+
+def claim_terms(text: str, named: bool = False) -> set[str]:
     """The terms that say which attributes of whom a text states ("_name@user>sister"), as topic terms: two
-    statements of the same attribute are about the same thing whatever their other words."""
-    return {f"{claim.attribute}@{claim.holder}" for claim in claims(text) if claim.stated}
+    statements of the same attribute are about the same thing whatever their other words. `named`: with the names
+    it only mentions ("my manager, Rachel, …" answers "who is my manager?")."""
+    return {f"{claim.attribute}@{claim.holder}" for claim in claims(text) if claim.stated or named}
+
+
+def another_named(new: tuple[Claim, ...], old: tuple[Claim, ...]) -> bool:
+    """The newer text names someone in a role the older names another in, and states nothing of either ("my new
+    neighbour Luis" after "my new neighbour Ana"): another person, not a new name."""
+    mentioned = [claim for claim in new if not claim.stated]
+    return (
+        bool(mentioned)
+        and not any(claim.stated for claim in new)
+        and all(
+            any(before.key == claim.key and differs(claim.value, before.value) for before in old) for claim in mentioned
+        )
+    )
 
 
 # --- a request to keep something ----------------------------------------------------------------------------------

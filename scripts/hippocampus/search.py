@@ -443,17 +443,37 @@ def values_in(text: str) -> frozenset[str]:
     return frozenset(v.lower().removesuffix("'s").removesuffix("’s") for v in _VALUE.findall(text))
 
 
+def marks(memory: Memory) -> tuple[set[str], set[str], bool]:
+    """What encoding kept of what a memory's words state (encoding.statement_marks): the attributes of whom, whom
+    they speak of, and whether they state nothing at all; a hand-edited mark of another shape reads as none."""
+    found = []
+    for name in ("states", "about"):
+        value = memory.raw.get(name)
+        found.append({s for s in value if isinstance(s, str)} if isinstance(value, list) else set())
+    return found[0], found[1], memory.raw.get("asks") is True
+
+
 def said_alike(one: Hit, other: Hit) -> bool:
-    """Two hits are the same thing said with other values: they match mostly the same words of the question and
-    each names a value the other does not ("the reunion is on the 20th" and "… on the 27th")."""
+    """`other`, said later, is the same thing as `one` said with another value: both state the same attribute of the
+    same holder; or, when neither states one that the store could read and they speak of no different people, they
+    match mostly the same words of the question and each names a value the other does not ("the reunion is on the
+    20th" and "… on the 27th"). A question, a supposition or a quoted text says no other value of anything."""
+    mine, my_holders, _ = marks(one.memory)
+    theirs, their_holders, asking = marks(other.memory)
+    if asking:
+        return False
+    if mine or theirs:
+        return bool(mine & theirs)
+    if my_holders and their_holders and not my_holders & their_holders:
+        return False  # "my manager, Rachel, …" and "my friend's manager, Tom, …"
     a = {t for t in one.matched if t != TIME_TERM and not t.startswith("_")}
     b = {t for t in other.matched if t != TIME_TERM and not t.startswith("_")}
     if not a or not b or len(a & b) < SAME_MATCH * len(a | b):
         return False
     if one.memory.raw.get("kind") == "commitment" or other.memory.raw.get("kind") == "commitment":
         return False
-    mine, theirs = values_in(one.memory.content), values_in(other.memory.content)
-    return bool(mine - theirs) and bool(theirs - mine)
+    old, new = values_in(one.memory.content), values_in(other.memory.content)
+    return bool(old - new) and bool(new - old)
 
 
 def newest_first(hits: list[Hit]) -> list[Hit]:

@@ -162,9 +162,9 @@ def document_terms(memory: Memory, claimed: bool = True) -> tuple[dict[str, tupl
     if claimed:
         from .claims import claim_terms  # its patterns are compiled only where documents are indexed
 
-        add(statement, sorted(claim_terms(without_said(memory.content))), 1.0)
+        add(statement, sorted(claim_terms(without_said(memory.content), named=True)), 1.0)
         for change in memory.changes:
-            add(statement, sorted(claim_terms(without_said(change.content))), HISTORY_WEIGHT)
+            add(statement, sorted(claim_terms(without_said(change.content), named=True)), HISTORY_WEIGHT)
     made = parse_day(memory.created)
     if made is not None:
         add(statement, terms(made.strftime("%B %Y")), DATE_WEIGHT)

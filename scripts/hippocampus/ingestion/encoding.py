@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 
 from .. import redaction, retention
-from ..claims import claim_terms, claims, corrected, meeting
+from ..claims import asserts_any, claim_terms, claims, corrected, holders, meeting, unquoted
 from ..model import DOMAINS, Index, Memory
 from ..text import asks, label, may_contain, one_line, words
 from ..terms import without_said
@@ -203,6 +203,7 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
         extra["detail"] = draft.detail
     if draft.context:
         extra["context"] = draft.context
+    extra.update(statement_marks(draft.content))
     memory = Memory(
         id=index.next_id(),
         content=draft.content,
@@ -220,6 +221,24 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
     index.memories.append(memory)
     lookup.add(memory, draft.topic)  # the draft's content is the memory's: its topic terms are read already
     return memory
+
+
+def statement_marks(content: str) -> dict:
+    """What a memory keeps of what its words state, for recall to read without reading the words again: `states`,
+    the attributes of whom (claims.claim_terms), `about`, whom they speak of (claims.holders), and `asks`, when they
+    state nothing (a question, a supposition, a text being written) — search.newest_first never lists such a memory
+    above what it could replace."""
+    said = without_said(content)
+    marks: dict = {}
+    found = sorted(claim_terms(said))
+    if found:
+        marks["states"] = found
+    about = sorted(holders(said))
+    if about:
+        marks["about"] = about
+    if not asserts_any(unquoted(said)):
+        marks["asks"] = True
+    return marks
 
 
 def reinforce(index: Index, memory: Memory, draft: Draft) -> None:
@@ -252,6 +271,9 @@ def update(index: Index, lookup: Candidates, memory: Memory, draft: Draft, conte
     memory.keywords = [k for k in memory.keywords if k.lower() not in stale]
     memory.content = new
     memory.extra["since"] = iso(draft.when)
+    for mark in ("states", "about", "asks"):
+        memory.extra.pop(mark, None)
+    memory.extra.update(statement_marks(new))
     for name, value in (("detail", draft.detail), ("context", draft.context)):
         if value:
             memory.extra[name] = value

@@ -358,6 +358,8 @@ def relation(draft: Fact, memory: Memory | Fact, similarity: float, correcting: 
         return "update"  # the same holder's attribute, said with another value: what was said last holds
     if met is None and claims_of.other_holder(draft.claims, old.claims):
         return None  # "my brother's car is a Ford" says nothing of "my car is a Kia"
+    if met is None and claims_of.another_named(draft.claims, old.claims):
+        return None  # "my new neighbour Luis" is not a new name of "my new neighbour Ana"
     marked = correcting or draft.changes or bool(draft.replaced)
     if similarity < SAME_TOPIC and not marked:
         return None
