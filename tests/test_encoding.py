@@ -668,7 +668,7 @@ def _family_store() -> Index:
     )
 
 
-def test_an_age_said_of_another_person_is_a_new_memory_not_a_reinforcement():
+def test_an_age_said_of_the_other_person_changes_that_person_s_age_only_and_is_no_reinforcement():
     index = _family_store()
     outcome = encoding.encode(
         index,
@@ -678,8 +678,23 @@ def test_an_age_said_of_another_person_is_a_new_memory_not_a_reinforcement():
         ],
         NOW,
     )
-    assert [m.content for m in index.memories[10:]] == ["Bob is 40 and his son Tom is 12", "Bob is 12"]
-    assert outcome.reinforced == []
+    # Bob's age is what was said last; Tom's, which was 12 already, stays as it was said.
+    assert [m.content for m in index.memories[10:]] == ["Bob is 12 and his son Tom is 12"]
+    assert outcome.reinforced == [] and outcome.updated == [index.memories[10].id]
+
+
+def test_an_age_said_of_another_person_is_a_new_memory_not_a_change():
+    index = _family_store()
+    outcome = encoding.encode(
+        index,
+        [
+            signal(1, "Remember that Bob is 40 and his son Tom is 12", day=1),
+            signal(2, "Remember that Lea is 12", day=2),
+        ],
+        NOW,
+    )
+    assert [m.content for m in index.memories[10:]] == ["Bob is 40 and his son Tom is 12", "Lea is 12"]
+    assert outcome.reinforced == [] and outcome.updated == []
 
 
 def test_the_same_values_swapped_between_two_things_change_both_and_are_no_reinforcement():

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from .text import SENTENCE_BREAK, TITLES, by_word, stem
 
-NAME, AGE, COUNT, WHEN = "_name", "_age", "_count", "_when"
+NAME, AGE, COUNT, DAY, TIME = "_name", "_age", "_count", "_day", "_time"
 
 # The words of a few attributes that facts change often, in the languages the skill reads: a fact is about the same
 # thing whichever of them it uses ("we live in Lisbon", "we moved to Porto"; "I work at Acme", "my job at Acme").
@@ -224,9 +224,7 @@ def claims(text: str) -> tuple[Claim, ...]:
             found += _named(sentence)
         if possessive and asserts(sentence):  # "…isn't Claire, it's Clara" spans a comma
             for match in _DENIED_THEN_SAID.finditer(sentence):
-                claim = _possessive(match.group("np"), match.group("value"), match.group(0))
-                if claim is not None:
-                    found.append(claim)
+                found += _possessive(match.group("np"), match.group("value"), match.group(0))
         for clause in _CLAUSES.split(sentence):
             read = _read(clause.strip())
             if read and asserts(clause):
@@ -265,10 +263,12 @@ _THING_ATTRIBUTE = re.compile(
     rf"\A(?i:the|le|la|l['’]|der|die|das|el|o|a)\s+(?P<np>[\w'’-]+(?:\s+[\w'’-]+){{1,2}}?)\s+{_BE}\s+{_NOW}"
     rf"(?P<value>[\w'’:/.-]+(?:\s+[\w'’:/.-]+){{0,3}})"
 )
+# A thing and when it is: "the meeting is on Monday", "our book club meets on Thursdays at 7pm".
 _SUBJECT_THING = re.compile(
-    rf"\A(?:the|le|la|l['’]|der|die|das|el|la|o|a)\s+(?P<np>[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:is|are|was|est"
-    rf"|ist|es|é)\s+{_NOW}(?:(?:moved|changed|rescheduled|pushed|postponed)\s+)?(?P<value>(?:on|at|for|to|from|"
-    rf"le|à|am|um|el|a\s+las|no|na|às)\s+.+)",
+    rf"\A(?P<np>(?:the|le|la|l['’]|der|die|das|el|o|a|{_POSSESSIVE})\s+[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:is|are|was|meets"
+    rf"|meet|happens|takes\s+place|is\s+held|starts|begins|est|a\s+lieu|commence|ist|findet|beginnt|es|se\s+reúne"
+    rf"|empieza|é|acontece|começa)\s+{_NOW}(?:(?:moved|changed|rescheduled|pushed|postponed)\s+)?(?P<value>(?:on|at|for|to"
+    rf"|from|le|à|am|um|el|a\s+las|no|na|às)\s+.+)",
     re.IGNORECASE,
 )
 _MOVED_THING = re.compile(
@@ -306,9 +306,35 @@ _HOME = re.compile(
 )
 _WORK = re.compile(
     rf"(?i:(?:\A|\b){_SELF}\s*{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\b(?=trabajo\s+(?:en|para)\s|trabalho\s+(?:na|no|em"
-    rf"|para)\s))(?i:work|works|working|started\s+(?:working\s+)?|joined|travaille|arbeite|arbeiten|trabajo|trabalho"
+    rf"|para)\s))(?i:work|works|working|started\s+(?:working\s+)?|joined|travaille|bosse|arbeite|arbeiten|trabajo|trabalho"
     rf"|bin\s+(?:jetzt\s+|seit\s+\S+\s+)?(?=bei\s)|suis\s+(?:maintenant\s+)?(?=chez\s))\s*{_ADVERBS}"
     rf"(?i:(?:at|for|in|with|chez|à|pour|bei|für|en|para|na|no|em)\s+)?{_ADVERBS}(?i:the\s+)?{_PLACE}"
+)
+# Where someone else lives or works: "My sister Ana lives in Lyon", "Ana moved to Nice", "Felix arbeitet bei Zeiss".
+_SOMEONE = (
+    rf"(?P<who>(?:\A|(?<=\s))(?i:{_POSSESSIVE})\s++[^\W\d_][\w'’-]*+(?:['’]s\s++[a-zà-ÿ][\w'’-]*+)?"
+    r"(?:\s++[A-ZÀ-Ý][\w'’-]*+)?"
+    r"|\A[A-ZÀ-Ý][a-zà-ÿ]++)\s++"
+)
+_THEIR_HOME = re.compile(
+    rf"{_SOMEONE}{_ADVERBS}(?i:(?:has|have|is|a|est|se|hat)\s++)?(?i:lives|moved|relocated|habite|vit|déménagé|wohnt"
+    rf"|lebt|vive|mudó|mudou|mora)\s*+{_ADVERBS}{_TO}{_ADVERBS}{_PLACE}"
+)
+_THEIR_HOME_MOVED = re.compile(
+    rf"{_SOMEONE}(?i:ist|sind)\s++(?i:jetzt\s++)?(?i:nach|in\s+die)\s++{_PLACE}\s++(?i:um)?gezogen"
+)
+_THEIR_WORK = re.compile(
+    rf"{_SOMEONE}{_ADVERBS}(?i:works|worked|travaille|arbeitet|trabaja|trabalha)\s*+{_ADVERBS}"
+    rf"(?i:(?:at|for|in|with|chez|à|pour|bei|für|en|para|na|no|em)\s+)?{_ADVERBS}(?i:the\s+)?{_PLACE}"
+)
+# "The dog is called Balu", "Der Hund heißt Balu": in the owner's words, the one they have.
+_THING_CALLED = re.compile(
+    r"\A(?i:the|der|die|das|le|la|el|o|a)\s++(?P<noun>[^\W\d_][\w'’-]*+)\s++(?i:is\s+called|is\s+named|heißt|heisst"
+    r"|s['’]appelle|se\s+llama|se\s+chama|chama-se)\s++(?P<value>[A-ZÀ-Ý][\w'’-]*+)"
+)
+_THEIR_AGE = re.compile(
+    rf"{_SOMEONE}(?i:is|turned|just\s+turned|turns|a|hat|tiene|cumplió|cumple|tem|fez|fait|wird|ist)\s++"
+    r"(?P<value>\d{1,3})\b(?!\s*(?:[:.,/-]\d|%|h\b|am\b|pm\b|€|\$|euros?|dollars?|kg|km|cm|m\b))"
 )
 _CJK_WORK = re.compile(r"我(?:现在|現在)?在(?P<value>[\u4e00-\u9fff\w]{2,12}?)(?:工作|上班)")
 _DRIVE = re.compile(
@@ -343,7 +369,7 @@ _NOT_HABITS = frozenset("have get go do be am is are was were think feel know wa
 # A role beside a name: "my new neighbour Luis", "our cat Luna".
 _APPOSITION = re.compile(
     rf"\b(?i:{_POSSESSIVE})\s+(?P<np>(?:(?:new|old|little|big|younger|older|elder|best|dear|petit|petite|nouveau|nouvelle"
-    rf"|neuer|neue|nuevo|nueva|novo|nova)\s+)?[a-z][\w'’-]+(?:['’]s\s+[a-z][\w'’-]+)*)(?:\s+|,\s+)"
+    rf"|neuer|neue|nuevo|nueva|novo|nova)\s+)?[^\W\d_][\w'’-]+(?:['’]s\s+[a-z][\w'’-]+)*)(?:\s+|,\s+)"
     rf"(?P<value>[A-ZÀ-Ý][\w'’-]+)\b",
 )
 
@@ -421,19 +447,28 @@ def _about_what_is_theirs(clause: str) -> list[Claim]:
         if number is not None:
             out.append(Claim("user", f"{COUNT}:{stem(match.group('noun').lower())}", str(number), True))
     for match in _SUBJECT_POSSESSIVE.finditer(clause):
-        claim = _possessive(match.group("np"), match.group("value"), clause[match.start() : match.end()])
-        if claim is not None:
-            out.append(claim)
+        out += _possessive(match.group("np"), match.group("value"), clause[match.start() : match.end()])
         if match.group("name") and match.group("name").lower() not in _NOT_NAMES:
             name = match.group("name")
             out.append(Claim(_path(match.group("np")), NAME, name.lower(), False, name))
     return out
 
 
+# A name given with the verb of naming before or after the role (German word order): "heißt meine Schwester Sara",
+# "dass meine Schwester Sofia heißt".
+_CALLED_AROUND = re.compile(
+    rf"(?i:heißt|heisst|heißen)\s++(?P<np>(?i:{_POSSESSIVE})\s++[^\W\d_][\w'’-]*+)\s++(?P<value>[A-ZÀ-Ý][\w'’-]*+)"
+    rf"|(?P<np2>(?i:{_POSSESSIVE})\s++[^\W\d_][\w'’-]*+)\s++(?P<value2>[A-ZÀ-Ý][\w'’-]*+)\s++(?i:heißt|heisst|heißen)\b"
+)
+
+
 def _named(sentence: str) -> list[Claim]:
     """The roles a sentence names someone in ("my new neighbour Luis", "my manager, Rachel, …"): mentions, which
     say whom it is about and never replace a name."""
     out = []
+    for match in _CALLED_AROUND.finditer(sentence):
+        np, value = match.group("np") or match.group("np2"), match.group("value") or match.group("value2")
+        out.append(Claim(_path(np), NAME, value.lower(), True, value))
     for match in _APPOSITION.finditer(sentence):
         noun = match.group("np").split()[-1].lower()
         if noun in _NOT_ROLES or match.group("value").lower() in _NOT_NAMES:
@@ -442,27 +477,48 @@ def _named(sentence: str) -> list[Claim]:
     return out
 
 
+def _person(who: str) -> str:
+    """Whom a subject names: a person by their name ("my sister Ana", "Ana" → "ana"), else by their role ("my
+    sister", "Dad" → "user>dad")."""
+    words = who.split()
+    if len(words) == 1 and words[0].lower() in _ROLES | _PLURAL_ROLES:
+        return _chain([words[0].lower()])
+    names = [w for w in words[1:] if w[:1].isupper()] if len(words) > 1 else words
+    return names[-1].lower().strip("'’") if names else _path(who)
+
+
 def _about_things(clause: str) -> list[Claim]:
     out: list[Claim] = []
+    for match in _THING_CALLED.finditer(clause):
+        value = _value(match.group("value"))
+        if value:
+            out.append(Claim(_chain([match.group("noun").lower()]), NAME, value, True, match.group("value").strip()))
+    for match in _THEIR_AGE.finditer(clause):
+        if match.group("who").split()[0].lower() not in _NOT_NAMES:
+            out.append(Claim(_person(match.group("who")), AGE, match.group("value"), True, match.group("value")))
+    for pattern, attr in ((_THEIR_HOME, "_home"), (_THEIR_HOME_MOVED, "_home"), (_THEIR_WORK, "_work")):
+        for match in pattern.finditer(clause):
+            value = _value(match.group("value"))
+            who = match.group("who")
+            if value and value.split()[0] not in _NOT_NAMES and who.split()[0].lower() not in _NOT_NAMES:
+                out.append(Claim(_person(who), attr, value, True, match.group("value")))
     for match in _THING_ATTRIBUTE.finditer(clause):
         nouns = [w.lower() for w in match.group("np").split()]
         value = _value(match.group("value"))
         if nouns[0] in _FIRST_PERSON_POSSESSIVES:
             continue  # "a minha irmã": a possessive subject, read above
-        timed = _AT.match(match.group("value").lstrip()) and _when(match.group("value"))
-        if value and not timed and nouns[-1] not in _ROLES | _PLURAL_ROLES:
-            end = _VALUE_END.search(match.group("value"))
-            said = match.group("value")[: end.start()] if end else match.group("value")
+        timed = _AT.match(match.group("value").lstrip()) and _timing("", match.group("value"))
+        end = _VALUE_END.search(match.group("value"))
+        said = match.group("value")[: end.start()] if end else match.group("value")
+        if value and _CALLED.search(match.group(0)):
+            # "the dog is called Balu": in the owner's words, the one they have ("our dog")
+            out.append(Claim(_chain(nouns), NAME, value, True, said))
+        elif value and not timed and nouns[-1] not in _ROLES | _PLURAL_ROLES:
             out.append(Claim(">".join(stem(n) for n in nouns[:-1]), stem(nouns[-1]), value, True, said))
     for pattern in (_SUBJECT_THING, _MOVED_THING):
         when = pattern.match(clause)
         if when:
-            match = when
-            value = _when(match.group("value"))
-            if value:
-                np = match.group("np")
-                thing = not re.match(rf"(?i:{_POSSESSIVE})\s", np)
-                out.append(Claim(_path(np, thing=thing), WHEN, value, True, match.group("value")))
+            out += _timing(_path(when.group("np"), thing=True), when.group("value"))
     return out
 
 
@@ -489,18 +545,18 @@ _TITLE = re.compile(r"\b(" + "|".join(TITLES) + r")\.(?=\s)")
 _NEGATING = frozenset("ne n' not pas nicht kein keine no não nao never jamais nie nunca".split())
 
 
-def _possessive(np: str, said: str, whole: str) -> Claim | None:
+def _possessive(np: str, said: str, whole: str) -> list[Claim]:
     """A possessive subject ("my sister's name", "our cat") and what follows its verb of being; None when it is
     denied ("mon chat ne s'appelle pas Félix")."""
     if (
         _NEGATING.intersection(w.lower() for w in re.findall(r"[\w']+", np))
         or said.split(" ", 1)[0].lower() in _NEGATING
     ):
-        return None
+        return []
     said = _TITLE.sub(r"\1", said)
     value_words = _value(said)
     if not value_words:
-        return None
+        return []
     end = _VALUE_END.search(said)
     said = said[: end.start()] if end else said
     words = re.sub(r"['’]s\b", " 's", np).split()
@@ -509,7 +565,7 @@ def _possessive(np: str, said: str, whole: str) -> Claim | None:
         nouns = nouns[1:]
     nouns = [n for n in nouns if n not in _ARTICLES and n not in _MODIFIERS]
     if not nouns:
-        return None
+        return []
     head = nouns[-1]
     called = bool(_CALLED.search(whole))
     first = next((w for w in re.findall(r"[\w'’-]+", said) if w.lower() not in _ARTICLES), "")
@@ -517,21 +573,21 @@ def _possessive(np: str, said: str, whole: str) -> Claim | None:
     found = attribute(head)
     years = _YEARS.match(value_words)
     if head in ("name", "nom", "nombre", "nome", "名字") or found == NAME:
-        return Claim(_chain(nouns[:-1]), NAME, value_words, True, said)
+        return [Claim(_chain(nouns[:-1]), NAME, value_words, True, said)]
     if years and _number(years.group("n")) is not None:
-        return Claim(_chain(nouns), AGE, str(_number(years.group("n"))), True, said)
+        return [Claim(_chain(nouns), AGE, str(_number(years.group("n"))), True, said)]
     if head in ("age", "âge", "alter", "edad", "idade"):
-        return Claim(_chain(nouns[:-1]), AGE, value_words, True, said)
-    when = _when(said) if _AT.match(said.lstrip()) else ""
-    if when:
-        return Claim(_chain(nouns), WHEN, when, True, said)
+        return [Claim(_chain(nouns[:-1]), AGE, value_words, True, said)]
+    timing = _timing(">".join(stem(n) for n in nouns), said) if _AT.match(said.lstrip()) else []
+    if timing:
+        return timing
     if called or proper:
         if head in _PLURAL_ROLES and not called:
-            return None  # "my neighbour is Ana": one of several
-        return Claim(_chain(nouns), NAME, value_words, True, said)
+            return []  # "my neighbour is Ana": one of several
+        return [Claim(_chain(nouns), NAME, value_words, True, said)]
     if head in _PLURAL_ROLES or head in _ROLES:
-        return None  # "my sister is nice": what someone is like is no value of an attribute
-    return Claim(_chain(nouns[:-1]), found or stem(head), value_words, True, said)
+        return []  # "my sister is nice": what someone is like is no value of an attribute
+    return [Claim(_chain(nouns[:-1]), found or stem(head), value_words, True, said)]
 
 
 _AT = re.compile(r"(?i)(?:on|at|for|to|le|à|am|um|el|a\s+las|no|na|às)\b")
@@ -539,6 +595,8 @@ _MODIFIERS = frozenset("new old little big younger older elder best dear current
 _ROLES = frozenset(
     """manager boss dentist doctor lawyer wife husband partner girlfriend boyfriend fiance fiancee landlord landlady
     therapist accountant mother father mom dad mum mam teacher coach vet trainer mentor doctor gp surgeon cat dog
+    grandma grandpa granny grandmother grandfather papa mama maman vater mutter mamá papá mãe pai hund chien perro
+    cachorro gato chat katze
     médecin patron patronne chef mari femme copain copine avocat arzt zahnarzt chef chefin frau mann anwalt jefe
     jefa médico abogado esposo esposa marido mujer novio novia advogado chefe médico namorado namorada""".split()
 )
@@ -564,11 +622,30 @@ def _value(said: str) -> str:
     return " ".join(words[:6])
 
 
-def _when(said: str) -> str:
-    """The day and time a value names ("on Friday at 16:30" → "friday 16:30"), or ''."""
-    value = _value(said)
-    kept = [w for w in value.split() if w in _DAYS or _TIME.fullmatch(w) or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", w)]
-    return " ".join(kept)
+def _timing(holder: str, said: str) -> list[Claim]:
+    """The day and the time a value names, as claims of their own ("on Thursdays at 7pm" → the day "thursday", the
+    time "7pm"), each with its words as written: "moved to Wednesdays" changes the day and keeps the time."""
+    value = _VALUE_END.search(said)
+    said = said[: value.start()] if value else said
+    out = []
+    days = [m for m in re.finditer(r"[^\W\d_]+|\d{1,2}(?:st|nd|rd|th)\b", said) if _day(m.group(0))]
+    if days:
+        out.append(Claim(holder, DAY, " ".join(_day(m.group(0)) for m in days), True, days[0].group(0)))
+    times = list(_TIME.finditer(said))
+    if times and not (len(times) == 1 and times[0].group(0).strip().isdigit() and not days):
+        out.append(
+            Claim(holder, TIME, " ".join(t.group(0).lower().replace(" ", "") for t in times), True, times[0].group(0))
+        )
+    return out
+
+
+def _day(word: str) -> str:
+    """The day a word names ("Thursdays" → "thursday", "15th"), or ''."""
+    word = word.lower()
+    if re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", word):
+        return word
+    single = word[:-1] if word.endswith("s") and word[:-1] in _DAYS else word
+    return single if single in _DAYS else ""
 
 
 def _number(word: str) -> int | None:

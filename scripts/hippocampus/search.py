@@ -106,25 +106,27 @@ _ASKED_WORDS = re.compile(
     re.IGNORECASE,
 )
 _ASKED_HOLDER = re.compile(
-    r"(?<!\w)(?:my|our|mon|ma|mes|notre|mein|meine|meinen|meinem|meiner|unser|unsere|mi|mis|nuestro|nuestra|meu"
-    r"|minha|nosso|nossa|o\s+meu|a\s+minha)\s+(?P<noun>[^\W\d_]+)(?:['’]s\b)?",
-    re.IGNORECASE,
+    r"(?<!\w)(?i:my|our|mon|ma|mes|notre|mein|meine|meinen|meinem|meiner|unser|unsere|mi|mis|nuestro|nuestra|meu"
+    r"|minha|nosso|nossa|o\s+meu|a\s+minha)\s+(?P<noun>[^\W\d_]+)(?:['’]s\b)?(?:\s+(?P<name>[A-ZÀ-Ý][\w'’-]+))?"
 )
-_ASKED_SELF = re.compile(r"(?<!\w)(?:i|me|am\s+i|je|j['’]|moi|ich|yo|eu)(?!\w)|我", re.IGNORECASE)
+# A person the question names ("how old is Diego?", "¿cuántos años tiene Diego?"): a capitalised word after the first.
+_ASKED_NAME = re.compile(r"(?<=\w )[A-ZÀ-Ý][a-zà-ÿ]+")
 _CARS = re.compile(r"(?<!\w)(?:car|drive|voiture|auto|wagen|coche|carro|车)(?!\w)", re.IGNORECASE)
 _NOT_HOLDERS = frozenset("name names age job work car nom âge alter edad idade nombre nome".split())
 
 
 def asked_attributes(query: str) -> list[str]:
     """The terms of the attributes a question asks of whom (see _ASKED); none when it asks of no one."""
-    holders = [m.group("noun").lower() for m in _ASKED_HOLDER.finditer(query)]
+    said = list(_ASKED_HOLDER.finditer(query))
+    holders = [m.group("noun").lower() for m in said]
     chain = [stem(n) for n in holders if n not in _NOT_HOLDERS]
-    if chain:
+    named = [m.group("name") for m in said if m.group("name")] or _ASKED_NAME.findall(query)
+    if named:
+        holder = named[-1].lower()  # a person is known by their name ("my sister Ana" → "ana")
+    elif chain:
         holder = ">".join(["user", *chain[:2]])
-    elif holders or _ASKED_SELF.search(query):
-        holder = "user"
     else:
-        return []
+        holder = "user"  # "where do I live?", and a question that names no one else
     found = {
         f"{name}@{holder}"
         for match in _ASKED_WORDS.finditer(query)
