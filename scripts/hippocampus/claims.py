@@ -299,7 +299,8 @@ _AUXILIARIES = (
 _TO = r"(?:(?:back\s+)?(?:in|to|into|at|near|à|a|au|aux|en|nach|para|em|no|na|pra|in\s+die|an\s+die)\s+)?"
 # Where someone lives or works, with the user as its subject, said or (in Spanish and Portuguese) left out.
 _HOME = re.compile(
-    rf"(?i:(?:\A|\b){_SELF}\s*{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|(?:\A|\b){_ADVERBS}(?:me\s+|nos\s+)?(?=(?:vivo|vivimos"
+    rf"(?i:(?:\A|\b){_SELF}\s*{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\A{_ADVERBS}(?=(?:moved|relocated)\s)"
+    rf"|(?:\A|\b){_ADVERBS}(?:me\s+|nos\s+)?(?=(?:vivo|vivimos"
     rf"|mudé|mudamos|moro|moramos|mudei|vivemos)\s+(?:en|a|em|no|na|para|pra)\s))(?i:live|lives|living|moved|relocated|reside|resides|habite|habitons|vis"
     rf"|vivons|déménagé|installés|installé|wohne|wohnen|lebe|leben|gezogen|umgezogen|vivo|vivimos|mudé|mudamos|mudado"
     rf"|moro|moramos|mudei|vivemos|住在|搬到了|搬到|住)\s*{_ADVERBS}{_TO}{_ADVERBS}{_PLACE}"
@@ -375,7 +376,7 @@ _APPOSITION = re.compile(
 
 
 _SELF_WORDS = frozenset("i we user je nous on ich wir yo nosotros eu nós".split())
-_SELF_VERBS = frozenset("vivo vivimos mudé mudamos moro moramos mudei vivemos trabajo trabalho".split())
+_SELF_VERBS = frozenset("vivo vivimos mudé mudamos moro moramos mudei vivemos trabajo trabalho moved relocated".split())
 _WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 

@@ -248,14 +248,16 @@ def terms(text: str) -> list[str]:
     return [cache.get(w) or stem(w) for w in words(text) if w not in STOP_WORDS]
 
 
-# Titles written with a full stop before a name: "Mr. Osei" is one sentence.
-TITLES = ("Mr", "Mrs", "Ms", "Mx", "Dr", "Prof", "Sr", "Sra", "Srta", "St", "Mme", "Mlle", "Jr", "Hr", "Fr")
+# Titles written with a full stop before a name: "Mr. Osei", "M. Le Goff" are one sentence.
+TITLES = ("Mr", "Mrs", "Ms", "Mx", "Dr", "Prof", "Sr", "Sra", "Srta", "St", "M", "Mme", "Mlle", "Jr", "Hr", "Fr")
 # Where a sentence ends: white space after a full stop (not a title's), "!" or "?" (in any script), or line breaks.
 # Written to start with the white space it takes, so the regex engine passes over other characters quickly; it
 # splits text as `(?<=[.!?。！？])\s+|\n+` does, but after a title.
 SENTENCE_BREAK = re.compile(
     r"\s(?:(?<=[.!?。！？]\s)" + "".join(rf"(?<!\b{title}\.\s)" for title in TITLES) + r"\s*|(?<=\n)\n*)"
 )
+# Where a part of a long text ends for recall to show it: a sentence's end (not a title's) or a semicolon.
+PART_BREAK = re.compile(r"(?<=[.;!?。；！？])" + "".join(rf"(?<!\b{title}\.)" for title in TITLES) + r"\s+")
 
 
 def alternatives(words, any_space: bool = False) -> str:

@@ -37,12 +37,11 @@ from ..model import DOMAINS
 from ..published.selection import framed, framed_turn
 from ..store import reading, touches
 from ..terms import stored_text
-from ..text import estimate_tokens, one_line, terms
+from ..text import PART_BREAK, estimate_tokens, one_line, terms
 
 PART_LIMIT = 240  # characters of a long memory's matching part shown under it
 HISTORY_SHOWN = 5  # earlier values shown under a memory with --all, newest first
 AS_OF_WIDER = 4  # --as-of ranks this many times --top memories, then keeps those the store held on that day
-_PART_BREAK = re.compile(r"(?<=[.;!?。；！？])\s+")
 
 
 def within_budget(hits: list, budget: int | None) -> list:
@@ -79,18 +78,19 @@ def shown_text(memory, text: str) -> str:
 
 
 def matched_part(memory, matched: list[str]) -> str | None:
-    """The sentence of what a long memory's summary left out that holds most of the query's words, when its shown
-    words hold none of them: a packing list found by "carabiner" shows where the carabiner is."""
-    wanted = {term for term in matched if not term.startswith("_")}
+    """The sentence of what a long memory's summary left out that holds most of the query's words its shown words
+    do not hold: a packing list found by "carabiner" shows where the carabiner is, a note on a holiday flat found
+    by "owner of the flat" the sentence that names the owner."""
+    wanted = {term for term in matched if not term.startswith("_")} - set(terms(memory.content))
     detail = stored_text(memory.raw.get("detail"))
-    if not wanted or not detail or wanted & set(terms(memory.content)):
+    if not wanted or not detail:
         return None
     best, found = "", 0
-    for part in _PART_BREAK.split(detail):
+    for part in PART_BREAK.split(detail):
         held = len(wanted & set(terms(part)))
         if held > found:
             best, found = part, held
-    if not found:
+    if not best:
         return None
     part = one_line(best, PART_LIMIT)
     return framed(memory, part) if memory.untrusted else part
