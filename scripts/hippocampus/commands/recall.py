@@ -27,7 +27,6 @@ Examples:
 from __future__ import annotations
 
 import json
-import re
 import sys
 from datetime import datetime, time, timezone
 
