@@ -197,6 +197,17 @@ _QUESTION_START = re.compile(
 )
 
 
+_OF_SOMEONE = (NAME, AGE, "_home", "_work")
+
+
+def _of_the_thing(claim: Claim) -> Claim:
+    """A thing's attribute is the thing's, however it was reached: "my gym locker code" and "the locker code" are
+    one code (the holder is the thing's last noun); what is said of people keeps the whole path to them."""
+    if claim.attribute in _OF_SOMEONE or claim.attribute.startswith(("_does", COUNT)) or ">" not in claim.holder:
+        return claim
+    return Claim(claim.holder.rsplit(">", 1)[1], claim.attribute, claim.value, claim.stated, claim.said)
+
+
 def asserts(clause: str) -> bool:
     """Whether a clause states something of its own: not a question, a supposition, or a text being written."""
     stripped = clause.strip()
@@ -231,7 +242,7 @@ def claims(text: str) -> tuple[Claim, ...]:
                 found += read
     seen: set = set()
     out = []
-    for claim in found:
+    for claim in map(_of_the_thing, found):
         if (claim.key, claim.value) not in seen:
             seen.add((claim.key, claim.value))
             out.append(claim)
@@ -239,9 +250,9 @@ def claims(text: str) -> tuple[Claim, ...]:
 
 
 # Where a clause ends: before a joining word that a new subject follows ("the gate code is 1290 and the alarm code
-# is 12"), a semicolon, or a comma.
+# is 12"), a semicolon, a colon before a space ("Update on that: the code is…"), or a comma.
 _CLAUSES = re.compile(
-    r"[;；]|(?<=[,，])\s+|(?<!\s)\s+(?i:and|but|while|whereas|plus|et|mais|und|aber|y|pero|e|mas)\s+(?=(?i:the|my|our|i|we|le"
+    r"[;；：]|:(?=\s)|(?<=[,，])\s+|(?<!\s)\s+(?i:and|but|while|whereas|plus|et|mais|und|aber|y|pero|e|mas)\s+(?=(?i:the|my|our|i|we|le"
     r"|la|mon|ma|mes|je|j['’]|mein|meine|ich|mi|mis|yo|meu|minha|eu|a|o|el)\b)"
 )
 # The user as a subject: "I", "we", "User", "the user", in each language.
@@ -764,8 +775,9 @@ _FRAME = (
     r"(?:(?:(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+)*|please\s+|pls\s+|kindly\s+"
     r"|i\s+(?:want|need|would\s+like|['’]d\s+like)\s+you\s+to\s+|make\s+sure\s+(?:you\s+|to\s+)?|be\s+sure\s+to\s+"
     r"|(?:tu\s+peux|peux-tu|pourrais-tu|pouvez-vous|pourriez-vous|merci\s+de|s['’]il\s+te\s+pla[iî]t,?)\s+"
-    r"|(?:kannst\s+du|könntest\s+du|bitte,?)\s+(?:bitte\s+|mal\s+|dir\s+)*|(?:puedes|podrías|por\s+favor,?)\s+"
-    r"|(?:pode|podes|poderia|por\s+favor,?)\s+|麻烦(?:你)?|请你?|帮我|你(?:能|可以)(?:帮我)?)*)"
+    r"|(?:tu\s+pourrais|vous\s+pourriez|pourrais-tu|pourriez-vous)\s+"
+    r"|(?:kannst\s+du|könntest\s+du|bitte,?)\s+(?:bitte\s+|mal\s+|dir\s+)*|¿?\s*(?:puedes|podrías|podés|por\s+favor,?)\s+"
+    r"|(?:pode|podes|poderia|poderias|você\s+pode|você\s+poderia|por\s+favor,?)\s+|麻烦(?:你)?|请你?|帮我|你(?:能|可以)(?:帮我)?)*)"
 )
 # Verbs that ask to keep whatever follows them, and verbs that do so only with an object marker ("save this:",
 # "note that…"; "keep going" asks nothing to be kept).
@@ -785,7 +797,8 @@ _KEEP = (
 )
 _KEEP_MARKED = (
     r"(?:note|save|store|keep|log|record|noter|note[rz]?|enregistre[rz]?|garde[rz]?|notier(?:e|en)?|speicher(?:e|n)?"
-    r"|apunta|anota|anote|guarda|guarde|registra|registre)"
+    r"|apunta[rs]?|anota[rs]?|anote|guarda[rs]?|guarde|registra[rs]?|registre|grava[rs]?|grave|salva[rs]?|salve"
+    r"|备忘|备注)"
 )
 _KEPT = (
     r"(?:\s*(?:(?:this|that|these|the\s+following|it|for\s+me|ça|cela|das|dies|esto|eso|isso|isto|一下)\s*)*"
@@ -793,11 +806,12 @@ _KEPT = (
     r"|(?<=[\u4e00-\u9fff])))"
 )
 _MARKED = (
+    r"(?:\s*,?\s*(?:aí|ai|lá|la|por\s+favor|please|bitte|s['’]il\s+te\s+plaît|stp|一下))*"
     r"(?:\s*(?:(?:this|that|these|the\s+following|it|ça|cela|das|dies|esto|eso|isso|isto)\s*)+(?:[:：,，\-–—]\s*|\s+)"
     r"|\s*[:：\-–—]\s*|,\s*(?:that|que|qu['’]|dass)\s+|\s+(?:that|que|qu['’]|dass|de\s+que)\s+)"
 )
 _NOTE_REQUEST = re.compile(
-    rf"(?i:\A\s*(?:(?:oh|and|also|so|btw|by\s+the\s+way|hey|ok|okay|one\s+more\s+thing|quick\s+one|actually)[,:!]?\s+)*"
+    rf"(?i:\A\s*¿?(?:(?:oh|and|also|so|btw|by\s+the\s+way|hey|ok|okay|one\s+more\s+thing|quick\s+one|actually)[,:!]?\s+)*"
     rf"{_FRAME}(?:{_KEEP}{_KEPT}|{_KEEP_MARKED}{_MARKED}))"
 )
 # Words that mark what follows as worth keeping, wherever they stand: "…, for the record, I'm allergic to shellfish".
