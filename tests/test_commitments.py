@@ -506,3 +506,68 @@ def test_an_agent_promise_without_a_time_or_anything_to_do_is_no_commitment():
         signal(2, "assistant", "I'll look into it tomorrow.", THURSDAY + timedelta(seconds=5), session="s9"),
     )
     assert out.opened == []
+
+
+@pytest.mark.parametrize(
+    "talk",
+    [
+        "We talked about the plumbing with the contractor yesterday.",
+        "I discussed the plumber with my sister.",
+        "On a parlé du plombier hier soir.",
+        "Hablamos del fontanero con el casero.",
+    ],
+)
+def test_talk_that_only_shares_a_commitments_topic_leaves_it_open(talk):
+    index = Index([])
+    run(index, signal(1, "user", "Remind me on Friday to call the plumber", THURSDAY))
+    assert run(index, signal(2, "user", talk, THURSDAY + timedelta(days=1))).closed == []
+    assert len(open_ones(index)) == 1
+
+
+@pytest.mark.parametrize(
+    "request_text, off",
+    [
+        ("Remind me on Saturday to buy the concert tickets", "Cancel the concert tickets reminder, it's sold out."),
+        ("Remind me on Saturday to buy the concert tickets", "Never mind the concert tickets."),
+        ("Rappelle-moi samedi d'acheter les billets du concert", "Annule le rappel pour les billets du concert."),
+        ("Erinnere mich am Samstag, Karten fürs Konzert zu kaufen", "Die Erinnerung kannst du streichen."),
+        ("Recuérdame el sábado comprar las entradas del concierto", "Cancela el recordatorio de las entradas."),
+        ("Me lembra no sábado de comprar os ingressos do show", "Pode apagar esse lembrete."),
+        ("星期六提醒我买演唱会的票", "取消那个提醒吧。"),
+    ],
+)
+def test_the_owner_calling_a_commitment_off_closes_it_as_cancelled(request_text, off):
+    index = Index([])
+    opened = run(index, signal(1, "user", request_text, THURSDAY))
+    assert len(opened.opened) == 1
+    out = run(index, signal(2, "user", off, THURSDAY + timedelta(hours=3)))
+    [memory] = [m for m in index.memories if m.raw.get("kind") == "commitment"]
+    assert out.closed == [memory.id] and memory.raw["status"] == "cancelled" and not open_ones(index)
+    assert memory.raw["closedFrom"]["message"] == "m2"
+
+
+def test_only_the_owner_calls_a_commitment_off_and_never_by_a_question():
+    index = Index([])
+    run(index, signal(1, "user", "Remind me on Saturday to buy the concert tickets", THURSDAY))
+    later = THURSDAY + timedelta(hours=3)
+    assert run(index, signal(2, "user", "Should I cancel the concert tickets reminder?", later)).closed == []
+    assert run(index, signal(3, "assistant", "Cancel the concert tickets reminder.", later)).closed == []
+    assert len(open_ones(index)) == 1
+
+
+@pytest.mark.parametrize(
+    "moving, due",
+    [
+        ("Move the plumber reminder to Monday.", "2026-03-09T09:00+02:00"),
+        ("Please push it to Monday, he is away.", "2026-03-09T09:00+02:00"),
+        ("Déplace le rappel du plombier à lundi.", "2026-03-09T09:00+02:00"),
+    ],
+)
+def test_the_owner_moving_a_commitment_to_another_day_moves_its_due_time_and_keeps_the_old_one(moving, due):
+    index = Index([])
+    run(index, signal(1, "user", "Remind me on Friday to call the plumber", THURSDAY))
+    [plumber] = index.memories
+    before = plumber.raw["due"]
+    run(index, signal(2, "user", moving, THURSDAY + timedelta(hours=2)))
+    assert plumber.raw["due"] == due and plumber.raw["status"] == "open"
+    assert plumber.raw["moved"][0]["due"] == before

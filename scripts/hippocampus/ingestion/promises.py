@@ -447,6 +447,9 @@ _DONE = re.compile(
     r"|repaired|settled)\b"
     r"|\b(?:got|received|(?:have|['’]ve)\s+(?:got|received))\s+(?!it\b)(?:the|your|my|his|her|their|it\s+\w)"
     r"|\A(?:here(?:['’]s|\s+is|\s+are)|as\s+promised|attached\s+is|please\s+find)\b"
+    # English with the subject left out, at the start: "Booked the vet for Biscuit!", "Returned the books today."
+    r"|\A\W*(?:(?:just|finally|already|ok|okay|so)[,\s]\s*)*(?:\w{3,}ed|sent|paid|bought|made|did|wrote|took|gave|rang|found"
+    r"|brought|fixed|finished|booked)\s+(?:the|my|our|a|an|those|them|his|her|their)\b"
     # French: j'ai + participle, c'est fait, bien reçu, est fait/envoyé…
     r"|\bj['’]ai\s+(?:\S+\s+){0,3}?\w+(?:é|i|is|it|u|ert|ait)s?\b|\bje\s+l['’]ai\s+\w+|\bc['’]est\s+(?:fait|réglé)\b"
     r"|\bbien\s+reçu\b|\b(?:est|sont|a\s+été)\s+(?:fait|envoyé|payé|réglé|réservé|terminé)e?s?\b"
@@ -522,7 +525,8 @@ _CANCEL = re.compile(
     r"\s+anymore|annule[rz]?|laisse\s+tomber|oublie\s+(?:ça|le|la|de)|plus\s+besoin|pas\s+besoin\s+de\s+me"
     r"|storniere|stornieren|lösch(?:e|en)|vergiss\s+(?:es|das|die|den)|nicht\s+mehr\s+nötig|erinnere\s+mich\s+nicht"
     r"|cancela[rs]?|cancele|olvídalo|olvida\s+(?:el|la|lo)|ya\s+no\s+hace\s+falta|no\s+hace\s+falta|no\s+me"
-    r"\s+recuerdes|anula[rs]?|esquece|esqueça|não\s+precisa|não\s+é\s+preciso|não\s+me\s+lembre)\b"
+    r"\s+recuerdes|anula[rs]?|esquece|esqueça|não\s+precisa|não\s+é\s+preciso|não\s+me\s+lembre|delete|remove|erase"
+    r"|supprime[rz]?|efface[rz]?|streich\w*|lösch\w*|borra[rs]?|bórralo|apaga[rs]?|apague)\b"
     r"|取消|不用提醒|不用了|算了|不需要提醒",
     re.IGNORECASE,
 )
