@@ -780,3 +780,21 @@ def test_a_trailing_reminder_is_left_out_in_any_letter_case():
     # Case-insensitive matching knows more than ASCII: the Kelvin sign is a "K".
     assert summarise("I like green tea, \u212aeep that in mind") == ("User likes green tea", "")
     assert summarise("My locker code is 4417, by the way.") == ("User's locker code is 4417.", "")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "¿Qué me recomiendas para no dormirme en el metro?",
+        "Me llamo Rocío y tengo 31 años.",
+        "Tu peux me conseiller un bon podcast pour le trajet ?",
+        "Você pode me ajudar com o meu currículo?",
+    ],
+)
+def test_a_message_in_another_language_is_kept_in_its_words_with_no_english_pronoun(said):
+    kept = concise(said)
+    assert kept == said and not {"user", "the", "they", "their"} & set(kept.lower().split())
+
+
+def test_a_title_does_not_end_the_sentence_a_memory_keeps():
+    assert concise("My lawyer is Mr. Osei, he is very good.") == "User's lawyer is Mr. Osei, he is very good."

@@ -147,6 +147,23 @@ def third_person(verb: str) -> str | None:
 _FIRST_PERSON = re.compile(r"(?:^| )(?:i|my|me|myself|mine|i['’](?:m|ve|ll|d))[,.;:!?)\"'’]*(?= |$)", re.IGNORECASE)
 
 
+# Small words that say which language a sentence is in: English ones, and those of the other languages read here
+# ("me" is a word of French, Spanish and Portuguese too: "¿Qué me recomiendas?" is no English sentence to retell).
+_ENGLISH_WORDS = frozenset("the a an is are was to of and i my for in on with it that this have you what can".split())
+_OTHER_WORDS = frozenset(
+    """que de la le les et est und ist der die das y el los las não você é um uma para pour ich je tu por con mit
+    nicht ne pas mi mis yo eu meu minha se lo una un une des du dans sur auf ein eine zu es en au qué cómo está
+    estoy soy tengo j'ai c'est il elle nous vous wir sie ihr bin habe ja nein sí também muito""".split()
+)
+
+
+def in_english(sentence: str) -> bool:
+    """Whether a sentence is in English, as far as its small words tell: more of them English than of the other
+    languages the skill reads."""
+    found = [word.lower() for word in words(sentence)]
+    return sum(word in _ENGLISH_WORDS for word in found) > sum(word in _OTHER_WORDS for word in found)
+
+
 def rewrite_sentence(sentence: str) -> str:
     """The user's words in the third person: "I prefer X" → "User prefers X", "My X" → "User's X", "… and I am
     bringing the rings" → "… and they are bringing the rings". The first mention is the user ("User" at the start,
@@ -258,7 +275,8 @@ def summarise(
         if sentence[-1] in ".!?" and stripped[-1] not in ".!?" and stripped != sentence.rstrip(".!?"):
             stripped += sentence[-1]  # "…flat whites, by the way." keeps its full stop
         stripped = stripped[0].upper() + stripped[1:]
-        out.append(rewrite_sentence(stripped) if first_person and _FIRST_PERSON.search(stripped) else stripped)
+        english = first_person and _FIRST_PERSON.search(stripped) and in_english(stripped)
+        out.append(rewrite_sentence(stripped) if english else stripped)
         said.append(sentence)
     if not out:
         return "", ""
