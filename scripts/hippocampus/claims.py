@@ -302,7 +302,8 @@ _AGE = re.compile(
 )
 _PLACE = r"(?P<value>[A-ZÀ-Ý\u4e00-\u9fff][\w'’-]*(?:\s+(?:de\s+|do\s+|da\s+|am\s+|del\s+)?[A-ZÀ-Ý][\w'’-]*){0,3})"
 _ADVERBS = (
-    r"(?:(?:now|just|recently|finally|actually|currently|still|also|jetzt|nun|maintenant|ahora|agora|ya|já)\s++)*+"
+    r"(?:(?:now|just|recently|finally|actually|currently|still|also|already|lately|jetzt|nun|maintenant|ahora|agora"
+    r"|ya|já)\s++)*+"
 )
 _AUXILIARIES = (
     r"(?:(?:have|has|'ve|are|am|'m|avons|ai|sommes|suis|sind|bin|haben|habe|nos|me|se|hemos|he|nós|eu)\s++)*+"
@@ -353,11 +354,16 @@ _DRIVE = re.compile(
     rf"(?i:(?:\A|\b){_SELF}\s+{_ADVERBS}(?:drive|drives|driving|bought|got)\s+(?:a|an|the)\s+(?:new\s+|used\s+)?)"
     rf"(?P<value>(?:[\w-]+\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)?)",
 )
+_NUMBER = r"(?P<value>\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _COUNT_HAVE = re.compile(
-    rf"(?:\A|\b){_SELF}\s*(?:(?:now|currently|already|still)\s+)*(?:have|has|own|owns|'ve\s+got|have\s+got)\s+"
-    r"(?:(?:now|already)\s+)?(?P<value>\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
-    r"(?P<noun>[a-z][\w-]+)",
+    rf"(?:\A|\b){_SELF}\s*+(?:(?:now|currently|already|still)\s++)*+(?:have|has|own|owns|'ve\s+got|have\s+got)\s+"
+    rf"(?:(?:now|already)\s+)?{_NUMBER}\s+(?P<noun>[a-z][\w-]+)",
     re.IGNORECASE,
+)
+# A running total of what the user did: "I've already finished 10 videos", "I've watched 15 Crash Course videos".
+_COUNT_DONE = re.compile(
+    rf"(?i:(?:\A|\b)(?:{_SELF}(?:['’]ve|\s+have|\s+had)?|having)\s++{_ADVERBS}(?:\w+ed|read|seen|done|made|written|run"
+    rf"|won|sold|bought)\s++{_ADVERBS}){_NUMBER}\s++(?:[\w'’-]+\s++){{0,3}}?(?P<noun>[a-z][\w-]*s)\b"
 )
 _COUNT_ORDINAL = re.compile(
     r"\b(?:my|our|the\s+user['’]s|user['’]s)\s+(?P<value>\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth"
@@ -386,7 +392,7 @@ _APPOSITION = re.compile(
 )
 
 
-_SELF_WORDS = frozenset("i we user je nous on ich wir yo nosotros eu nós".split())
+_SELF_WORDS = frozenset("i we user je nous on ich wir yo nosotros eu nós having".split())
 _SELF_VERBS = frozenset("vivo vivimos mudé mudamos moro moramos mudei vivemos trabajo trabalho moved relocated".split())
 _WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
@@ -437,7 +443,7 @@ def _about_the_user(clause: str) -> list[Claim]:
         out.append(Claim("user", AGE, match.group("value"), True, match.group("value")))
     for match in _DRIVE.finditer(clause):
         out.append(Claim("user>car", NAME, _value(match.group("value")), True, match.group("value")))
-    for match in _COUNT_HAVE.finditer(clause):
+    for match in (*_COUNT_HAVE.finditer(clause), *_COUNT_DONE.finditer(clause)):
         number = _number(match.group("value"))
         if number is not None:
             out.append(Claim("user", f"{COUNT}:{stem(match.group('noun').lower())}", str(number), True))

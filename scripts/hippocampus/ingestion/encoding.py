@@ -203,7 +203,7 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
         extra["detail"] = draft.detail
     if draft.context:
         extra["context"] = draft.context
-    extra.update(statement_marks(draft.content))
+    extra.update(statement_marks(f"{draft.content} {draft.detail}"))
     memory = Memory(
         id=index.next_id(),
         content=draft.content,
@@ -273,7 +273,7 @@ def update(index: Index, lookup: Candidates, memory: Memory, draft: Draft, conte
     memory.extra["since"] = iso(draft.when)
     for mark in ("states", "about", "asks"):
         memory.extra.pop(mark, None)
-    memory.extra.update(statement_marks(new))
+    memory.extra.update(statement_marks(f"{new} {draft.detail}"))
     for name, value in (("detail", draft.detail), ("context", draft.context)):
         if value:
             memory.extra[name] = value
