@@ -3,9 +3,10 @@ due, and close one by hand.
 
 Encoding opens them from the conversation (the agent's "I'll send you the summary tomorrow", the user's "remind me on
 Friday to call the plumber", in English, French, German, Spanish, Portuguese or Chinese), closes them when the
-conversation says they are done ("I called the plumber", "done"), and lets them expire a week after they were due;
+conversation says they are done ("I called the plumber", "done"), cancels or moves them when the user says so ("cancel
+the plumber reminder", "move it to Monday"), and lets them expire a week after they were due;
 load_core.py shows those due, from 12 hours before. --done ID closes one now, as kept (nothing is deleted);
---all also lists the done and expired ones.
+--all also lists the done, cancelled and expired ones.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def _row(memory: Memory, now: datetime) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     p = cli.parser(__doc__, __name__)
-    p.add_argument("--all", action="store_true", help="also list the done and expired commitments")
+    p.add_argument("--all", action="store_true", help="also list the done, cancelled and expired commitments")
     p.add_argument("--done", metavar="ID", help="close this commitment now: it was kept")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     ctx = cli.context(p, argv)
