@@ -43,10 +43,14 @@ ATTRIBUTES = {
         trabajamos trabajan trabajaba trabalho trabalhas trabalha trabalhamos trabalham trabalhava""",
     "_name": """name names named called appelle appelles appellent appelons appelez nom nomme heiße heißt heisse
         heisst heißen llamo llamas llama llaman llamamos nombre chamo chamas chama chamam chamamos nome""",
+    "_phone": """phone cell mobile cellphone telephone téléphone portable handy telefon handynummer telefonnummer
+        teléfono móvil celular telemóvel telefone""",
 }
 _ATTRIBUTE_OF = by_word(ATTRIBUTES)
 _CJK_ATTRIBUTES = {
     "住": "_home",
+    "电话": "_phone",
+    "手机": "_phone",
     "搬": "_home",
     "工作": "_work",
     "上班": "_work",
@@ -308,21 +312,27 @@ _ADVERBS = (
 _AUXILIARIES = (
     r"(?:(?:have|has|'ve|are|am|'m|avons|ai|sommes|suis|sind|bin|haben|habe|nos|me|se|hemos|he|nós|eu)\s++)*+"
 )
-_TO = r"(?:(?:back\s+)?(?:in|to|into|at|near|à|a|au|aux|en|nach|para|em|no|na|pra|in\s+die|an\s+die)\s+)?"
+_TO = (
+    r"(?:(?:back\s+)?(?:in|to|into|at|near|à|a|au|aux|en|nach|para|em|no|na|pra|in\s+die|an\s+die)\s+"
+    r"(?:(?:o|a|os|as|el|la|los|las|le|les|the)\s+)?)?"
+)
 # Where someone lives or works, with the user as its subject, said or (in Spanish and Portuguese) left out.
 _HOME = re.compile(
     rf"(?i:(?:\A|\b){_SELF}\s*{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\A{_ADVERBS}(?=(?:moved|relocated)\s)"
-    rf"|(?:\A|\b){_ADVERBS}(?:me\s+|nos\s+)?(?=(?:vivo|vivimos"
-    rf"|mudé|mudamos|moro|moramos|mudei|vivemos)\s+(?:en|a|em|no|na|para|pra)\s))(?i:live|lives|living|moved|relocated|reside|resides|habite|habitons|vis"
+    rf"|(?:\A|\b){_ADVERBS}(?:me\s+|nos\s+)?(?=(?:vivo|vivimos|mudé|mudamos|moro|moramos|mudei|mudei-me|mudámo-nos"
+    rf"|mudamo-nos|vivemos)\s+(?:en|a|em|no|na|para|pra)\s))(?i:live|lives|living|moved|relocated|reside|resides|habite|habitons|vis"
     rf"|vivons|déménagé|installés|installé|wohne|wohnen|lebe|leben|gezogen|umgezogen|vivo|vivimos|mudé|mudamos|mudado"
+    rf"|mudei-me|mudámo-nos|mudamo-nos"
     rf"|moro|moramos|mudei|vivemos|住在|搬到了|搬到|住)\s*{_ADVERBS}{_TO}{_ADVERBS}{_PLACE}"
 )
 _WORK = re.compile(
     rf"(?i:(?:\A|\b){_SELF}\s*{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\b(?=trabajo\s+(?:en|para)\s|trabalho\s+(?:na|no|em"
-    rf"|para)\s))(?i:work|works|working|started\s+(?:working\s+)?|joined|travaille|bosse|arbeite|arbeiten|trabajo|trabalho"
-    rf"|bin\s+(?:jetzt\s+|seit\s+\S+\s+)?(?=bei\s)|suis\s+(?:maintenant\s+)?(?=chez\s))\s*{_ADVERBS}"
+    rf"|para)\s))(?i:work|works|working|started\s+(?:working\s+)?|joined|travaille|bosse|arbeite|arbeiten|trabajo"
+    rf"|trabalho)\s*{_ADVERBS}"
     rf"(?i:(?:at|for|in|with|chez|à|pour|bei|für|en|para|na|no|em)\s+)?{_ADVERBS}(?i:the\s+)?{_PLACE}"
 )
+# "Ich bin jetzt bei Bosch", "je suis chez Decathlon depuis lundi": being at an employer.
+_WORK_AT = re.compile(rf"(?i:\b(?:ich|je)\s++(?:bin|suis)\s++{_ADVERBS}(?:bei|chez)\s++){_PLACE}")
 # Where someone else lives or works: "My sister Ana lives in Lyon", "Ana moved to Nice", "Felix arbeitet bei Zeiss".
 _SOMEONE = (
     rf"(?P<who>(?:\A|(?<=\s))(?i:{_POSSESSIVE})\s++[^\W\d_][\w'’-]*+(?:['’]s\s++[a-zà-ÿ][\w'’-]*+)?"
@@ -393,7 +403,9 @@ _APPOSITION = re.compile(
 
 
 _SELF_WORDS = frozenset("i we user je nous on ich wir yo nosotros eu nós having".split())
-_SELF_VERBS = frozenset("vivo vivimos mudé mudamos moro moramos mudei vivemos trabajo trabalho moved relocated".split())
+_SELF_VERBS = frozenset(
+    "vivo vivimos mudé mudamos moro moramos mudei mudei-me mudámo-nos vivemos trabajo trabalho moved relocated".split()
+)
 _WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
@@ -434,7 +446,7 @@ def _about_the_user(clause: str) -> list[Claim]:
             out.append(Claim("user", NAME, value.lower(), True, value))
     for match in _CJK_NAME.finditer(clause):
         out.append(Claim("user", NAME, match.group("value").lower(), True, match.group("value")))
-    for pattern, attr in ((_HOME, "_home"), (_WORK, "_work"), (_CJK_WORK, "_work")):
+    for pattern, attr in ((_HOME, "_home"), (_WORK, "_work"), (_WORK_AT, "_work"), (_CJK_WORK, "_work")):
         for match in pattern.finditer(clause):
             value = _value(match.group("value"))
             if value and value.split()[0] not in _NOT_NAMES:
@@ -540,9 +552,10 @@ def _about_things(clause: str) -> list[Claim]:
     return out
 
 
-# Capitalised words after "I'm" that are no name: "I'm Italian", "I'm Fine".
+# Capitalised words after "I'm" that are no name ("I'm Italian", "I'm Fine"), and pronouns that start a sentence.
 _NOT_NAMES = frozenset(
-    """i the a an so just not also still back here there home done sorry fine good ok okay tired happy sure glad
+    """we they he she it you nous vous ils elles il elle wir sie er es ihr ellos ellas él ella ele ela eles elas
+    i the a an so just not also still back here there home done sorry fine good ok okay tired happy sure glad
     ready busy new really very at in on from with going gonna actually currently now still english french german
     spanish portuguese chinese italian american british canadian vegan vegetarian retired married single pregnant
     allergic monday tuesday wednesday thursday friday saturday sunday january february march april may june july

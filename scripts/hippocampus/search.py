@@ -90,6 +90,11 @@ _ASKED = {
         "名字 叫什么 叫啥",
     ),
     "age": ("old age âge alt años anos edad idade", "岁 歲 多大"),
+    "phone": (
+        "phone cell mobile cellphone telephone téléphone portable handy telefon handynummer telefonnummer teléfono"
+        " móvil celular telemóvel telefone",
+        "电话 手机",
+    ),
     "home": ("live lives living habite[sz]? habites vis wohne wohnst wohnt vivo vives vive moro moras mora", "住"),
     "work": (
         "work works job employer travaille[sz]? travailles boulot arbeite arbeitest arbeitgeber trabajo trabajas"
@@ -112,7 +117,10 @@ _ASKED_HOLDER = re.compile(
 # A person the question names ("how old is Diego?", "¿cuántos años tiene Diego?"): a capitalised word after the first.
 _ASKED_NAME = re.compile(r"(?<=\w )[A-ZÀ-Ý][a-zà-ÿ]+")
 _CARS = re.compile(r"(?<!\w)(?:car|drive|voiture|auto|wagen|coche|carro|车)(?!\w)", re.IGNORECASE)
-_NOT_HOLDERS = frozenset("name names age job work car nom âge alter edad idade nombre nome".split())
+_NOT_HOLDERS = frozenset(
+    """name names age job work car nom âge alter edad idade nombre nome phone cell mobile number telephone téléphone
+    portable handy telefon teléfono móvil celular telemóvel telefone""".split()
+)
 
 
 def asked_attributes(query: str) -> list[str]:
