@@ -212,6 +212,29 @@ def _of_the_thing(claim: Claim) -> Claim:
     return Claim(claim.holder.rsplit(">", 1)[1], claim.attribute, claim.value, claim.stated, claim.said)
 
 
+# The store retells the user's words in the third person ("User lives in Porto", "…, so they are at 29 houseplants
+# now"): read back as the user said them.
+_FIRST_PERSON = {
+    "user's": "my",
+    "the user's": "my",
+    "user": "I",
+    "the user": "I",
+    "they are": "I am",
+    "they were": "I was",
+    "they have": "I have",
+    "they": "I",
+    "their": "my",
+    "theirs": "mine",
+    "them": "me",
+    "themselves": "myself",
+}
+_RETOLD = re.compile(
+    r"\b(?:the user['’]s|user['’]s|the user|user|they are|they were|they have|they|their|theirs|them"
+    r"|themselves)\b",
+    re.IGNORECASE,
+)
+
+
 def asserts(clause: str) -> bool:
     """Whether a clause states something of its own: not a question, a supposition, or a text being written."""
     stripped = clause.strip()
@@ -231,6 +254,8 @@ def claims(text: str) -> tuple[Claim, ...]:
     text = _QUOTED.sub(" ", text)
     found: list[Claim] = []
     for sentence in SENTENCE_BREAK.split(text):
+        if "user" in sentence or "User" in sentence:
+            sentence = _RETOLD.sub(lambda m: _FIRST_PERSON[m.group(0).lower()], sentence)
         reported = _REPORTED.search(sentence)
         if reported:
             sentence = sentence[: reported.start()]
@@ -292,7 +317,7 @@ _MOVED_THING = re.compile(
     re.IGNORECASE,
 )
 _SELF_NAME = re.compile(
-    r"(?:\A|[,.!]\s*|\b(?i:hi|hello|hey|hiya|bonjour|salut|hallo|hola|olá|oi)[,!]?\s+)(?i:i['’]?m|(?:the\s+)?user\s+is|i\s+am|this\s+is"
+    r"(?:\A|[,.!]\s*|\b(?i:hi|hello|hey|hiya|bonjour|salut|hallo|hola|olá|oi)[,!]?\s+)(?i:i['’]?m|i\s+is|i\s+am|this\s+is"
     r"|my\s+name\s+is|my\s+name['’]s|call\s+me|je\s+m['’]appelle|je\s+suis|moi\s+c['’]est|mon\s+nom\s+est"
     r"|ich\s+heiße|ich\s+heisse|ich\s+bin|mein\s+name\s+ist|me\s+llamo|soy|mi\s+nombre\s+es|me\s+chamo|chamo-me"
     r"|sou\s+(?:o|a)|eu\s+sou\s+(?:o|a)|meu\s+nome\s+é)\s+(?P<value>[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
@@ -370,10 +395,20 @@ _COUNT_HAVE = re.compile(
     rf"(?:(?:now|already)\s+)?{_NUMBER}\s+(?P<noun>[a-z][\w-]+)",
     re.IGNORECASE,
 )
+# A running total said as where the user is: "I'm at 29 houseplants now", "we're up to 12 books".
+_COUNT_AT = re.compile(
+    rf"(?i:(?:\A|\b)(?:i['’]m|i\s+am|we['’]re|we\s+are)\s++{_ADVERBS}(?:at|up\s+to|on)\s++){_NUMBER}\s++"
+    r"(?:[\w'’-]+\s++){0,2}?(?P<noun>[a-z][\w-]*s)\b"
+)
 # A running total of what the user did: "I've already finished 10 videos", "I've watched 15 Crash Course videos".
 _COUNT_DONE = re.compile(
     rf"(?i:(?:\A|\b)(?:{_SELF}(?:['’]ve|\s+have|\s+had)?|having)\s++{_ADVERBS}(?:\w+ed|read|seen|done|made|written|run"
     rf"|won|sold|bought)\s++{_ADVERBS}){_NUMBER}\s++(?:[\w'’-]+\s++){{0,3}}?(?P<noun>[a-z][\w-]*s)\b"
+)
+# "I just celebrated my 32nd birthday", "mon 40e anniversaire": an age.
+_BIRTHDAY = re.compile(
+    r"(?i:\b(?:my|our|mon|mein(?:en)?|mi|meu)\s++)(?P<value>\d{1,3})(?:st|nd|rd|th|e|ème|\.|º|°)?\s++"
+    r"(?i:birthday|anniversaire|geburtstag|cumpleaños|aniversário)\b"
 )
 _COUNT_ORDINAL = re.compile(
     r"\b(?:my|our|the\s+user['’]s|user['’]s)\s+(?P<value>\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth"
@@ -402,7 +437,9 @@ _APPOSITION = re.compile(
 )
 
 
-_SELF_WORDS = frozenset("i we user je nous on ich wir yo nosotros eu nós having".split())
+_SELF_WORDS = frozenset(
+    "i we user je nous on ich wir yo nosotros eu nós having moi soy sou me call chamo llamo heiße heisse".split()
+)
 _SELF_VERBS = frozenset(
     "vivo vivimos mudé mudamos moro moramos mudei mudei-me mudámo-nos vivemos trabajo trabalho moved relocated".split()
 )
@@ -455,7 +492,7 @@ def _about_the_user(clause: str) -> list[Claim]:
         out.append(Claim("user", AGE, match.group("value"), True, match.group("value")))
     for match in _DRIVE.finditer(clause):
         out.append(Claim("user>car", NAME, _value(match.group("value")), True, match.group("value")))
-    for match in (*_COUNT_HAVE.finditer(clause), *_COUNT_DONE.finditer(clause)):
+    for match in (*_COUNT_HAVE.finditer(clause), *_COUNT_DONE.finditer(clause), *_COUNT_AT.finditer(clause)):
         number = _number(match.group("value"))
         if number is not None:
             out.append(Claim("user", f"{COUNT}:{stem(match.group('noun').lower())}", str(number), True))
@@ -472,9 +509,11 @@ def _about_the_user(clause: str) -> list[Claim]:
 
 def _about_what_is_theirs(clause: str) -> list[Claim]:
     out: list[Claim] = []
+    for match in _BIRTHDAY.finditer(clause):
+        out.append(Claim("user", AGE, match.group("value"), True, match.group("value")))
     for match in _COUNT_ORDINAL.finditer(clause):
         number = _number(match.group("value"))
-        if number is not None:
+        if number is not None and match.group("noun").lower() not in ("birthday", "anniversary"):
             out.append(Claim("user", f"{COUNT}:{stem(match.group('noun').lower())}", str(number), True))
     for match in _SUBJECT_POSSESSIVE.finditer(clause):
         out += _possessive(match.group("np"), match.group("value"), clause[match.start() : match.end()])

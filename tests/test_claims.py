@@ -1,0 +1,129 @@
+"""What a statement asserts (claims.py): a holder, an attribute and a value read from the sentence's shape in the six
+languages, nothing from a question, a supposition, a quote or a text to be written; and a request to keep something
+in any frame. Pure: text in, claims out."""
+
+from __future__ import annotations
+
+import pytest
+
+from hippocampus.claims import asks_to_keep, claim_terms, claims, corrected, note_lead
+
+STATED = [
+    # (text, (holder, attribute, value))
+    ("My sister's name is Sara", ("user>sister", "_name", "sara")),
+    ("Actually, our cat is called Nala, not Luna.", ("user>cat", "_name", "nala")),
+    ("My manager is Priya now.", ("user>manager", "_name", "priya")),
+    ("my lawyer is Mr. Osei", ("user>lawyer", "_name", "mr osei")),
+    ("Ha, autocorrect: my sister's name isn't Claire, it's Clara.", ("user>sister", "_name", "clara")),
+    ("Hi, I'm Dana. Can you help me plan the kitchen?", ("user", "_name", "dana")),
+    ("Je m'appelle Dana", ("user", "_name", "dana")),
+    ("Soy Martina.", ("user", "_name", "martina")),
+    ("我叫王芳", ("user", "_name", "王芳")),
+    ("Eigentlich heißt meine Schwester Sara, nicht Sofia.", ("user>schwester", "_name", "sara")),
+    ("Der Hund heißt Balu.", ("user>hund", "_name", "balu")),
+    ("I'm 34 years old", ("user", "_age", "34")),
+    ("I just celebrated my 32nd birthday", ("user", "_age", "32")),
+    ("Diego cumplió 15 el domingo", ("diego", "_age", "15")),
+    ("Dad turned 68 on Sunday", ("user>dad", "_age", "68")),
+    ("We moved to Porto last month.", ("user", "_home", "porto")),
+    ("Moved to Lisbon this weekend!", ("user", "_home", "lisbon")),
+    ("Ich wohne jetzt in Hamburg.", ("user", "_home", "hamburg")),
+    ("J'habite à Lyon depuis mars.", ("user", "_home", "lyon")),
+    ("Mudei-me para o Porto na semana passada.", ("user", "_home", "porto")),
+    ("我住在北京", ("user", "_home", "北京")),
+    ("Ana moved to Nice last month.", ("ana", "_home", "nice")),
+    ("Felix ist nach Dresden gezogen.", ("felix", "_home", "dresden")),
+    ("I work for Globex now", ("user", "_work", "globex")),
+    ("Ich bin jetzt bei Bosch, seit dem ersten Mai.", ("user", "_work", "bosch")),
+    ("Por cierto, desde esta semana trabajo en Mercadona.", ("user", "_work", "mercadona")),
+    ("我现在在字节跳动上班了", ("user", "_work", "字节跳动")),
+    ("My cell is 555-0178.", ("user", "_phone", "555-0178")),
+    ("I drive a red Toyota", ("user>car", "_name", "red toyota")),
+    ("I just finished my 5th painting", ("user", "_count:paint", "5")),
+    ("I now have four guitars", ("user", "_count:guitar", "4")),
+    ("so I'm at 29 houseplants now.", ("user", "_count:houseplant", "29")),
+    ("I run every morning before work", ("user", "_does:run", "yes")),
+    ("I stopped running, my knee hurts", ("user", "_does:run", "no")),
+    ("The book club moved to Wednesdays, same time.", ("club", "_day", "wednesday")),
+    ("User's dentist appointment moved to Friday at 16:30.", ("appoint", "_time", "16:30")),
+    ("The gate code is 1290 and the alarm code is 12", ("alarm", "cod", "12")),
+    ("A neighbour gave the user 6 of hers, so they are at 29 houseplants now.", ("user", "_count:houseplant", "29")),
+]
+
+
+@pytest.mark.parametrize("text, claim", STATED, ids=[s[0][:40] for s in STATED])
+def test_a_statement_asserts_a_value_of_an_attribute_of_a_holder(text, claim):
+    assert claim in {(c.holder, c.attribute, c.value) for c in claims(text) if c.stated}
+
+
+NOTHING_STATED = [
+    "Actually, is the meeting on Monday?",
+    "If I moved to Rome I'd be happy",
+    "He said my car is a wreck",
+    "Can you draft an email saying my address is 5 Elm St?",
+    "Mon chat ne s'appelle pas Félix",
+    "My car is not a Ford",
+    "I'm thinking about whether to move to Berlin",
+    'Meine Oma sagt immer: "Das beste Essen der Welt sind Rouladen."',
+    "Si je devenais prof des écoles, je gagnerais combien ?",
+    "My friends celebrated their 30th birthday",
+]
+
+
+@pytest.mark.parametrize("text", NOTHING_STATED)
+def test_a_question_a_supposition_a_quote_a_draft_or_a_denial_states_nothing(text):
+    assert not [c for c in claims(text) if c.stated and c.holder.startswith("user")]
+
+
+def test_a_role_beside_a_name_names_who_it_is_about_and_states_no_value():
+    [luis] = claims("my new neighbour Luis brought us a cake")
+    assert (luis.holder, luis.attribute, luis.value, luis.stated) == ("user>neighbour", "_name", "luis", False)
+    assert claim_terms("my new neighbour Luis brought us a cake") == set()
+    assert claim_terms("my manager, Rachel, mentioned a promotion", named=True) == {"_name@user>manager"}
+
+
+def test_another_holder_is_another_claim():
+    mine, brothers = claims("My car is a Kia")[0], claims("My brother's car is a Ford")[0]
+    assert mine.attribute == brothers.attribute and mine.holder != brothers.holder
+
+
+def test_a_correction_puts_right_only_the_value_it_corrects():
+    old = "Our cat Luna is three years old and loves sleeping on the radiator."
+    new = claims("Actually, our cat is called Nala, not Luna.")
+    assert corrected(old, new, claims(old)) == "Our cat Nala is three years old and loves sleeping on the radiator."
+    club = "Our book club meets on Thursdays at 7pm at Marta's place."
+    moved = claims("The book club moved to Wednesdays, same time, same place.")
+    assert corrected(club, moved, claims(club)) == "Our book club meets on Wednesdays at 7pm at Marta's place."
+
+
+NOTES = [
+    ("Could you please make a note that my passport number ends in 4471", "my passport"),
+    ("I want you to remember that I hate cilantro", "I hate"),
+    ("Please jot this down: the plumber is Marco", "the plumber"),
+    ("Sounds good, though for the record, I'm allergic to shellfish", "I'm allergic"),
+    ("Tu pourrais noter que mon groupe sanguin est O négatif, s'il te plaît ?", "mon groupe"),
+    ("Kannst du dir bitte merken, dass ich Laktose nicht vertrage?", "ich Laktose"),
+    ("¿Podrías apuntar que mi número termina en 8823, por favor?", "mi número"),
+    ("Guárdate esto: la contraseña del router es nueva.", "la contraseña"),
+    ("Anota aí, por favor: o número do meu passaporte é FX482913.", "o número"),
+    ("麻烦帮我记一下，我的血型是AB型。", "我的血型"),
+]
+
+
+@pytest.mark.parametrize("text, rest", NOTES, ids=[n[0][:30] for n in NOTES])
+def test_a_request_to_keep_something_in_any_frame_is_a_note_and_its_lead_comes_off(text, rest):
+    lead = note_lead(text)
+    assert lead is not None and text[len(lead) :].startswith(rest)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Keep going with the plan",
+        "Remember when we went to Rome?",
+        'Can you proofread this for my team? "Remember that the office closes at 4pm"',
+        "Could you tell me the time?",
+    ],
+)
+def test_what_asks_nothing_to_be_kept_is_no_note(text):
+    assert not asks_to_keep(text)
