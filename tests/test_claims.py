@@ -47,6 +47,9 @@ STATED = [
     ("The book club moved to Wednesdays, same time.", ("club", "_day", "wednesday")),
     ("User's dentist appointment moved to Friday at 16:30.", ("appoint", "_time", "16:30")),
     ("The gate code is 1290 and the alarm code is 12", ("alarm", "cod", "12")),
+    ("Priya is my new manager.", ("user>manager", "_name", "priya")),
+    ("Tomasz est mon chef maintenant", ("user>chef", "_name", "tomasz")),
+    ("I got a new job at Globex last week", ("user", "_work", "globex")),
     ("A neighbour gave the user 6 of hers, so they are at 29 houseplants now.", ("user", "_count:houseplant", "29")),
 ]
 
@@ -107,6 +110,10 @@ NOTES = [
     ("Guárdate esto: la contraseña del router es nueva.", "la contraseña"),
     ("Anota aí, por favor: o número do meu passaporte é FX482913.", "o número"),
     ("麻烦帮我记一下，我的血型是AB型。", "我的血型"),
+    ("Note to self: the boiler code is in the drawer", "the boiler"),
+    ("Vergiss bitte nicht, dass ich Donnerstag frei habe", "ich Donnerstag"),
+    ("No te olvides de que soy alérgica a las nueces", "soy alérgica"),
+    ("Não esquece que o meu voo é às 9", "o meu voo"),
 ]
 
 

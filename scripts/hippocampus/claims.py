@@ -356,6 +356,17 @@ _WORK = re.compile(
     rf"|trabalho)\s*{_ADVERBS}"
     rf"(?i:(?:at|for|in|with|chez|à|pour|bei|für|en|para|na|no|em)\s+)?{_ADVERBS}(?i:the\s+)?{_PLACE}"
 )
+# A name said before the role it fills: "Priya is my new manager", "Nala is our cat's name", "Tomasz est mon chef".
+_NAME_FIRST = re.compile(
+    rf"(?:\A|(?<=[,;:]\s))(?P<value>[A-ZÀ-Ý][\w'’-]*+(?:\s[A-ZÀ-Ý][\w'’-]*+)?)\s++(?i:is|are|'s|est|ist|es|é)\s++"
+    rf"(?i:now\s+|actually\s+|jetzt\s+|maintenant\s+|ahora\s+|agora\s+)?(?P<np>(?i:{_POSSESSIVE})\s++"
+    r"[^\W\d_][\w'’-]*+(?:\s++[^\W\d_][\w'’-]*+)?)"
+)
+# A new job: "I got a new job at Globex", "I started a new job at Acme", "I've joined Initech".
+_NEW_JOB = re.compile(
+    rf"(?i:(?:\A|\b){_SELF}(?:['’]ve|\s+have)?\s++{_ADVERBS}(?:got|started|landed|took|accepted|began)\s++(?:a\s++)?"
+    rf"(?:new\s++)?(?:job|position|role)\s++(?:at|with|in)\s++)(?i:the\s+)?{_PLACE}"
+)
 # "Ich bin jetzt bei Bosch", "je suis chez Decathlon depuis lundi": being at an employer.
 _WORK_AT = re.compile(rf"(?i:\b(?:ich|je)\s++(?:bin|suis)\s++{_ADVERBS}(?:bei|chez)\s++){_PLACE}")
 # Where someone else lives or works: "My sister Ana lives in Lyon", "Ana moved to Nice", "Felix arbeitet bei Zeiss".
@@ -483,7 +494,13 @@ def _about_the_user(clause: str) -> list[Claim]:
             out.append(Claim("user", NAME, value.lower(), True, value))
     for match in _CJK_NAME.finditer(clause):
         out.append(Claim("user", NAME, match.group("value").lower(), True, match.group("value")))
-    for pattern, attr in ((_HOME, "_home"), (_WORK, "_work"), (_WORK_AT, "_work"), (_CJK_WORK, "_work")):
+    for pattern, attr in (
+        (_HOME, "_home"),
+        (_WORK, "_work"),
+        (_WORK_AT, "_work"),
+        (_NEW_JOB, "_work"),
+        (_CJK_WORK, "_work"),
+    ):
         for match in pattern.finditer(clause):
             value = _value(match.group("value"))
             if value and value.split()[0] not in _NOT_NAMES:
@@ -509,6 +526,10 @@ def _about_the_user(clause: str) -> list[Claim]:
 
 def _about_what_is_theirs(clause: str) -> list[Claim]:
     out: list[Claim] = []
+    for match in _NAME_FIRST.finditer(clause):
+        value = match.group("value")
+        if value.split()[0].lower() not in _NOT_NAMES:
+            out += _possessive(match.group("np"), value, match.group(0))
     for match in _BIRTHDAY.finditer(clause):
         out.append(Claim("user", AGE, match.group("value"), True, match.group("value")))
     for match in _COUNT_ORDINAL.finditer(clause):
@@ -661,7 +682,10 @@ def _possessive(np: str, said: str, whole: str) -> list[Claim]:
 
 
 _AT = re.compile(r"(?i)(?:on|at|for|to|le|à|am|um|el|a\s+las|no|na|às)\b")
-_MODIFIERS = frozenset("new old little big younger older elder best dear current former favourite favorite".split())
+_MODIFIERS = frozenset(
+    """new old little big younger older elder best dear current former favourite favorite now maintenant jetzt ahora
+    agora actually""".split()
+)
 _ROLES = frozenset(
     """manager boss dentist doctor lawyer wife husband partner girlfriend boyfriend fiance fiancee landlord landlady
     therapist accountant mother father mom dad mum mam teacher coach vet trainer mentor doctor gp surgeon cat dog
@@ -844,14 +868,20 @@ _KEEP = (
     r"|take\s+(?:a\s+)?note(?:\s+of)?|note\s+down|write\s+(?:this\s+|it\s+|that\s+)?down|jot\s+(?:this\s+|it\s+"
     r"|that\s+)?down|put\s+(?:this\s+|it\s+|that\s+)?down|memori[sz]e|bear\s+in\s+mind|keep\s+in\s+mind"
     r"|add\s+(?:this\s+|it\s+|that\s+)?to\s+(?:your\s+)?(?:memory|notes)|file\s+(?:this|it|that)\s+away"
-    r"|(?:don['’]t|do\s+not|never)\s+(?:ever\s+)?forget|don['’]t\s+let\s+me\s+forget"
+    r"|(?:don['’]t|do\s+not|never)\s+(?:ever\s+)?forget|don['’]t\s+let\s+me\s+forget|commit\s+(?:this\s+|it\s+)?to\s+memory"
+    r"|make\s+sure\s+(?:you\s+)?remember|note\s+to\s+self|keep\s+track\s+of|hold\s+on\s+to\s+(?:this|that)"
+    r"|mind\s+that|store\s+(?:this|that|it)\s+(?:away|somewhere)|put\s+(?:this|that|it)\s+(?:on\s+record|in\s+your\s+notes)"
     r"|retiens|rappelle-toi|souviens-toi|prends?\s+note|garde[rz]?\s+(?:en\s+(?:mémoire|tête)|à\s+l['’]esprit)"
-    r"|mémorise[rz]?|n['’]oublie\s+pas"
-    r"|merk\s+dir|merke\s+dir|merken|notier(?:e)?\s+dir(?:\s+(?:mal|bitte|das))*|schreib\s+(?:dir\s+)?(?:das\s+)?auf|aufschreiben|behalte|behalten|vergiss\s+nicht"
-    r"|denk\s+daran|"
-    r"recuerda|acuérdate|toma\s+nota|guárdate|memoriza|no\s+olvides|ten\s+en\s+cuenta|"
-    r"lembra|lembre-se|lembra-te|memorize|não\s+(?:te\s+)?esque[çc]as?|toma\s+nota|tome\s+nota|"
-    r"记住|记一下|记下来?|记着|记得|别忘了|不要忘记|存一下|存下来?|备注一下)"
+    r"|mémorise[rz]?|n['’]oublie\s+(?:surtout\s+|jamais\s+)?pas|n['’]oubliez\s+pas|garde\s+(?:ça|cela)\s+en\s+tête|note\s+bien"
+    r"|prends?\s+bonne\s+note|retenez"
+    r"|merk\s+dir|merke\s+dir|merken|notier(?:e)?\s+dir(?:\s+(?:mal|bitte|das))*|schreib\s+(?:dir\s+)?(?:das\s+)?auf|aufschreiben"
+    r"|behalte|behalten|(?:vergiss|vergesst)\s+(?:bitte\s+|das\s+|es\s+)*nicht|denk(?:e)?\s+(?:bitte\s+)?(?:daran|dran)"
+    r"|speicher(?:e)?\s+dir|halte?\s+(?:bitte\s+)?fest|"
+    r"recuerda|acuérdate|toma\s+nota|guárdate|memoriza|no\s+(?:te\s+)?olvides(?:\s+de)?|ten(?:lo)?\s+en\s+cuenta"
+    r"|que\s+no\s+se\s+te\s+olvide|apúntate|apúntalo|anótalo|"
+    r"lembra|lembre-se|lembra-te|memorize|não\s+(?:te\s+|se\s+)?esque[çc](?:a|as|e)?(?:\s+de)?|toma\s+nota|tome\s+nota"
+    r"|fica\s+(?:a\s+)?sab(?:er|endo)|guarda\s+(?:isso|isto)\s+(?:aí|contigo)|"
+    r"记住|记一下|记下来?|记着|记得|别忘了|不要忘记|存一下|存下来?|备注一下|记录一下|记录下来|写下来|留个底|记好|记牢)"
 )
 _KEEP_MARKED = (
     r"(?:note|save|store|keep|log|record|noter|note[rz]?|enregistre[rz]?|garde[rz]?|notier(?:e|en)?|speicher(?:e|n)?"
