@@ -1,6 +1,6 @@
 """The phrasing corpus (tests/phrasings.py): every case of both parts is played as cron would and its checks must
-hold, except the cases listed in tests/data/phrasings/known_failures.txt, which must still fail (a case that starts
-to pass is taken off the list, so the list is always what fails now). bench/phrasings.py prints the pass rates."""
+hold, except the cases listed in tests/data/phrasings/known_failures.txt (what fails now: a case that starts to pass
+shows as passing unexpectedly, and is taken off the list). bench/phrasings.py prints the pass rates."""
 
 from __future__ import annotations
 
@@ -29,10 +29,16 @@ def test_the_corpus_is_large_and_covers_every_class_and_language():
     assert not KNOWN_FAILURES - {case.id for case in CASES}, "known failures name cases that do not exist"
 
 
-@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(case, marks=pytest.mark.xfail(reason="known to fail now", strict=False))
+        if case.id in KNOWN_FAILURES
+        else case
+        for case in CASES
+    ],
+    ids=[case.id for case in CASES],
+)
 def test_what_the_user_said_is_what_the_memory_shows(case, tmp_path):
     failures = phrasings.run(case, tmp_path)
-    if case.id in KNOWN_FAILURES:
-        assert failures, f"{case.id} passes now: take it off {KNOWN.name}"
-    else:
-        assert not failures, "\n".join(failures)
+    assert not failures, "\n".join(failures)
