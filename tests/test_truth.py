@@ -312,3 +312,36 @@ def test_a_corrected_name_of_ours_leaves_no_old_value_in_load_core_however_the_f
         chat.say(turns[1])
     core = chat.core()
     assert not [line for line in core.splitlines() if "Max" in line and "Rex" not in line], core
+
+
+# --- when it cannot tell: both kept, the newer first ---------------------------------------------------------------
+
+
+def test_when_it_cannot_tell_which_value_holds_recall_lists_the_newer_first_and_marks_the_older(chat):
+    chat.say("Tom said the school reunion is on the 20th.")
+    chat.say("Saw a post in the group saying the reunion is on the 27th.")
+    found = run_script("recall", "when is the school reunion", "--no-touch", ws=chat.ws, now=chat.now).stdout
+    first, second = found.split("\n2. ")
+    assert "27th" in first and "20th" in second and "said earlier (2026-05-05)" in second, found
+    as_json = json.loads(
+        run_script("recall", "when is the school reunion", "--json", "--no-touch", ws=chat.ws, now=chat.now).stdout
+    )
+    newer, older = as_json["results"]
+    assert older["saidEarlier"] == {"on": "2026-05-05", "newer": newer["id"]} and "saidEarlier" not in newer
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "Is the reunion on the 27th? Someone in the group said so.",  # a question
+        "If the reunion were on the 27th I could not come.",  # a supposition
+        "My cousin's school reunion is on the 27th.",  # someone else's
+    ],
+)
+def test_a_newer_question_supposition_or_other_persons_fact_neither_replaces_nor_is_put_before_a_value(chat, later):
+    chat.say("My school reunion is on the 20th, at the old gym.")
+    chat.say(later)
+    [mine] = chat.about("20th")
+    assert not mine.get("history"), mine  # not replaced
+    found = run_script("recall", "when is my school reunion", "--no-touch", ws=chat.ws, now=chat.now).stdout
+    assert "20th" in found and "said earlier" not in found, found

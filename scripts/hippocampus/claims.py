@@ -206,10 +206,14 @@ _OF_SOMEONE = (NAME, AGE, "_home", "_work")
 
 def _of_the_thing(claim: Claim) -> Claim:
     """A thing's attribute is the thing's, however it was reached: "my gym locker code" and "the locker code" are
-    one code (the holder is the thing's last noun); what is said of people keeps the whole path to them."""
+    one code (the holder is the thing's last noun, after the person it belongs to when a person is named: "my
+    cousin's school reunion" is "cousin>reunion"); what is said of people keeps the whole path to them."""
     if claim.attribute in _OF_SOMEONE or claim.attribute.startswith(("_does", COUNT)) or ">" not in claim.holder:
         return claim
-    return Claim(claim.holder.rsplit(">", 1)[1], claim.attribute, claim.value, claim.stated, claim.said)
+    path = claim.holder.split(">")
+    people = [noun for noun in path[:-1] if noun in _PEOPLE]
+    holder = f"{people[-1]}>{path[-1]}" if people else path[-1]  # "my cousin's school reunion" is the cousin's
+    return Claim(holder, claim.attribute, claim.value, claim.stated, claim.said)
 
 
 # The store retells the user's words in the third person ("User lives in Porto", "…, so they are at 29 houseplants
@@ -694,6 +698,8 @@ _ROLES = frozenset(
     médecin patron patronne chef mari femme copain copine avocat arzt zahnarzt chef chefin frau mann anwalt jefe
     jefa médico abogado esposo esposa marido mujer novio novia advogado chefe médico namorado namorada""".split()
 )
+# The nouns of people and pets, as a holder's path holds them (stemmed).
+_PEOPLE = frozenset(stem(noun) for noun in _ROLES | _PLURAL_ROLES)
 
 
 def _chain(nouns: list[str]) -> str:

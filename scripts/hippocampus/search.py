@@ -467,7 +467,8 @@ def said_alike(one: Hit, other: Hit) -> bool:
     """`other`, said later, is the same thing as `one` said with another value: both state the same attribute of the
     same holder; or, when neither states one that the store could read and they speak of no different people, they
     match mostly the same words of the question and each names a value the other does not ("the reunion is on the
-    20th" and "… on the 27th"). A question, a supposition or a quoted text says no other value of anything."""
+    20th" and "… on the 27th"): a value or two of the same kind in place of others. A question, a supposition or a
+    quoted text says no other value of anything."""
     mine, my_holders, _ = marks(one.memory)
     theirs, their_holders, asking = marks(other.memory)
     if asking:
@@ -478,12 +479,17 @@ def said_alike(one: Hit, other: Hit) -> bool:
         return False  # "my manager, Rachel, …" and "my friend's manager, Tom, …"
     a = {t for t in one.matched if t != TIME_TERM and not t.startswith("_")}
     b = {t for t in other.matched if t != TIME_TERM and not t.startswith("_")}
+
     if not a or not b or len(a & b) < SAME_MATCH * len(a | b):
         return False
     if one.memory.raw.get("kind") == "commitment" or other.memory.raw.get("kind") == "commitment":
         return False
     old, new = values_in(one.memory.content), values_in(other.memory.content)
-    return bool(old - new) and bool(new - old)
+    old_only, new_only = old - new, new - old
+    if not (0 < len(old_only) <= 2 and 0 < len(new_only) <= 2):
+        return False  # a value or two in place of another, not another story
+    # Another value of the same kind: a number for a number ("the 20th", "the 27th"), a name for a name.
+    return any(map(str.isdigit, "".join(old_only))) == any(map(str.isdigit, "".join(new_only)))
 
 
 def newest_first(hits: list[Hit]) -> list[Hit]:
