@@ -345,3 +345,13 @@ def test_a_newer_question_supposition_or_other_persons_fact_neither_replaces_nor
     assert not mine.get("history"), mine  # not replaced
     found = run_script("recall", "when is my school reunion", "--no-touch", ws=chat.ws, now=chat.now).stdout
     assert "20th" in found and "said earlier" not in found, found
+
+
+def test_what_two_people_say_or_two_stories_told_in_other_words_are_never_put_in_each_others_place(chat):
+    chat.say("Caroline: I went to the beach on the 20th, the water was lovely.")
+    chat.say("Melanie: I went to the beach on the 27th, the water was lovely.")
+    chat.say("We decided to move the Atlas cut-over to May 12.")
+    chat.say("We decided to use PostgreSQL instead of MongoDB for Atlas, the schema migration comes first.")
+    for query in ("when did Caroline go to the beach", "what did we decide about Atlas"):
+        found = run_script("recall", query, "--no-touch", ws=chat.ws, now=chat.now).stdout
+        assert "said earlier" not in found, found

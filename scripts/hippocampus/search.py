@@ -19,7 +19,7 @@ from .model import Memory
 from .store.cache import Cache, Facts
 from .terms import days_of_text, denser, document_terms, pieces, text_terms, Piece, TIME_TERM, agent_term, agents
 from .smalltalk import substance
-from .text import asks, stem, terms, words
+from .text import asks, label, stem, terms, without_label, words
 
 K1 = 0.9
 B = 0.5
@@ -439,6 +439,7 @@ def rank(
 
 _VALUE = re.compile(r"\d+(?:[.:,/-]\d+)*|(?<=[\w,;:] )[A-ZÀ-Ý][\w'’-]+")
 SAME_MATCH = 0.5  # the share of their matched words two hits hold both, to be about the same thing
+SAME_WORDS = 0.4  # how alike the rest of their words must be (Dice), values aside
 
 
 def stated_at(memory: Memory) -> str:
@@ -463,12 +464,18 @@ def marks(memory: Memory) -> tuple[set[str], set[str], bool]:
     return found[0], found[1], memory.raw.get("asks") is True
 
 
+def _plain_words(text: str) -> set[str]:
+    """A statement's terms without its values: no number, no word written with a capital."""
+    names = {word.lower() for word in re.findall(r"\b[A-ZÀ-Ý][\w'’-]*", text)}
+    return {term for term in terms(text) if term not in names and not any(map(str.isdigit, term))}
+
+
 def said_alike(one: Hit, other: Hit) -> bool:
     """`other`, said later, is the same thing as `one` said with another value: both state the same attribute of the
-    same holder; or, when neither states one that the store could read and they speak of no different people, they
-    match mostly the same words of the question and each names a value the other does not ("the reunion is on the
-    20th" and "… on the 27th"): a value or two of the same kind in place of others. A question, a supposition or a
-    quoted text says no other value of anything."""
+    same holder; or, when neither states one that the store could read, the same speaker says them of no different
+    people, they match mostly the same words of the question, are said in mostly the same other words, and a value
+    or two of the same kind stands in place of others ("the reunion is on the 20th", "… on the 27th"). A question, a
+    supposition or a quoted text says no other value of anything."""
     mine, my_holders, _ = marks(one.memory)
     theirs, their_holders, asking = marks(other.memory)
     if asking:
@@ -477,14 +484,19 @@ def said_alike(one: Hit, other: Hit) -> bool:
         return bool(mine & theirs)
     if my_holders and their_holders and not my_holders & their_holders:
         return False  # "my manager, Rachel, …" and "my friend's manager, Tom, …"
-    a = {t for t in one.matched if t != TIME_TERM and not t.startswith("_")}
-    b = {t for t in other.matched if t != TIME_TERM and not t.startswith("_")}
-
-    if not a or not b or len(a & b) < SAME_MATCH * len(a | b):
-        return False
     if one.memory.raw.get("kind") == "commitment" or other.memory.raw.get("kind") == "commitment":
         return False
-    old, new = values_in(one.memory.content), values_in(other.memory.content)
+    if label(one.memory.content) != label(other.memory.content):
+        return False  # what one person says is not what another says
+    a = {t for t in one.matched if t != TIME_TERM and not t.startswith("_")}
+    b = {t for t in other.matched if t != TIME_TERM and not t.startswith("_")}
+    if not a or not b or len(a & b) < SAME_MATCH * len(a | b):
+        return False
+    said, saying = without_label(one.memory.content), without_label(other.memory.content)
+    old, new = values_in(said), values_in(saying)
+    words, others = _plain_words(said), _plain_words(saying)
+    if 2 * len(words & others) < SAME_WORDS * (len(words) + len(others)):
+        return False  # not said in mostly the same words
     old_only, new_only = old - new, new - old
     if not (0 < len(old_only) <= 2 and 0 < len(new_only) <= 2):
         return False  # a value or two in place of another, not another story
