@@ -439,7 +439,7 @@ def rank(
 
 _VALUE = re.compile(r"\d+(?:[.:,/-]\d+)*|(?<=[\w,;:] )[A-ZÀ-Ý][\w'’-]+")
 SAME_MATCH = 0.5  # the share of their matched words two hits hold both, to be about the same thing
-SAME_WORDS = 0.4  # how alike the rest of their words must be (Dice), values aside
+SAME_WORDS = 0.3  # how alike the rest of their words must be (Dice), values aside
 
 
 def stated_at(memory: Memory) -> str:
@@ -486,7 +486,8 @@ def said_alike(one: Hit, other: Hit) -> bool:
         return False  # "my manager, Rachel, …" and "my friend's manager, Tom, …"
     if one.memory.raw.get("kind") == "commitment" or other.memory.raw.get("kind") == "commitment":
         return False
-    if label(one.memory.content) != label(other.memory.content):
+    speakers = label(one.memory.content), label(other.memory.content)
+    if all(speakers) and speakers[0] != speakers[1]:
         return False  # what one person says is not what another says
     a = {t for t in one.matched if t != TIME_TERM and not t.startswith("_")}
     b = {t for t in other.matched if t != TIME_TERM and not t.startswith("_")}
