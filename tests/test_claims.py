@@ -136,3 +136,8 @@ def test_a_request_to_keep_something_in_any_frame_is_a_note_and_its_lead_comes_o
 )
 def test_what_asks_nothing_to_be_kept_is_no_note(text):
     assert not asks_to_keep(text)
+
+
+@pytest.mark.parametrize("text", ["The user’s sister’s name is Sofia", "User’s cell is 555-0142"])
+def test_the_stores_retelling_is_read_whatever_its_apostrophe(text):
+    assert [c for c in claims(text) if c.stated]

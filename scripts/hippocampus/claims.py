@@ -259,7 +259,9 @@ def claims(text: str) -> tuple[Claim, ...]:
     found: list[Claim] = []
     for sentence in SENTENCE_BREAK.split(text):
         if "user" in sentence or "User" in sentence:
-            sentence = _RETOLD.sub(lambda m: _FIRST_PERSON[m.group(0).lower()], sentence)
+            sentence = _RETOLD.sub(
+                lambda m: _FIRST_PERSON[" ".join(m.group(0).lower().replace("’", "'").split())], sentence
+            )
         reported = _REPORTED.search(sentence)
         if reported:
             sentence = sentence[: reported.start()]
