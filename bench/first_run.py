@@ -68,9 +68,10 @@ OPENERS = scale.OPENERS + ["I think", "Can you", "Please", "The", "Our", "I need
 class Chat:
     """Random chat text of realistic lengths."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, vocabulary: int | None = None):
+        """`vocabulary`: how many of the commonest words are said (default all)."""
         self.rng = random.Random(seed)
-        self.stream = zipf_words(self.rng)  # real chat words: a few common, most rare (Zipf)
+        self.stream = zipf_words(self.rng, vocabulary)  # real chat words: a few common, most rare (Zipf)
 
     def words(self, low: int, high: int) -> str:
         return " ".join(next(self.stream) for _ in range(self.rng.randint(low, high)))
@@ -153,13 +154,21 @@ def uuid(rng: random.Random) -> str:
     return f"{value[:8]}-{value[8:12]}-4{value[13:16]}-8{value[17:20]}-{value[20:]}"
 
 
-def sessions(total: int, seed: int = 5, lengths: tuple[int, int] = (10, 100), pause: float = 0.0, direct: bool = False):
+def sessions(
+    total: int,
+    seed: int = 5,
+    lengths: tuple[int, int] = (10, 100),
+    pause: float = 0.0,
+    direct: bool = False,
+    vocabulary: int | None = None,
+):
     """(session id, session key, [events as dicts]) for a year of chats holding `total` messages in all, in the
     event shapes OpenClaw 2026.9.6 writes (see ../shared/data/openclaw-2026.9.6/): a version 4 header, model and
     thinking-level changes, a model snapshot, then messages with ids, parents, `__openclaw` and, for the agent's,
     usage and cost. A session holds `lengths` messages (at random between the two); after a turn, with chance
-    `pause`, nothing is said for 3 to 14 hours (a night); `direct`: every session is the owner's direct chat."""
-    chat = Chat(seed)
+    `pause`, nothing is said for 3 to 14 hours (a night); `direct`: every session is the owner's direct chat;
+    `vocabulary`: how many of the commonest words are said (default all)."""
+    chat = Chat(seed, vocabulary)
     rng = chat.rng
     days = 366
     made = 0

@@ -10,10 +10,14 @@ a night's pause after about one turn in a hundred — as a session file, then me
 
 and prints their CPU time (user + system), the first run's as a ratio to the floor run just before it (target for
 20,000 messages: ≤ 40 ×), and the growth of each from one size to the next: a cost that grows with the session's
-length, not its square, about doubles when the session does. `--profile N` runs the encoding side of N messages
-under cProfile instead and prints the functions that took the most time. Nothing is asserted: it prints.
+length, not its square, about doubles when the session does. `--common-words` draws the turns' words from the
+common vocabulary only, without the long tail of rare words: a session that keeps to the same few hundred things,
+where every word of a message has many holders among the memories before it. `--profile N` runs the encoding side
+of N messages under cProfile instead and prints the functions that took the most time. Nothing is asserted: it
+prints.
 
-Usage: python3 bench/one_session.py [--sizes 1000,2000,4000,8000] [--large] [--runs 1] [--profile N] [--keep DIR]
+Usage: python3 bench/one_session.py [--sizes 1000,2000,4000,8000] [--large] [--common-words] [--runs 1]
+                                    [--profile N] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -34,24 +38,26 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from first_run import FLOOR, fresh, measure, script, write_history  # noqa: E402
-from scale import cache_bytecode  # noqa: E402
+from scale import VOCABULARY, cache_bytecode  # noqa: E402
 
 SIZES = (1_000, 2_000, 4_000, 8_000)
 LARGE = 20_000
-ONE_SESSION = {"lengths": (0, 0), "pause": 0.01, "direct": True}  # lengths: filled in with the size
+ONE_SESSION = {"pause": 0.01, "direct": True}
 
 
-def history(workdir: Path, size: int) -> tuple[Path, list[Path]]:
-    """An OpenClaw state dir holding one session of `size` messages, and its transcript files."""
+def history(workdir: Path, size: int, common: bool = False) -> tuple[Path, list[Path]]:
+    """An OpenClaw state dir holding one session of `size` messages, and its transcript files. `common`: its words
+    are the common vocabulary's only."""
     state = workdir / f"openclaw-{size}"
     shutil.rmtree(state, ignore_errors=True)
-    files = write_history(state, size, "jsonl", **{**ONE_SESSION, "lengths": (size, size)})
+    vocabulary = len(VOCABULARY) if common else None
+    files = write_history(state, size, "jsonl", **ONE_SESSION, lengths=(size, size), vocabulary=vocabulary)
     return state, files
 
 
-def profile(workdir: Path, size: int, shown: int = 30) -> None:
+def profile(workdir: Path, size: int, common: bool, shown: int = 30) -> None:
     """The encoding side of one session of `size` messages under cProfile: the functions that took the most time."""
-    state, _ = history(workdir, size)
+    state, _ = history(workdir, size, common)
     ws = fresh(workdir, f"profiled-{size}")
     subprocess.run(script("preprocess", ws, state), check=True, capture_output=True)
     output = workdir / f"encode-{size}.prof"
@@ -69,6 +75,11 @@ def main() -> int:
     parser.add_argument("--large", action="store_true", help=f"also a session of {LARGE:,} messages")
     parser.add_argument("--runs", type=int, default=1, help="runs per measurement (medians)")
     parser.add_argument("--profile", type=int, metavar="N", help="profile the encoding of N messages instead")
+    parser.add_argument(
+        "--common-words",
+        action="store_true",
+        help=f"the turns' words drawn from the {len(VOCABULARY)} common ones only, without the long tail",
+    )
     parser.add_argument("--keep", metavar="DIR", help="work here and keep it")
     args = parser.parse_args()
     workdir = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="hippocampus-one-session-"))
@@ -76,7 +87,7 @@ def main() -> int:
     cache_bytecode()
     try:
         if args.profile:
-            profile(workdir, args.profile)
+            profile(workdir, args.profile, args.common_words)
             return 0
         sizes = [int(s) for s in args.sizes.split(",")] + ([LARGE] if args.large else [])
         print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, {sys.platform}")
@@ -85,7 +96,7 @@ def main() -> int:
         print("|---:|---:|---:|---:|---:|---:|---:|---:|")
         before: tuple[int, float, float] | None = None
         for size in sizes:
-            state, files = history(workdir, size)
+            state, files = history(workdir, size, args.common_words)
             floors, firsts, ratios, encodings = [], [], [], []
             for _ in range(args.runs):
                 _, floor, _ = measure([sys.executable, "-c", FLOOR, *map(str, files)])
