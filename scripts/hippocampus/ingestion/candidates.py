@@ -8,7 +8,8 @@ import heapq
 import math
 from array import array
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import filterfalse
 
 from ..commitment import is_commitment
 from ..model import id_number, Memory
@@ -17,6 +18,7 @@ from ..terms import topic_terms
 from .facts import SAME_TOPIC
 
 CANDIDATES_SHOWN = 3
+NO_DOCS = array("I")
 EXAMINED = 50  # memories compared in full per lookup, those sharing the most rare terms
 
 
@@ -71,7 +73,8 @@ class Candidates:
         self.by_id: dict[str, Memory] = {}
         self.stored = stored
         self.topics: dict[str, set[str]] = {}  # memory id -> topic terms, of the memories indexed here
-        self.postings: dict[str, set[str]] = defaultdict(set)  # term -> the ids indexed here that have it
+        # term -> the ids indexed here that have it, in the order they were indexed (a dict kept as an ordered set)
+        self.postings: dict[str, dict[str, None]] = defaultdict(dict)
         self.held: set[tuple[str, str]] = set()  # (session, message) of every message the memories hold
         self.latest: dict[str, tuple[tuple, Memory]] = {}  # session -> (when, memory) of its latest message
         self.sessions = sessions
@@ -107,18 +110,21 @@ class Candidates:
 
     def _index(self, memory: Memory, topic: set[str]) -> None:
         for term in self.topics.get(memory.id, ()):
-            self.postings[term].discard(memory.id)
+            self.postings[term].pop(memory.id, None)
         self.topics[memory.id] = topic
         for term in topic:
-            self.postings[term].add(memory.id)
+            self.postings[term][memory.id] = None
 
     def _forget_stored(self, memory_id: str) -> None:
-        """The cache's copy of a memory is out of date: its postings there are passed over from now on."""
+        """The cache's copy of a memory is out of date: its postings there are passed over from now on (and no
+        longer counted among the holders of its terms)."""
         assert self.stored is not None
-        found = self.stored.db.execute("SELECT doc FROM docs WHERE id = ?", (memory_id,)).fetchone()
-        if found:
+        found = self.stored.db.execute("SELECT doc, topic FROM docs WHERE id = ?", (memory_id,)).fetchone()
+        if found and found[0] not in self._stale_docs:
             self._stale_docs.add(found[0])
-            self._stored_df.clear()
+            for term in found[1].split():
+                if term in self._stored_df:
+                    self._stored_df[term] -= 1
 
     def _sources(self, memory: Memory, seen: Memory | None = None) -> None:
         seen = memory if seen is None else seen
@@ -167,20 +173,27 @@ class Candidates:
         found = self.latest.get(session)
         return found[0][0] or None if found is not None else None
 
-    def _stored_docs(self, term: str) -> list[int]:
+    def _stored_docs(self, term: str) -> array:
+        """The cache's documents that have `term`, stale ones too (read once a run)."""
         if self.stored is None or not self._stored_terms:
-            return []
+            return NO_DOCS
         found = self._stored.get(term)
         if found is None:
             found = self._stored[term] = self.stored.topic_docs(term)
-        return [doc for doc in found if doc not in self._stale_docs] if self._stale_docs else list(found)
+        return found
+
+    def holders(self, term: str) -> int:
+        """How many memories have `term` among their topic terms."""
+        stored = self._stored_df.get(term)
+        if stored is None:
+            found = self._stored_docs(term)
+            stale = sum(doc in self._stale_docs for doc in found) if self._stale_docs else 0
+            stored = self._stored_df[term] = len(found) - stale
+        return stored + len(self.postings.get(term, ()))
 
     def weight(self, term: str) -> float:
         """How rare a term is among the memories' topics: rare words say more about what a fact is about."""
-        stored = self._stored_df.get(term)
-        if stored is None:
-            stored = self._stored_df[term] = len(self._stored_docs(term))
-        return term_weight(len(self.by_id), stored + len(self.postings.get(term, ())))
+        return term_weight(len(self.by_id), self.holders(term))
 
     def similarity(
         self, topic: set[str], other: set[str], weights: dict | None = None, topic_total: float | None = None
@@ -238,7 +251,7 @@ class Candidates:
             weight = weights[term]
             for memory_id in self.postings.get(term, ()):
                 shared[memory_id] = shared.get(memory_id, 0.0) + weight
-            for doc in self._stored_docs(term):
+            for doc in self._fresh_docs(term):
                 stored[doc] = stored.get(doc, 0.0) + weight
         need = self.need(topic, probe, weights, floor) if floor > 0 else 0.0
         if need > 0:
@@ -271,12 +284,16 @@ class Candidates:
         scored.sort(key=lambda item: (-item[0], by_age(item[1])))
         return [(self.by_id[i], round(v, 4)) for v, i in scored[:limit]]
 
+    def _fresh_docs(self, term: str) -> Iterator[int]:
+        """The cache's documents that have `term`, newest first, but those it holds out of date."""
+        return filterfalse(self._stale_docs.__contains__, reversed(self._stored_docs(term)))
+
     def sharing(self, term: str, untrusted: bool, limit: int = CANDIDATES_SHOWN) -> list[Memory]:
         """The newest memories (at most `limit`) whose topic holds `term` (one attribute of one holder, as
         claims.claim_terms names it), among memories of the same trust: read from the index, however little else
         they share."""
         ids = set(self.postings.get(term, ()))
-        ids.update(memory_id for memory_id, _ in self._read(self._stored_docs(term)).values())
+        ids.update(memory_id for memory_id, _ in self._read(list(self._fresh_docs(term))).values())
         found = []
         for memory_id in sorted(ids, key=by_age, reverse=True):
             memory = self.by_id.get(memory_id)
