@@ -249,22 +249,32 @@ class Candidates:
         need = self.need(topic, probe, weights, floor) if floor > 0 else 0.0
         shared, topic_of = self._shared_weight(probe, weights, need)
         # Among memories sharing as much, the one with the fewest topic terms is the closest (a "Thanks!" among
-        # a hundred "Thanks for the …"); then the older.
-        closest = (
-            shared
-            if len(shared) <= EXAMINED
-            else heapq.nsmallest(EXAMINED, shared, key=lambda i: (-shared[i], len(topic_of(i)), by_age(i)))
-        )
+        # a hundred "Thanks for the …"); then the older. Only those sharing as much as the EXAMINED-th most can be
+        # among them, and only theirs are ranked so.
+        closest: Iterable[str] = shared
+        if len(shared) > EXAMINED:
+            least = heapq.nlargest(EXAMINED, shared.values())[-1]
+            closest = heapq.nsmallest(
+                EXAMINED,
+                [memory_id for memory_id, value in shared.items() if value >= least],
+                key=lambda i: (-shared[i], len(topic_of(i)), by_age(i)),
+            )
         scored = []
         for memory_id in closest:
-            memory = self.by_id.get(memory_id)
-            if memory is None or memory.superseded or memory.untrusted != untrusted or is_commitment(memory.raw):
-                continue  # a commitment is no fact to reinforce or update: its words are its task
             value = self.similarity(topic, topic_of(memory_id), weights, topic_total)
             if round(value, 4) >= floor:
                 scored.append((value, memory_id))
         scored.sort(key=lambda item: (-item[0], by_age(item[1])))
-        return [(self.by_id[i], round(v, 4)) for v, i in scored[:limit]]
+        # Which of them may be found is read last, of the closest only: reading a memory held as text parses it.
+        found: list[tuple[Memory, float]] = []
+        for value, memory_id in scored:
+            if len(found) >= limit:
+                break
+            memory = self.by_id.get(memory_id)
+            if memory is None or memory.superseded or memory.untrusted != untrusted or is_commitment(memory.raw):
+                continue  # a commitment is no fact to reinforce or update: its words are its task
+            found.append((memory, round(value, 4)))
+        return found
 
     def _shared_weight(
         self, probe: list[str], weights: dict[str, float], need: float
