@@ -68,9 +68,10 @@ OPENERS = scale.OPENERS + ["I think", "Can you", "Please", "The", "Our", "I need
 class Chat:
     """Random chat text of realistic lengths."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, vocabulary: int | None = None):
+        """`vocabulary`: how many of the commonest words are said (default all)."""
         self.rng = random.Random(seed)
-        self.stream = zipf_words(self.rng)  # real chat words: a few common, most rare (Zipf)
+        self.stream = zipf_words(self.rng, vocabulary)  # real chat words: a few common, most rare (Zipf)
 
     def words(self, low: int, high: int) -> str:
         return " ".join(next(self.stream) for _ in range(self.rng.randint(low, high)))
@@ -153,12 +154,21 @@ def uuid(rng: random.Random) -> str:
     return f"{value[:8]}-{value[8:12]}-4{value[13:16]}-8{value[17:20]}-{value[20:]}"
 
 
-def sessions(total: int, seed: int = 5):
+def sessions(
+    total: int,
+    seed: int = 5,
+    lengths: tuple[int, int] = (10, 100),
+    pause: float = 0.0,
+    direct: bool = False,
+    vocabulary: int | None = None,
+):
     """(session id, session key, [events as dicts]) for a year of chats holding `total` messages in all, in the
     event shapes OpenClaw 2026.9.6 writes (see ../shared/data/openclaw-2026.9.6/): a version 4 header, model and
     thinking-level changes, a model snapshot, then messages with ids, parents, `__openclaw` and, for the agent's,
-    usage and cost."""
-    chat = Chat(seed)
+    usage and cost. A session holds `lengths` messages (at random between the two); after a turn, with chance
+    `pause`, nothing is said for 3 to 14 hours (a night); `direct`: every session is the owner's direct chat;
+    `vocabulary`: how many of the commonest words are said (default all)."""
+    chat = Chat(seed, vocabulary)
     rng = chat.rng
     days = 366
     made = 0
@@ -167,8 +177,8 @@ def sessions(total: int, seed: int = 5):
         day = number % days
         number += 1
         when = START + timedelta(days=day, hours=rng.randint(0, 14), minutes=rng.randint(0, 59))
-        group = rng.random() < 0.08
-        cron = not group and rng.random() < 0.04
+        group = not direct and rng.random() < 0.08
+        cron = not direct and not group and rng.random() < 0.04
         session_id = uuid(rng)
         key = (
             f"agent:main:telegram:group:-100{number}"
@@ -211,9 +221,11 @@ def sessions(total: int, seed: int = 5):
         ]
         parent = third
         run = uuid(rng)
-        count = min(total - made, rng.randint(10, 100))
+        count = min(total - made, rng.randint(*lengths))
         for turn in range(count):
             when += timedelta(seconds=rng.randint(5, 600))
+            if pause and rng.random() < pause:
+                when += timedelta(hours=rng.randint(3, 14))
             entry = uuid(rng)
             role = "user" if turn % 2 == 0 else "assistant"
             if role == "user":
@@ -327,8 +339,9 @@ def stored_event(line: dict) -> tuple:
     return text, created, None, None, None
 
 
-def write_history(state: Path, total: int, shape: str) -> list[Path]:
-    """Write the history under an OpenClaw state dir; returns the files holding transcript lines."""
+def write_history(state: Path, total: int, shape: str, **chats) -> list[Path]:
+    """Write the history under an OpenClaw state dir; returns the files holding transcript lines. `chats`: how
+    `sessions` makes them."""
     folder = state / "agents" / "main" / "sessions"
     folder.mkdir(parents=True)
     index = {}
@@ -346,7 +359,7 @@ def write_history(state: Path, total: int, shape: str) -> list[Path]:
             "PRIMARY KEY (session_id, seq))"
         )
         files.append(path)
-    for session_id, key, lines in sessions(total):
+    for session_id, key, lines in sessions(total, **chats):
         index[key] = {"sessionId": session_id, "updatedAt": 1770000000000, "sessionFile": f"{session_id}.jsonl"}
         if database is not None:
             database.executemany(

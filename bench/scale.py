@@ -111,9 +111,11 @@ WORDS = VOCABULARY + long_tail(20_000)
 WEIGHTS = [1 / (rank + 50) for rank in range(len(WORDS))]
 
 
-def zipf_words(rng: random.Random):
+def zipf_words(rng: random.Random, size: int | None = None):
+    """Words drawn with Zipf-like weights from the first `size` of WORDS (all of them by default)."""
+    words, weights = WORDS[:size], WEIGHTS[:size]
     while True:
-        yield from rng.choices(WORDS, WEIGHTS, k=512)
+        yield from rng.choices(words, weights, k=512)
 
 
 def generate_store(count: int, seed: int = 42, episodes: bool = False) -> dict:

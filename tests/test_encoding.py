@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+import random
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from hippocampus.ingestion import encoding
-from hippocampus.ingestion.candidates import Candidates
+from hippocampus.ingestion.candidates import READ, Candidates
 from hippocampus.ingestion.facts import Said, asserted, replaced_values, values_of
 from hippocampus.ingestion.summary import concise, keywords_of, rewrite_sentence, summarise
 from hippocampus.model import Index, Memory, UNTRUSTED_CEILING
@@ -299,6 +300,57 @@ def test_candidate_lookup_compares_only_memories_that_share_a_rare_term():
     found = lookup.lookup(topic_terms("User prefers oat milk flat whites"), untrusted=False)
     assert found[0][0].id == "mem_99999"
     assert CountingCandidates.compared < 10
+
+
+class ReadingCandidates(Candidates):
+    """Notes how many holders of its terms each lookup reads."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.reads: list[int] = []
+
+    def lookup(self, *args, **kwargs):
+        before = self.holders_read
+        found = super().lookup(*args, **kwargs)
+        self.reads.append(self.holders_read - before)
+        return found
+
+
+def one_session(count: int) -> list[Signal]:
+    """One session of `count` messages two minutes apart, about the same few dozen things: every word of a message
+    has many holders among the memories before it, more as the session goes on."""
+    things = """garden bread bike coffee piano river budget laptop invoice yoga train soup kitchen guitar rent tennis
+        dentist concert passport ticket flower lesson museum harbour camera jacket novel pottery market ferry lantern
+        violin orchard bakery canvas helmet tractor compass""".split()
+    rng = random.Random(7)
+    start = datetime(2026, 1, 5, 8, tzinfo=timezone.utc)
+    out = []
+    for n in range(count):
+        said = rng.sample(things, 8)
+        user = n % 2 == 0
+        out.append(
+            Signal(
+                seq=n + 1,
+                id=f"m{n:05d}",
+                session="agent:main:main",
+                timestamp=(start + timedelta(minutes=2 * n)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                role="user" if user else "assistant",
+                text=f"Remember the {' '.join(said)}" if user else f"Noted, the {said[0]} and the {said[1]}.",
+            )
+        )
+    return out
+
+
+def test_what_a_lookup_reads_does_not_grow_with_its_session():
+    # OpenClaw's main session lives for weeks: a message's same-fact lookup reads the holders of its rarest terms,
+    # READ at most, not every memory of the session sharing a common word (counted, not timed).
+    index = Index(memories=[], meta={})
+    lookup = ReadingCandidates(index.memories)
+    outcome = encoding.encode(index, one_session(4000), NOW, lookup=lookup)
+    assert len(outcome.new) > 1500 and len(lookup.reads) == 2000  # a lookup for each of the user's messages
+    assert max(lookup.reads) <= READ
+    # the lookups of messages 3,700 to 4,000 read no more than those of messages 2,200 to 2,500
+    assert sum(lookup.reads[1850:2000]) <= 1.1 * sum(lookup.reads[1100:1250])
 
 
 def test_signals_of_one_batch_reinforce_each_other():

@@ -8,7 +8,8 @@ import heapq
 import math
 from array import array
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import filterfalse, islice
 
 from ..commitment import is_commitment
 from ..model import id_number, Memory
@@ -17,7 +18,9 @@ from ..terms import topic_terms
 from .facts import SAME_TOPIC
 
 CANDIDATES_SHOWN = 3
+NO_DOCS = array("I")
 EXAMINED = 50  # memories compared in full per lookup, those sharing the most rare terms
+READ = 1000  # holders of its terms a lookup reads at most: the rarest terms' first, and of each term the newest
 
 
 def weighted_dice(
@@ -71,10 +74,12 @@ class Candidates:
         self.by_id: dict[str, Memory] = {}
         self.stored = stored
         self.topics: dict[str, set[str]] = {}  # memory id -> topic terms, of the memories indexed here
-        self.postings: dict[str, set[str]] = defaultdict(set)  # term -> the ids indexed here that have it
+        # term -> the ids indexed here that have it, in the order they were indexed (a dict kept as an ordered set)
+        self.postings: dict[str, dict[str, None]] = defaultdict(dict)
         self.held: set[tuple[str, str]] = set()  # (session, message) of every message the memories hold
         self.latest: dict[str, tuple[tuple, Memory]] = {}  # session -> (when, memory) of its latest message
         self.sessions = sessions
+        self.holders_read = 0  # holders of terms the lookups have read, all told (one lookup reads READ at most)
         self._entries: dict[int, tuple[str, set[str]]] = {}  # stored doc -> (id, topic terms), as read
         self._stored: dict[str, array] = {}  # term -> its stored documents, as read (a run changes none of them)
         self._stored_df: dict[str, int] = {}  # term -> how many of them are not stale
@@ -100,25 +105,29 @@ class Candidates:
             self._sources(memory, seen)
         self._stale_docs: set[int] = set()
         if stored is not None:
-            for memory_id in stale:
+            # in the order of their ids: the order of a term's holders is the order a lookup reads them in
+            for memory_id in sorted(stale, key=by_age):
                 self._forget_stored(memory_id)
                 if memory_id in self.by_id:
                     self._index(self.by_id[memory_id], topic_terms(self.by_id[memory_id].content))
 
     def _index(self, memory: Memory, topic: set[str]) -> None:
         for term in self.topics.get(memory.id, ()):
-            self.postings[term].discard(memory.id)
+            self.postings[term].pop(memory.id, None)
         self.topics[memory.id] = topic
         for term in topic:
-            self.postings[term].add(memory.id)
+            self.postings[term][memory.id] = None
 
     def _forget_stored(self, memory_id: str) -> None:
-        """The cache's copy of a memory is out of date: its postings there are passed over from now on."""
+        """The cache's copy of a memory is out of date: its postings there are passed over from now on (and no
+        longer counted among the holders of its terms)."""
         assert self.stored is not None
-        found = self.stored.db.execute("SELECT doc FROM docs WHERE id = ?", (memory_id,)).fetchone()
-        if found:
+        found = self.stored.db.execute("SELECT doc, topic FROM docs WHERE id = ?", (memory_id,)).fetchone()
+        if found and found[0] not in self._stale_docs:
             self._stale_docs.add(found[0])
-            self._stored_df.clear()
+            for term in found[1].split():
+                if term in self._stored_df:
+                    self._stored_df[term] -= 1
 
     def _sources(self, memory: Memory, seen: Memory | None = None) -> None:
         seen = memory if seen is None else seen
@@ -167,20 +176,27 @@ class Candidates:
         found = self.latest.get(session)
         return found[0][0] or None if found is not None else None
 
-    def _stored_docs(self, term: str) -> list[int]:
+    def _stored_docs(self, term: str) -> array:
+        """The cache's documents that have `term`, stale ones too (read once a run)."""
         if self.stored is None or not self._stored_terms:
-            return []
+            return NO_DOCS
         found = self._stored.get(term)
         if found is None:
             found = self._stored[term] = self.stored.topic_docs(term)
-        return [doc for doc in found if doc not in self._stale_docs] if self._stale_docs else list(found)
+        return found
+
+    def holders(self, term: str) -> int:
+        """How many memories have `term` among their topic terms."""
+        stored = self._stored_df.get(term)
+        if stored is None:
+            found = self._stored_docs(term)
+            stale = sum(doc in self._stale_docs for doc in found) if self._stale_docs else 0
+            stored = self._stored_df[term] = len(found) - stale
+        return stored + len(self.postings.get(term, ()))
 
     def weight(self, term: str) -> float:
         """How rare a term is among the memories' topics: rare words say more about what a fact is about."""
-        stored = self._stored_df.get(term)
-        if stored is None:
-            stored = self._stored_df[term] = len(self._stored_docs(term))
-        return term_weight(len(self.by_id), stored + len(self.postings.get(term, ())))
+        return term_weight(len(self.by_id), self.holders(term))
 
     def similarity(
         self, topic: set[str], other: set[str], weights: dict | None = None, topic_total: float | None = None
@@ -230,53 +246,106 @@ class Candidates:
         weights: dict[str, float] = {}  # document frequencies do not change during one lookup
         probe = self.probe(topic, weights, floor if floor > 0 else SAME_TOPIC)
         topic_total = sum(map(weights.__getitem__, topic))
-        # Which memories share probe terms, and how much weight: cheap to add up over the postings. Only the
-        # EXAMINED memories sharing the most are compared in full, so a message of common words stays fast.
-        shared: dict[str, float] = {}
-        stored: dict[int, float] = {}
-        for term in probe:
-            weight = weights[term]
-            for memory_id in self.postings.get(term, ()):
-                shared[memory_id] = shared.get(memory_id, 0.0) + weight
-            for doc in self._stored_docs(term):
-                stored[doc] = stored.get(doc, 0.0) + weight
         need = self.need(topic, probe, weights, floor) if floor > 0 else 0.0
-        if need > 0:
-            shared = {i: v for i, v in shared.items() if v >= need}
-            stored = {d: v for d, v in stored.items() if v >= need}
-        read: dict[str, set[str]] = {}  # the topic terms of the stored memories sharing enough
-        for doc, (memory_id, terms) in self._read(list(stored)).items():
-            shared[memory_id] = stored[doc]
-            read[memory_id] = terms
-
-        def topic_of(memory_id: str) -> set[str]:
-            found = read.get(memory_id)
-            return self.topics[memory_id] if found is None else found
-
+        shared, topic_of = self._shared_weight(probe, weights, need)
         # Among memories sharing as much, the one with the fewest topic terms is the closest (a "Thanks!" among
-        # a hundred "Thanks for the …"); then the older.
-        closest = (
-            shared
-            if len(shared) <= EXAMINED
-            else heapq.nsmallest(EXAMINED, shared, key=lambda i: (-shared[i], len(topic_of(i)), by_age(i)))
-        )
+        # a hundred "Thanks for the …"); then the older. Only those sharing as much as the EXAMINED-th most can be
+        # among them, and only theirs are ranked so.
+        closest: Iterable[str] = shared
+        if len(shared) > EXAMINED:
+            least = heapq.nlargest(EXAMINED, shared.values())[-1]
+            closest = heapq.nsmallest(
+                EXAMINED,
+                [memory_id for memory_id, value in shared.items() if value >= least],
+                key=lambda i: (-shared[i], len(topic_of(i)), by_age(i)),
+            )
         scored = []
         for memory_id in closest:
-            memory = self.by_id.get(memory_id)
-            if memory is None or memory.superseded or memory.untrusted != untrusted or is_commitment(memory.raw):
-                continue  # a commitment is no fact to reinforce or update: its words are its task
             value = self.similarity(topic, topic_of(memory_id), weights, topic_total)
             if round(value, 4) >= floor:
                 scored.append((value, memory_id))
         scored.sort(key=lambda item: (-item[0], by_age(item[1])))
-        return [(self.by_id[i], round(v, 4)) for v, i in scored[:limit]]
+        # Which of them may be found is read last, of the closest only: reading a memory held as text parses it.
+        found: list[tuple[Memory, float]] = []
+        for value, memory_id in scored:
+            if len(found) >= limit:
+                break
+            memory = self.by_id.get(memory_id)
+            if memory is None or memory.superseded or memory.untrusted != untrusted or is_commitment(memory.raw):
+                continue  # a commitment is no fact to reinforce or update: its words are its task
+            found.append((memory, round(value, 4)))
+        return found
+
+    def _shared_weight(
+        self, probe: list[str], weights: dict[str, float], need: float
+    ) -> tuple[dict[str, float], Callable[[str], set[str]]]:
+        """The memories that share at least `need` of the `probe` terms' weight, with the weight each shares; and
+        the topic terms of each.
+
+        The holders of the terms are read rarest first, READ at most: of the first term with more holders than are
+        left to read, only the newest; that term and the commoner ones after it are looked up in the topic terms of
+        the memories met. So a lookup's work stays bounded however large the store grows (and a session, whose
+        memories share its common words). Below READ it finds every memory the whole postings would; above, it
+        misses a memory that holds none of the rarer terms read and is not among the newest holders of the first
+        term not read whole."""
+        shared: dict[str, float] = {}  # memory id (indexed here) -> the weight of the terms read that it holds
+        stored: dict[int, float] = {}  # the same of the cache's documents
+        read, left = len(probe), READ
+        for i, term in enumerate(probe):
+            local, docs = self.postings.get(term, {}), self._fresh_docs(term)
+            holders = self.holders(term)
+            if holders > left:
+                for memory_id in islice(reversed(local), left):
+                    shared.setdefault(memory_id, 0.0)
+                for doc in islice(docs, max(left - len(local), 0)):
+                    stored.setdefault(doc, 0.0)
+                self.holders_read += left
+                read = i
+                break
+            weight = weights[term]
+            for memory_id in local:
+                shared[memory_id] = shared.get(memory_id, 0.0) + weight
+            for doc in docs:
+                stored[doc] = stored.get(doc, 0.0) + weight
+            self.holders_read += holders
+            left -= holders
+        later = [(term, weights[term]) for term in probe[read:]]  # looked up in the memories met
+        if need > 0 and not later:
+            shared = {memory_id: value for memory_id, value in shared.items() if value >= need}
+            stored = {doc: value for doc, value in stored.items() if value >= need}
+        read_terms: dict[str, set[str]] = {}  # the topic terms of the stored memories met
+        for doc, (memory_id, terms) in self._read(list(stored)).items():
+            shared[memory_id] = stored[doc]
+            read_terms[memory_id] = terms
+
+        def topic_of(memory_id: str) -> set[str]:
+            found = read_terms.get(memory_id)
+            return self.topics[memory_id] if found is None else found
+
+        if later:
+            # The memories met are looked up in the terms not read, in the order of the probe (each memory's sum
+            # adds the same weights in the same order as reading every holder would): those indexed here in the
+            # term's holders, those of the cache in their topic terms.
+            for term, weight in later:
+                for memory_id in shared.keys() & self.postings.get(term, {}).keys():
+                    shared[memory_id] += weight
+                for memory_id, terms in read_terms.items():
+                    if term in terms:
+                        shared[memory_id] += weight
+            if need > 0:
+                shared = {memory_id: value for memory_id, value in shared.items() if value >= need}
+        return shared, topic_of
+
+    def _fresh_docs(self, term: str) -> Iterator[int]:
+        """The cache's documents that have `term`, newest first, but those it holds out of date."""
+        return filterfalse(self._stale_docs.__contains__, reversed(self._stored_docs(term)))
 
     def sharing(self, term: str, untrusted: bool, limit: int = CANDIDATES_SHOWN) -> list[Memory]:
         """The newest memories (at most `limit`) whose topic holds `term` (one attribute of one holder, as
         claims.claim_terms names it), among memories of the same trust: read from the index, however little else
         they share."""
         ids = set(self.postings.get(term, ()))
-        ids.update(memory_id for memory_id, _ in self._read(self._stored_docs(term)).values())
+        ids.update(memory_id for memory_id, _ in self._read(list(self._fresh_docs(term))).values())
         found = []
         for memory_id in sorted(ids, key=by_age, reverse=True):
             memory = self.by_id.get(memory_id)
