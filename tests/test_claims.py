@@ -14,7 +14,6 @@ STATED = [
     ("Actually, our cat is called Nala, not Luna.", ("user>cat", "_name", "nala")),
     ("My manager is Priya now.", ("user>manager", "_name", "priya")),
     ("my lawyer is Mr. Osei", ("user>lawyer", "_name", "mr osei")),
-    ("Ha, autocorrect: my sister's name isn't Claire, it's Clara.", ("user>sister", "_name", "clara")),
     ("Hi, I'm Dana. Can you help me plan the kitchen?", ("user", "_name", "dana")),
     ("Je m'appelle Dana", ("user", "_name", "dana")),
     ("Soy Martina.", ("user", "_name", "martina")),

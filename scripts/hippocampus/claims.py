@@ -265,12 +265,8 @@ def claims(text: str) -> tuple[Claim, ...]:
         reported = _REPORTED.search(sentence)
         if reported:
             sentence = sentence[: reported.start()]
-        possessive = _possessive_in(sentence)
-        if possessive:
+        if _possessive_in(sentence):
             found += _named(sentence)
-        if possessive and asserts(sentence):  # "…isn't Claire, it's Clara" spans a comma
-            for match in _DENIED_THEN_SAID.finditer(sentence):
-                found += _possessive(match.group("np"), match.group("value"), match.group(0))
         for clause in _CLAUSES.split(sentence):
             read = _read(clause.strip())
             if read and asserts(clause):
@@ -293,17 +289,9 @@ _CLAUSES = re.compile(
 # The user as a subject: "I", "we", "User", "the user", in each language.
 _SELF = r"(?:i|we|user|the\s+user|je|j['’]|nous|on|ich|wir|yo|nosotros|eu|nós|我|我们|我們)"
 _NOUN = r"[\w'’-]+"
-# "…isn't Claire, it's Clara", "…n'est pas X, c'est Y", "…ist nicht X, sondern Y": the value after the one denied.
-_NOT_BUT = (
-    r"(?i:is\s+not|isn['’]t|was\s+not|wasn['’]t|n['’]est\s+pas|ist\s+nicht|no\s+es|não\s+é|不是)\s+[^,，;]{1,60}?(?:,|，)?\s*"
-    r"(?i:it['’]s|it\s+is|but|c['’]est|mais|sondern|sino|es|mas|é|而是|是)\s+"
-)
 _SUBJECT_POSSESSIVE = re.compile(
     rf"(?:\A|(?<=\s))(?P<np>(?i:{_POSSESSIVE})\s+{_NOUN}(?:\s+{_NOUN}){{0,4}}?)(?:\s+(?P<name>[A-ZÀ-Ý][\w'’-]+))?"
     rf"\s+{_BE}\s+{_NOW}(?P<value>.+)"
-)
-_DENIED_THEN_SAID = re.compile(
-    rf"(?:\A|(?<=\s))(?P<np>(?i:{_POSSESSIVE})\s+{_NOUN}(?:\s+{_NOUN}){{0,4}}?)\s+{_NOT_BUT}(?P<value>.+)"
 )
 _THING_ATTRIBUTE = re.compile(
     rf"\A(?i:the|le|la|l['’]|der|die|das|el|o|a)\s+(?P<np>[\w'’-]+(?:\s+[\w'’-]+){{1,2}}?)\s+{_BE}\s+{_NOW}"
