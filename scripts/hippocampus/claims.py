@@ -328,6 +328,11 @@ _ADVERBS = (
     r"(?:(?:now|just|recently|finally|actually|currently|still|also|already|lately|jetzt|nun|maintenant|ahora|agora"
     r"|ya|já)\s++)*+"
 )
+# At most two of them: a pattern that may start at any word reads no longer run of them than that.
+_FEW_ADVERBS = (
+    r"(?:(?:now|just|recently|finally|actually|currently|still|also|already|lately|jetzt|nun|maintenant|ahora|agora"
+    r"|ya|já)\s++){0,2}+"
+)
 _AUXILIARIES = (
     r"(?:(?:have|has|'ve|are|am|'m|avons|ai|sommes|suis|sind|bin|haben|habe|nos|me|se|hemos|he|nós|eu)\s++)*+"
 )
@@ -337,17 +342,17 @@ _TO = (
 )
 # Where someone lives or works, with the user as its subject, said or (in Spanish and Portuguese) left out.
 _HOME = re.compile(
-    rf"(?i:(?:\A|\b){_SELF}\s*{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\A{_ADVERBS}(?=(?:moved|relocated)\s)"
-    rf"|(?:\A|\b){_ADVERBS}(?:me\s+|nos\s+)?(?=(?:vivo|vivimos|mudé|mudamos|moro|moramos|mudei|mudei-me|mudámo-nos"
+    rf"(?i:(?:\A|\b){_SELF}\s*+{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\A{_ADVERBS}(?=(?:moved|relocated)\s)"
+    rf"|(?:\A|\b){_FEW_ADVERBS}(?:me\s++|nos\s++)?(?=(?:vivo|vivimos|mudé|mudamos|moro|moramos|mudei|mudei-me|mudámo-nos"
     rf"|mudamo-nos|vivemos)\s+(?:en|a|em|no|na|para|pra)\s))(?i:live|lives|living|moved|relocated|reside|resides|habite|habitons|vis"
     rf"|vivons|déménagé|installés|installé|wohne|wohnen|lebe|leben|gezogen|umgezogen|vivo|vivimos|mudé|mudamos|mudado"
     rf"|mudei-me|mudámo-nos|mudamo-nos"
-    rf"|moro|moramos|mudei|vivemos|住在|搬到了|搬到|住)\s*{_ADVERBS}{_TO}{_ADVERBS}{_PLACE}"
+    rf"|moro|moramos|mudei|vivemos|住在|搬到了|搬到|住)\s*+{_ADVERBS}{_TO}{_ADVERBS}{_PLACE}"
 )
 _WORK = re.compile(
-    rf"(?i:(?:\A|\b){_SELF}\s*{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\b(?=trabajo\s+(?:en|para)\s|trabalho\s+(?:na|no|em"
-    rf"|para)\s))(?i:work|works|working|started\s+(?:working\s+)?|joined|travaille|bosse|arbeite|arbeiten|trabajo"
-    rf"|trabalho)\s*{_ADVERBS}"
+    rf"(?i:(?:\A|\b){_SELF}\s*+{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\b(?=trabajo\s+(?:en|para)\s|trabalho\s+(?:na|no|em"
+    rf"|para)\s))(?i:work|works|working|started\s++(?:working\s++)?|joined|travaille|bosse|arbeite|arbeiten|trabajo"
+    rf"|trabalho)\s*+{_ADVERBS}"
     rf"(?i:(?:at|for|in|with|chez|à|pour|bei|für|en|para|na|no|em)\s+)?{_ADVERBS}(?i:the\s+)?{_PLACE}"
 )
 # A name said before the role it fills: "Priya is my new manager", "Nala is our cat's name", "Tomasz est mon chef".
@@ -850,12 +855,12 @@ def another_named(new: tuple[Claim, ...], old: tuple[Claim, ...]) -> bool:
 # please make a note that…", "Guárdate esto:", "麻烦帮我记一下，…". Any frame goes with any verb: the requests it
 # reads are their products, not a list of phrasings.
 _FRAME = (
-    r"(?:(?:(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+)*|please\s+|pls\s+|kindly\s+"
-    r"|i\s+(?:want|need|would\s+like|['’]d\s+like)\s+you\s+to\s+|make\s+sure\s+(?:you\s+|to\s+)?|be\s+sure\s+to\s+"
-    r"|(?:tu\s+peux|peux-tu|pourrais-tu|pouvez-vous|pourriez-vous|merci\s+de|s['’]il\s+te\s+pla[iî]t,?)\s+"
-    r"|(?:tu\s+pourrais|vous\s+pourriez|pourrais-tu|pourriez-vous)\s+"
-    r"|(?:kannst\s+du|könntest\s+du|bitte,?)\s+(?:bitte\s+|mal\s+|dir\s+)*|¿?\s*(?:puedes|podrías|podés|por\s+favor,?)\s+"
-    r"|(?:pode|podes|poderia|poderias|você\s+pode|você\s+poderia|por\s+favor,?)\s+|麻烦(?:你)?|请你?|帮我|你(?:能|可以)(?:帮我)?)*)"
+    r"(?:(?:(?:could|can|would|will)\s++you\s++(?:please\s++|kindly\s++|also\s++)*|please\s++|pls\s++|kindly\s++"
+    r"|i\s++(?:want|need|would\s++like|['’]d\s++like)\s++you\s++to\s++|make\s++sure\s++(?:you\s++|to\s++)?|be\s++sure\s++to\s++"
+    r"|(?:tu\s++peux|peux-tu|pourrais-tu|pouvez-vous|pourriez-vous|merci\s++de|s['’]il\s++te\s++pla[iî]t,?)\s++"
+    r"|(?:tu\s++pourrais|vous\s++pourriez|pourrais-tu|pourriez-vous)\s++"
+    r"|(?:kannst\s++du|könntest\s++du|bitte,?)\s++(?:bitte\s++|mal\s++|dir\s++)*|¿?\s*+(?:puedes|podrías|podés|por\s++favor,?)\s++"
+    r"|(?:pode|podes|poderia|poderias|você\s++pode|você\s++poderia|por\s++favor,?)\s++|麻烦(?:你)?|请你?|帮我|你(?:能|可以)(?:帮我)?)*)"
 )
 # Verbs that ask to keep whatever follows them, and verbs that do so only with an object marker ("save this:",
 # "note that…"; "keep going" asks nothing to be kept).
@@ -884,19 +889,20 @@ _KEEP_MARKED = (
     r"|apunta[rs]?|anota[rs]?|anote|guarda[rs]?|guarde|registra[rs]?|registre|grava[rs]?|grave|salva[rs]?|salve"
     r"|备忘|备注)"
 )
-_KEPT = (
-    r"(?:\s*(?:(?:this|that|these|the\s+following|it|for\s+me|ça|cela|das|dies|esto|eso|isso|isto|一下)\s*)*"
-    r"(?:[:：,，\-–—]\s*(?:(?:that|que|qu['’]|dass)\s+)?|\s+(?:that|que|qu['’]|dass|de\s+que)\s+|\s+"
-    r"|(?<=[\u4e00-\u9fff])))"
+# What may stand between a verb of keeping and what to keep: particles, "this", "that", a colon ("Anota aí, por favor:",
+# "Keep in mind that …", "Save this: …"). A verb that keeps only with one ("save", "note") must be followed by one.
+_BETWEEN = (
+    r"(?:\s|[,，]|aí\b|ai\b|lá\b|por\s+favor\b|please\b|bitte\b|s['’]il\s+te\s+plaît\b|stp\b|一下|this\b|that\b"
+    r"|these\b|the\s+following\b|it\b|for\s+me\b|ça\b|cela\b|das\b|dies\b|esto\b|eso\b|isso\b|isto\b)*+"
+    r"[:：\-–—]?\s*+(?:(?:que|qu['’]|dass|de\s+que)\b\s*+)?"
 )
 _MARKED = (
-    r"(?:\s*,?\s*(?:aí|ai|lá|la|por\s+favor|please|bitte|s['’]il\s+te\s+plaît|stp|一下))*"
-    r"(?:\s*(?:(?:this|that|these|the\s+following|it|ça|cela|das|dies|esto|eso|isso|isto)\s*)+(?:[:：,，\-–—]\s*|\s+)"
-    r"|\s*[:：\-–—]\s*|,\s*(?:that|que|qu['’]|dass)\s+|\s+(?:that|que|qu['’]|dass|de\s+que)\s+)"
+    r"(?=\s*+[:：\-–—]|\s*+,?\s*+(?:aí|ai|lá|por\s+favor|please|bitte|this|that|these|it|ça|cela|das|dies|esto|eso"
+    r"|isso|isto|que|dass)\b)"
 )
 _NOTE_REQUEST = re.compile(
-    rf"(?i:\A\s*¿?(?:(?:oh|and|also|so|btw|by\s+the\s+way|hey|ok|okay|one\s+more\s+thing|quick\s+one|actually)[,:!]?\s+)*"
-    rf"{_FRAME}(?:{_KEEP}{_KEPT}|{_KEEP_MARKED}{_MARKED}))"
+    rf"(?i:\A\s*+¿?(?:(?:oh|and|also|so|btw|by\s+the\s+way|hey|ok|okay|one\s+more\s+thing|quick\s+one|actually)[,:!]?\s++)*+"
+    rf"{_FRAME}(?:{_KEEP}|{_KEEP_MARKED}{_MARKED})(?![A-Za-zÀ-ÿ'’]){_BETWEEN})"
 )
 # Words that mark what follows as worth keeping, wherever they stand: "…, for the record, I'm allergic to shellfish".
 _FOR_THE_RECORD = re.compile(
