@@ -140,3 +140,31 @@ def test_what_asks_nothing_to_be_kept_is_no_note(text):
 @pytest.mark.parametrize("text", ["The user’s sister’s name is Sofia", "User’s cell is 555-0142"])
 def test_the_stores_retelling_is_read_whatever_its_apostrophe(text):
     assert [c for c in claims(text) if c.stated]
+
+
+@pytest.mark.parametrize(
+    "question, terms",
+    [
+        ("how old am I", ["_age@user"]),
+        ("what is my sister's name", ["_name@user>sister"]),
+        ("who is my manager", ["_name@user>manager"]),
+        ("what is my phone number", ["_phone@user"]),
+        ("where does my sister Ana live", ["_home@ana"]),
+        ("cuántos años tiene Diego", ["_age@diego"]),
+        ("我叫什么名字", ["_name@user"]),
+        ("coffee order", []),
+    ],
+)
+def test_a_question_asks_the_attribute_of_whom_a_statement_states_it(question, terms):
+    from hippocampus.search import asked_attributes
+
+    assert asked_attributes(question) == terms
+    # The terms a question asks are the terms a statement of it is indexed by.
+    said = {
+        "_age@user": "I'm 34",
+        "_name@user>sister": "My sister's name is Sara",
+        "_phone@user": "My cell is 555-0178",
+    }
+    for term in terms:
+        if term in said:
+            assert term in claim_terms(said[term])
