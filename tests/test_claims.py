@@ -52,6 +52,12 @@ STATED = [
     ("Tomasz est mon chef maintenant", ("user>chef", "_name", "tomasz")),
     ("I got a new job at Globex last week", ("user", "_work", "globex")),
     ("A neighbour gave the user 6 of hers, so they are at 29 houseplants now.", ("user", "_count:houseplant", "29")),
+    ("User has completed 4 projects since starting painting classes.", ("user", "_count:project", "4")),
+    ("I've had my Canon with me on five trips now, and it's been a beast!", ("user", "_count:trip", "5")),
+    ("I've saved enough points for a single free stay at any Hilton.", ("user", "_count:stay", "1")),
+    ("I've saved enough points for two free stays at any Hilton.", ("user", "_count:stay", "2")),
+    ("my highest score so far is 124 points", ("highest", "scor", "124 points")),
+    ("I just got my highest score in Ticket to Ride - 132 points!", ("highest", "scor", "132 points")),
 ]
 
 
@@ -71,6 +77,8 @@ NOTHING_STATED = [
     'Meine Oma sagt immer: "Das beste Essen der Welt sind Rouladen."',
     "Si je devenais prof des écoles, je gagnerais combien ?",
     "My friends celebrated their 30th birthday",
+    "I've lived in this flat for three years",
+    "I've visited my parents two times this month",
 ]
 
 

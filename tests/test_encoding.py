@@ -850,3 +850,13 @@ def test_a_message_in_another_language_is_kept_in_its_words_with_no_english_pron
 
 def test_a_title_does_not_end_the_sentence_a_memory_keeps():
     assert concise("My lawyer is Mr. Osei, he is very good.") == "User's lawyer is Mr. Osei, he is very good."
+
+
+def test_a_memory_that_asks_and_states_a_value_is_marked_as_stating_it():
+    # The question around it does not make the value it states a question (search.newest_first reads the marks).
+    both = encoding.statement_marks(
+        "User is planning a trip to Europe. Can you help the user find hotels in Paris? User has saved enough points"
+        " for two free stays at any Hilton, so they might use them in Las Vegas."
+    )
+    assert both.get("states") == ["_count:stay@user"] and "asks" not in both
+    assert encoding.statement_marks("Can you help the user find hotels in Paris?") == {"asks": True}

@@ -330,6 +330,24 @@ def test_when_it_cannot_tell_which_value_holds_recall_lists_the_newer_first_and_
     assert older["saidEarlier"] == {"on": "2026-05-05", "newer": newer["id"]} and "saidEarlier" not in newer
 
 
+def test_a_running_total_said_again_is_the_new_value_and_its_message_is_read_first(chat):
+    chat.say(
+        "Can you recommend some AWS courses? By the way, I've already finished 10 Crash Course videos in the past"
+        " few weeks!"
+    )
+    chat.say(
+        "Any resources on natural language processing? I've been on a learning streak lately, having watched 15"
+        " Crash Course videos in the past few weeks."
+    )
+    [memory] = chat.about("Crash Course")
+    assert "15" in memory["content"] and "10" in memory["history"][-1]["content"], memory
+    found = run_script(
+        "recall", "how many Crash Course videos have I watched", "--json", "--no-touch", ws=chat.ws, now=chat.now
+    )
+    first = json.loads(found.stdout)["turns"][0]["source"]
+    assert first["ts"] == memory["since"], found.stdout  # the message that said 15, before the one that said 10
+
+
 @pytest.mark.parametrize(
     "later",
     [

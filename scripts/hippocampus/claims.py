@@ -221,6 +221,12 @@ def _of_the_thing(claim: Claim) -> Claim:
 _FIRST_PERSON = {
     "user's": "my",
     "the user's": "my",
+    "user has": "I have",
+    "the user has": "I have",
+    "user is": "I am",
+    "the user is": "I am",
+    "user was": "I was",
+    "the user was": "I was",
     "user": "I",
     "the user": "I",
     "they are": "I am",
@@ -233,8 +239,8 @@ _FIRST_PERSON = {
     "themselves": "myself",
 }
 _RETOLD = re.compile(
-    r"\b(?:the user['’]s|user['’]s|the user|user|they are|they were|they have|they|their|theirs|them"
-    r"|themselves)\b",
+    r"\b(?:the user['’]s|user['’]s|(?:the )?user (?:has|is|was)|the user|user|they are|they were|they have|they|their"
+    r"|theirs|them|themselves)\b",
     re.IGNORECASE,
 )
 
@@ -283,7 +289,7 @@ def claims(text: str) -> tuple[Claim, ...]:
 # Where a clause ends: before a joining word that a new subject follows ("the gate code is 1290 and the alarm code
 # is 12"), a semicolon, a colon before a space ("Update on that: the code is…"), or a comma.
 _CLAUSES = re.compile(
-    r"[;；：]|:(?=\s)|(?<=[,，])\s+|(?<!\s)\s+(?i:and|but|while|whereas|plus|et|mais|und|aber|y|pero|e|mas)\s+(?=(?i:the|my|our|i|we|le"
+    r"[;；：]|:(?=\s)|(?<=[,，])\s+(?!including\s)|(?<!\s)\s+(?i:and|but|while|whereas|plus|et|mais|und|aber|y|pero|e|mas)\s+(?=(?i:the|my|our|i|we|le"
     r"|la|mon|ma|mes|je|j['’]|mein|meine|ich|mi|mis|yo|meu|minha|eu|a|o|el)\b)"
 )
 # The user as a subject: "I", "we", "User", "the user", in each language.
@@ -400,6 +406,8 @@ _DRIVE = re.compile(
     rf"(?P<value>(?:[\w-]+\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)?)",
 )
 _NUMBER = r"(?P<value>\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+# One of something, said as such ("a single free night's stay", "just one trip"): a count of one.
+_ONE = r"(?P<one>a\s+single|one\s+single|only\s+one|just\s+one)"
 _COUNT_HAVE = re.compile(
     rf"(?:\A|\b){_SELF}\s*+(?:(?:now|currently|already|still)\s++)*+(?:have|has|own|owns|'ve\s+got|have\s+got)\s+"
     rf"(?:(?:now|already)\s+)?{_NUMBER}\s+(?P<noun>[a-z][\w-]+)",
@@ -411,9 +419,28 @@ _COUNT_AT = re.compile(
     r"(?:[\w'’-]+\s++){0,2}?(?P<noun>[a-z][\w-]*s)\b"
 )
 # A running total of what the user did: "I've already finished 10 videos", "I've watched 15 Crash Course videos".
+# What the verb did it with or for may stand between ("I've had my camera with me on five trips now", "I've saved
+# enough points for two free stays", "I've taken it on a few adventures, including three trips"); a count of time
+# spent ("three years", "twice a week") is none.
+_NOT_A_NUMBER = rf"(?!{_NUMBER.replace('?P<value>', '?:')}\s|a\s+single\s)"
 _COUNT_DONE = re.compile(
     rf"(?i:(?:\A|\b)(?:{_SELF}(?:['’]ve|\s+have|\s+had)?|having)\s++{_ADVERBS}(?:\w+ed|read|seen|done|made|written|run"
-    rf"|won|sold|bought)\s++{_ADVERBS}){_NUMBER}\s++(?:[\w'’-]+\s++){{0,3}}?(?P<noun>[a-z][\w-]*s)\b"
+    rf"|won|sold|bought|had|taken|given|got|gotten|kept|met|built|drawn|grown|flown|driven|ridden|eaten|caught|taught"
+    rf"|brought|spent|sent|lost|held|hosted|led)\s++{_ADVERBS}(?:{_NOT_A_NUMBER}[\w'’-]+,?\s++){{0,8}}?)"
+    rf"(?:{_NUMBER}\s++(?:[\w'’-]+\s++){{0,3}}?(?P<noun>[a-z][\w-]*s)"
+    rf"|{_ONE}\s++(?:[\w'’-]+\s++){{0,3}}?(?P<single>[a-z][\w-]*)"
+    r"(?=\s+(?:at|in|on|for|to|with|from|of|this|last|so|now|already|yet)\b|\s*[,.!;]|\s*\Z))\b"
+)
+# Nouns of time and of how often: "for three years", "two times" count no thing the user has.
+_NOT_COUNTED = frozenset(
+    """times seconds minutes hours days nights weeks weekends months years decades ones others percent points this
+    that these those""".split()
+)
+# A value reached: "I just got my highest score in Ticket to Ride - 132 points!", "I hit my personal best of 5:10".
+_REACHED = re.compile(
+    rf"(?i:(?:\A|\b){_SELF}(?:['’]ve|\s+have)?\s++{_ADVERBS}(?:got|reached|hit|set|achieved|scored|beat|broke)\s++)"
+    r"(?P<np>(?i:my|our)\s++[\w'’-]+(?:\s++[\w'’-]+)?)(?:\s++(?i:in|on|at|for)\s++(?:[\w'’-]+\s++){0,3}?[\w'’-]+)?"
+    r"\s*+(?:[-–—:]|(?i:of|with)(?=\s))\s*+(?P<value>\d[\d.,:]*+(?:\s++[a-z]+)?)"
 )
 # "I just celebrated my 32nd birthday", "mon 40e anniversaire": an age.
 _BIRTHDAY = re.compile(
@@ -509,9 +536,11 @@ def _about_the_user(clause: str) -> list[Claim]:
     for match in _DRIVE.finditer(clause):
         out.append(Claim("user>car", NAME, _value(match.group("value")), True, match.group("value")))
     for match in (*_COUNT_HAVE.finditer(clause), *_COUNT_DONE.finditer(clause), *_COUNT_AT.finditer(clause)):
-        number = _number(match.group("value"))
-        if number is not None:
-            out.append(Claim("user", f"{COUNT}:{stem(match.group('noun').lower())}", str(number), True))
+        groups = match.groupdict()
+        number = 1 if groups.get("one") else _number(match.group("value"))
+        noun = (groups.get("single") or match.group("noun")).lower()
+        if number is not None and noun not in _NOT_COUNTED:
+            out.append(Claim("user", f"{COUNT}:{stem(noun)}", str(number), True))
     for match in _HABIT.finditer(clause):
         verb = (match.group("going") or match.group("verb") or "").lower()
         if verb and verb not in _NOT_HABITS:
@@ -531,6 +560,8 @@ def _about_what_is_theirs(clause: str) -> list[Claim]:
             out += _possessive(match.group("np"), value, match.group(0))
     for match in _BIRTHDAY.finditer(clause):
         out.append(Claim("user", AGE, match.group("value"), True, match.group("value")))
+    for match in _REACHED.finditer(clause):
+        out += _possessive(match.group("np"), match.group("value"), match.group(0))
     for match in _COUNT_ORDINAL.finditer(clause):
         number = _number(match.group("value"))
         if number is not None and match.group("noun").lower() not in ("birthday", "anniversary"):
@@ -647,6 +678,7 @@ def _possessive(np: str, said: str, whole: str) -> list[Claim]:
     value_words = _value(said)
     if not value_words:
         return []
+    np = _without_tail(np)
     end = _VALUE_END.search(said)
     said = said[: end.start()] if end else said
     words = re.sub(r"['’]s\b", " 's", np).split()
@@ -681,6 +713,24 @@ def _possessive(np: str, said: str, whole: str) -> list[Claim]:
 
 
 _AT = re.compile(r"(?i)(?:on|at|for|to|le|à|am|um|el|a\s+las|no|na|às)\b")
+# When a subject's words end: "my highest score so far is 124" says the highest score, "so far" when it holds.
+_NP_TAILS = frozenset(
+    "so far|to date|until now|till now|yet|ever|lately|currently|now|right now|these days|at the moment|this year"
+    "|this month|this week|this season|bis jetzt|jusqu'ici|hasta ahora|até agora".split("|")
+)
+
+
+def _without_tail(np: str) -> str:
+    """A subject without the words after it that say when it holds ("my highest score so far")."""
+    words = np.split()
+    while len(words) > 1:
+        tail = next((n for n in (3, 2, 1) if " ".join(words[-n:]).lower().replace("’", "'") in _NP_TAILS), 0)
+        if not tail or tail >= len(words):
+            break
+        del words[-tail:]
+    return " ".join(words)
+
+
 _MODIFIERS = frozenset(
     """new old little big younger older elder best dear current former favourite favorite now maintenant jetzt ahora
     agora actually""".split()

@@ -64,11 +64,14 @@ def agents(piece: Piece) -> bool:
 
 
 def pieces(memory: Memory) -> list[Piece]:
-    """The memory's statement (its content and the detail it left out), then its attached turns."""
-    own = Piece(
-        " ".join(t for t in (memory.content, stored_text(memory.raw.get("detail"))) if t),
-        [s for s in memory.sources if type(s) is dict],
-    )
+    """The memory's statement (its content and the detail it left out), then its attached turns. The statement's
+    sources that said its value as it is now come first: once a value changed, the message that changed it before
+    the ones that said the older value (kept in its history)."""
+    sources = [s for s in memory.sources if type(s) is dict]
+    since = memory.extra.get("since")
+    if isinstance(since, str) and since:
+        sources = sorted(sources, key=lambda s: str(s.get("ts") or "")[:19] < since[:19])
+    own = Piece(" ".join(t for t in (memory.content, stored_text(memory.raw.get("detail"))) if t), sources)
     return [own, *(Piece(t["text"], [t["source"]], t) for t in memory.episode)]
 
 

@@ -226,8 +226,8 @@ def create(index: Index, lookup: Candidates, draft: Draft) -> Memory:
 def statement_marks(content: str) -> dict:
     """What a memory keeps of what its words state, for recall to read without reading the words again: `states`,
     the attributes of whom (claims.claim_terms), `about`, whom they speak of (claims.holders), and `asks`, when they
-    state nothing (a question, a supposition, a text being written) — search.newest_first never lists such a memory
-    above what it could replace."""
+    state nothing (a question, a supposition, a text being written; a claim is read only from a clause that asserts)
+    — search.newest_first never lists such a memory above what it could replace."""
     said = without_said(content)
     marks: dict = {}
     found = sorted(claim_terms(said))
@@ -236,7 +236,7 @@ def statement_marks(content: str) -> dict:
     about = sorted(holders(said))
     if about:
         marks["about"] = about
-    if not asserts_any(unquoted(said)):
+    if not found and not asserts_any(unquoted(said)):
         marks["asks"] = True
     return marks
 
