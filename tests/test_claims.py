@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippocampus.claims import asks_to_keep, claim_terms, claims, corrected, note_lead
+from hippocampus.claims import asks_to_keep, claim_terms, claims, corrected, note_lead, note_tail
 
 STATED = [
     # (text, (holder, attribute, value))
@@ -123,6 +123,18 @@ NOTES = [
     ("Vergiss bitte nicht, dass ich Donnerstag frei habe", "ich Donnerstag"),
     ("No te olvides de que soy alérgica a las nueces", "soy alérgica"),
     ("Não esquece que o meu voo é às 9", "o meu voo"),
+    # asked as a need or a duty, with the verb in any form the frame takes
+    ("Would you mind remembering that my gate code is 7731?", "my gate"),
+    ("Do me a favour and remember that the boiler service is due in October.", "the boiler"),
+    ("Could you store the fact that my bike lock combination is 0419?", "my bike"),
+    ("Peux-tu retenir que mon code de porte est 4512 ?", "mon code"),
+    ("Il faut que tu te souviennes que Marie arrive le 3 mai.", "Marie arrive"),
+    ("Du musst dir merken, dass der Müll dienstags abgeholt wird.", "der Müll"),
+    ("Necesito que recuerdes que mi hermana llega el viernes.", "mi hermana"),
+    ("Preciso que anotes que a renda vence no dia 5.", "a renda"),
+    ("你要记得我的护照号码是E1234567。", "我的护照"),
+    ("请帮我把这个记下来：房租每月五号交。", "房租"),
+    ("Just a heads up for the future: I can't eat gluten.", "I can't"),
 ]
 
 
@@ -176,3 +188,26 @@ def test_a_question_asks_the_attribute_of_whom_a_statement_states_it(question, t
     for term in terms:
         if term in said:
             assert term in claim_terms(said[term])
+
+
+TAILS = [
+    ("My locker number is 218, please remember that.", ", please remember that."),
+    ("Mon code de casier est 3381, retiens-le bien.", ", retiens-le bien."),
+    ("Mein Spind hat die Nummer 212, merk dir das bitte.", ", merk dir das bitte."),
+    ("Die Alarmanlage hat den Code 5521 – bitte notieren!", "– bitte notieren!"),
+    ("Mi taquilla es la 44, no lo olvides.", ", no lo olvides."),
+    ("O meu cacifo é o 17, não te esqueças disso.", ", não te esqueças disso."),
+    ("我的储物柜号码是 58，记一下。", "，记一下。"),
+]
+
+
+@pytest.mark.parametrize("text, tail", TAILS, ids=[t[0][:30] for t in TAILS])
+def test_a_request_to_keep_what_was_just_said_ends_a_sentence_and_comes_off(text, tail):
+    assert note_tail(text) == tail and asks_to_keep(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["We saw that film together, remember?", "I went home, and then I slept.", "Remember this.", "Ok, noted."]
+)
+def test_what_asks_nothing_after_a_statement_has_no_tail(text):
+    assert note_tail(text) is None

@@ -194,6 +194,8 @@ EXPLICIT = [
     ("Recuerda que el cumpleaños de Ana es el 12 de mayo", "cumpleaños de Ana es el 12 de mayo"),
     ("Lembre-se de que o voo para Lisboa sai às 7h", "voo para Lisboa sai às 7h"),
     ("请记住我的护照号码尾号是4471", "护照号码尾号是4471"),
+    ("Please memorise that our anniversary is on June 12", "anniversary is on June 12"),
+    ("¿Puedes recordar que mi número de socio es 55321?", "número de socio es 55321"),
 ]
 
 
@@ -205,7 +207,24 @@ def test_an_explicit_note_in_any_common_form_is_a_core_memory_without_its_lead(c
     assert kept in memory["content"], memory["content"]
     lead = said.split(kept)[0].strip(" :,")
     assert not memory["content"].lower().startswith(lead.lower()[:5]), memory["content"]
+    asking = {word.strip(":,") for word in lead.lower().split()[:2] if len(word) > 3}  # "please memorise"
+    assert not asking & set(memory["content"].lower().split()[:3]), memory["content"]
     assert kept in chat.core()
+
+
+@pytest.mark.parametrize(
+    "said,kept,asking",
+    [
+        ("Mon code de casier est 3381, retiens-le bien.", "3381", "retiens"),
+        ("Mi taquilla es la 44, no lo olvides.", "44", "olvides"),
+        ("我的储物柜号码是 58，记一下。", "58", "记一下"),
+    ],
+)
+def test_a_request_to_keep_what_was_just_said_makes_it_a_core_note_without_the_request(chat, said, kept, asking):
+    chat.say(said)
+    [memory] = chat.memories()
+    assert memory.get("kind") == "explicit" and kept in memory["content"], memory
+    assert asking not in memory["content"] and kept in chat.core()
 
 
 # --- long notes --------------------------------------------------------------------------------------------------

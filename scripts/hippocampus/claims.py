@@ -910,28 +910,52 @@ _FRAME = (
     r"|(?:tu\s++peux|peux-tu|pourrais-tu|pouvez-vous|pourriez-vous|merci\s++de|s['’]il\s++te\s++pla[iî]t,?)\s++"
     r"|(?:tu\s++pourrais|vous\s++pourriez|pourrais-tu|pourriez-vous)\s++"
     r"|(?:kannst\s++du|könntest\s++du|bitte,?)\s++(?:bitte\s++|mal\s++|dir\s++)*|¿?\s*+(?:puedes|podrías|podés|por\s++favor,?)\s++"
-    r"|(?:pode|podes|poderia|poderias|você\s++pode|você\s++poderia|por\s++favor,?)\s++|麻烦(?:你)?|请你?|帮我|你(?:能|可以)(?:帮我)?)*)"
+    r"|(?:pode|podes|poderia|poderias|você\s++pode|você\s++poderia|por\s++favor,?)\s++|麻烦(?:你)?|请你?|帮我|你(?:能|可以)(?:帮我)?"
+    # asking as a need or a duty: "would you mind", "do me a favour and", "you should", "il faut que tu",
+    # "du musst dir", "necesito que", "preciso que", "你要", "帮我把这个…"
+    r"|would\s++you\s++mind\s++|do\s++me\s++a\s++fav(?:ou)?r\s++(?:and\s++)?|i\s++need\s++you\s++to\s++"
+    r"|you\s++(?:should|must|need\s++to|have\s++to|might\s++want\s++to|['’]ll\s++want\s++to)\s++"
+    r"|(?:it['’]s\s++|it\s++is\s++)?important\s++(?:that\s++)?you\s++"
+    r"|(?:going\s++forward|from\s++now\s++on|in\s++(?:the\s++)?future|for\s++the\s++future|for\s++later),?\s++"
+    r"|(?:il\s++faut\s++que\s++tu|tu\s++dois|j['’]ai\s++besoin\s++que\s++tu|je\s++veux\s++que\s++tu)\s++(?:te\s++|t['’])?"
+    r"|(?:du\s++(?:musst|sollst|solltest))\s++(?:dir\s++)?(?:bitte\s++)?"
+    r"|(?:necesito|quiero|preciso|quero)\s++que\s++(?:me\s++|te\s++)?"
+    r"|(?:tienes\s++que|debes|deberías|tens\s++de|tens\s++que|tem\s++que|tem\s++de|deves|precisas\s++de)\s++(?:te\s++)?"
+    r"|pense[sz]?\s++à\s++|你要|你得|你(?=记)|一定要|务必|千万|把(?:这个|这些|它|这件事))*)"
 )
 # Verbs that ask to keep whatever follows them, and verbs that do so only with an object marker ("save this:",
 # "note that…"; "keep going" asks nothing to be kept).
 _KEEP = (
-    r"(?:remember(?!\s+(?:when|how|what|where|who|why|if|whether|the\s+time)\b)|make\s+a\s+note(?:\s+of)?"
+    r"(?:remember(?:ing)?(?:\s+the\s+fact)?(?!\s+(?:when|how|what|where|who|why|if|whether|the\s+time)\b)"
+    # a note named as one before a colon: "Make a mental note:", "Note pour plus tard :", "Notiz an mich:"
+    r"|(?:make\s+a\s+|a\s+)?(?:mental\s+)?(?:note|memo|reminder|rappel|notiz|nota|lembrete|recordatorio)"
+    r"(?:\s+(?:for\s+later|to\s+self|for\s+you|pour\s+plus\s+tard|pour\s+toi|pour\s+moi|an\s+mich|an\s+dich"
+    r"|für\s+später|für\s+dich|para\s+ti|para\s+mí|para\s+mim|para\s+depois|para\s+más\s+tarde))?(?=\s*+[:：])"
+    r"|(?:it['’]s\s+)?worth\s+(?:remembering|noting|knowing)|put\s+(?:this|that|it)\s+in(?:to)?\s+your\s+memory"
+    r"|ten(?:lo|ed)?\s+presente|fica\s+(?:registado|registrado|anotado)|que\s+fique\s+(?:registado|registrado)"
+    r"|(?:one\s+|a\s+|some)?things?\s+to\s+(?:remember|keep\s+in\s+mind|note)|(?:a\s+)?heads\s+up(?:\s+for\s+(?:the\s+future|later))?"
+    r"|know(?=\s+(?:that|this)\b)|make\s+a\s+note(?:\s+of)?"
     r"|take\s+(?:a\s+)?note(?:\s+of)?|note\s+down|write\s+(?:this\s+|it\s+|that\s+)?down|jot\s+(?:this\s+|it\s+"
-    r"|that\s+)?down|put\s+(?:this\s+|it\s+|that\s+)?down|memori[sz]e|bear\s+in\s+mind|keep\s+in\s+mind"
+    r"|that\s+)?down|put\s+(?:this\s+|it\s+|that\s+)?down|memori[sz](?:e|ing)|bear\s+in\s+mind"
+    r"|keep(?:ing)?\s+(?:this\s+|that\s+|it\s+)?in\s+mind"
     r"|add\s+(?:this\s+|it\s+|that\s+)?to\s+(?:your\s+)?(?:memory|notes)|file\s+(?:this|it|that)\s+away"
     r"|(?:don['’]t|do\s+not|never)\s+(?:ever\s+)?forget|don['’]t\s+let\s+me\s+forget|commit\s+(?:this\s+|it\s+)?to\s+memory"
     r"|make\s+sure\s+(?:you\s+)?remember|note\s+to\s+self|keep\s+track\s+of|hold\s+on\s+to\s+(?:this|that)"
     r"|mind\s+that|store\s+(?:this|that|it)\s+(?:away|somewhere)|put\s+(?:this|that|it)\s+(?:on\s+record|in\s+your\s+notes)"
     r"|retiens|rappelle-toi|souviens-toi|prends?\s+note|garde[rz]?\s+(?:en\s+(?:mémoire|tête)|à\s+l['’]esprit)"
     r"|mémorise[rz]?|n['’]oublie\s+(?:surtout\s+|jamais\s+)?pas|n['’]oubliez\s+pas|garde\s+(?:ça|cela)\s+en\s+tête|note\s+bien"
-    r"|prends?\s+bonne\s+note|retenez"
+    r"|prends?\s+bonne\s+note|retenez|retenir|souvenir|souviennes|rappeler|rappelles|mémoriser|ne\s+pas\s+oublier"
     r"|merk\s+dir|merke\s+dir|merken|notier(?:e)?\s+dir(?:\s+(?:mal|bitte|das))*|schreib\s+(?:dir\s+)?(?:das\s+)?auf|aufschreiben"
-    r"|behalte|behalten|(?:vergiss|vergesst)\s+(?:bitte\s+|das\s+|es\s+)*nicht|denk(?:e)?\s+(?:bitte\s+)?(?:daran|dran)"
+    r"|behalte|behalten|(?:vergiss|vergesst)\s+(?:bitte\s+|das\s+|es\s+|bloß\s+|ja\s+|aber\s+)*nicht"
+    r"|nicht\s+vergessen"
+    r"|denk(?:e)?\s+(?:bitte\s+)?(?:daran|dran)"
     r"|speicher(?:e)?\s+dir|halte?\s+(?:bitte\s+)?fest|"
     r"recuerda|acuérdate|toma\s+nota|guárdate|memoriza|no\s+(?:te\s+)?olvides(?:\s+de)?|ten(?:lo)?\s+en\s+cuenta"
-    r"|que\s+no\s+se\s+te\s+olvide|apúntate|apúntalo|anótalo|"
+    r"|que\s+no\s+se\s+te\s+olvide|apúntate|apúntalo|anótalo|recordar(?:me)?|recuerdes|acordarte|acuerdes|apuntar|apuntes"
+    r"|memorizar|no\s+olvidar|tener\s+en\s+cuenta|"
     r"lembra|lembre-se|lembra-te|memorize|não\s+(?:te\s+|se\s+)?esque[çc](?:a|as|e)?(?:\s+de)?|toma\s+nota|tome\s+nota"
-    r"|fica\s+(?:a\s+)?sab(?:er|endo)|guarda\s+(?:isso|isto)\s+(?:aí|contigo)|"
+    r"|fica\s+(?:a\s+)?sab(?:er|endo)|guarda\s+(?:isso|isto)\s+(?:aí|contigo)|lembrar(?:-te|-se)?|lembres|anotes"
+    r"|não\s+esquecer|"
     r"记住|记一下|记下来?|记着|记得|别忘了|不要忘记|存一下|存下来?|备注一下|记录一下|记录下来|写下来|留个底|记好|记牢)"
 )
 _KEEP_MARKED = (
@@ -943,28 +967,64 @@ _KEEP_MARKED = (
 # "Keep in mind that …", "Save this: …"). A verb that keeps only with one ("save", "note") must be followed by one.
 _BETWEEN = (
     r"(?:\s|[,，]|aí\b|ai\b|lá\b|por\s+favor\b|please\b|bitte\b|s['’]il\s+te\s+plaît\b|stp\b|一下|this\b|that\b"
-    r"|these\b|the\s+following\b|it\b|for\s+me\b|ça\b|cela\b|das\b|dies\b|esto\b|eso\b|isso\b|isto\b)*+"
+    r"|these\b|the\s+following\b|the\s+fact\b|it\b|for\s+me\b|for\s+later\b|for\s+the\s+future\b|ça\b|cela\b"
+    r"|das\b|dies\b|esto\b|eso\b|isso\b|isto\b"
+    r"|(?:(?:ganz|sehr|very|really|muy|très|muito)\s+)?(?:important|wichtig|importante|importantísimo|重要)\b)*+"
     r"[:：\-–—]?\s*+(?:(?:que|qu['’]|dass|de\s+que)\b\s*+)?"
 )
 _MARKED = (
-    r"(?=\s*+[:：\-–—]|\s*+,?\s*+(?:aí|ai|lá|por\s+favor|please|bitte|this|that|these|it|ça|cela|das|dies|esto|eso"
+    r"(?=\s*+(?:一下[:：，,]|[:：\-–—])|\s*+,?\s*+(?:aí|ai|lá|por\s+favor|please|bitte|this|that|these|it|the\s+fact|ça|cela|das|dies|esto|eso"
     r"|isso|isto|que|dass)\b)"
 )
 _NOTE_REQUEST = re.compile(
-    rf"(?i:\A\s*+¿?(?:(?:oh|and|also|so|btw|by\s+the\s+way|hey|ok|okay|one\s+more\s+thing|quick\s+one|actually)[,:!]?\s++)*+"
+    rf"(?i:\A\s*+¿?(?:(?:oh|and|also|so|btw|by\s+the\s+way|hey|ok|okay|one\s+more\s+thing|quick\s+one|actually|just)"
+    rf"[,:!]?\s++)*+"
     rf"{_FRAME}(?:{_KEEP}|{_KEEP_MARKED}{_MARKED})(?![A-Za-zÀ-ÿ'’]){_BETWEEN})"
 )
 # Words that mark what follows as worth keeping, wherever they stand: "…, for the record, I'm allergic to shellfish".
 _FOR_THE_RECORD = re.compile(
-    r"(?i:(?:\A|[,;.!]\s*|\s)(?:for\s+the\s+record|for\s+future\s+reference|just\s+so\s+you\s+know|fyi|pour\s+mémoire"
+    r"(?i:(?:\A|[,;.!]\s*|\s)(?:for\s+the\s+record|for\s+your\s+records?|for\s+future\s+reference|just\s+so\s+you\s+know"
+    r"|fyi|pour\s+mémoire"
     r"|pour\s+info|zur\s+info|zur\s+kenntnis|para\s+que\s+conste|para\s+constar|para\s+registro|para\s+tu\s+información"
     r"|para\s+sua\s+informação)[,:]?\s)|备注[:：]|仅供参考[，,]"
 )
 
 
+# A request to keep what was just said, as the last clause of a sentence, its object a word that points back ("…,
+# please remember that", "…, retiens-le bien", "…, merk dir das bitte", "…, no lo olvides", "…, grava isso",
+# "…，记一下"): a frame, a verb of keeping in any form, and only what may stand around it.
+_IT = r"(?:that|this|it|them|ça|cela|le|la|les|l['’]|das|es|dies|lo|los|isso|isto|disso|disto|这个|这些|它|一下|下)"
+_KEEP_IT = re.compile(
+    rf"\A(?i:(?:and\s++|so\s++|et\s++|und\s++|y\s++|e\s++)?{_FRAME}"
+    rf"(?:(?:don['’]t|do\s+not|never|ne|no|não|nicht)\s++)?(?:te\s++)?(?:{_IT}\s++)?(?:{_KEEP}|{_KEEP_MARKED}|forget|oublie|vergiss|olvides|esqueças"
+    r"|esqueças|esqueçam|retiens|note|garde|mémorise|recuérda|guárda|memoríza|anóta|apúnta|grava|anota|guarda|lembra"
+    r"|记住|记下|记着|记好|记牢|记|别忘)"
+    rf"(?:-?(?:le|la|les|lo|la|los|las|te|toi|t['’]))?(?:['’]s)?"
+    rf"(?:\s++(?:dir|te|me|mir|{_IT}|down|in\s+mind|pas|nicht|bien|quelque\s+part|bitte|please|por\s+favor|ok|okay"
+    r"|for\s+me|s['’]il\s+te\s+pla[iî]t|stp|aí|ai|lá|de\s+(?:isso|isto))){0,4}"
+    r"(?:啊|哦|吧|了|呀|哈)?)"
+)
+_LAST_CLAUSE = re.compile(r"[,;，；—–]|\s-\s")
+
+
+def note_tail(text: str) -> str | None:
+    """The words at the end of a sentence that ask to keep what it says ("…, retiens-le bien."), as written with
+    what separates them; None when it ends with none (a sentence that is only the request keeps nothing)."""
+    if text.rstrip().endswith(("?", "？")):
+        return None  # "…, remember?" asks whether one remembers
+    body = text.rstrip(" .!！。")
+    breaks = list(_LAST_CLAUSE.finditer(body))
+    if not breaks or not body[: breaks[-1].start()].strip():
+        return None
+    last = body[breaks[-1].end() :].strip()
+    if not last or _KEEP_IT.fullmatch(last) is None:
+        return None
+    return text[breaks[-1].start() :]
+
+
 def asks_to_keep(text: str) -> bool:
-    """Whether any sentence of a text asks to keep something (note_lead)."""
-    return any(note_lead(sentence) for sentence in SENTENCE_BREAK.split(text))
+    """Whether any sentence of a text asks to keep something (note_lead, note_tail)."""
+    return any(note_lead(sentence) or note_tail(sentence) for sentence in SENTENCE_BREAK.split(text))
 
 
 def note_lead(text: str) -> str | None:

@@ -8,7 +8,7 @@ import re
 from ..terms import IGNORED_TERMS, without_said
 from ..text import may_contain, one_line, split_label, words, SENTENCE_BREAK, STOP_WORDS
 from .. import notes
-from ..claims import note_lead, states
+from ..claims import note_lead, note_tail, states
 from ..smalltalk import normalized, small_talk_sentence
 from .facts import CAPITAL, NUMBER
 from .transcripts import MESSAGE_LIMIT
@@ -260,14 +260,18 @@ def summarise(
     said = []  # each kept sentence as it was said: "remember this: …" matches the rule before the lead is cut off
     for sentence in sentences:
         unaside = _ASIDE.sub(",", sentence)
-        stripped = _LEAD.sub("", notes.LEAD.sub("", unaside, count=1), count=1)
         # "Could you please make a note that …", "for the record, …" (one lead is taken off, not two)
-        asked = note_lead(stripped) if stripped == unaside else None
+        asked = note_lead(unaside)
         if asked:
-            stripped = stripped[len(asked) :]
+            stripped = unaside[len(asked) :]
             if stripped.endswith("?"):  # "Could you note that…?" asks to keep a statement
                 stripped = stripped[:-1] + "."
-        if may_contain(stripped, _TRAIL_WORDS):
+        else:
+            stripped = _LEAD.sub("", notes.LEAD.sub("", unaside, count=1), count=1)
+        tail = note_tail(stripped)
+        if tail:  # "…, retiens-le bien.", "…，记一下。"
+            stripped = stripped[: len(stripped) - len(tail)]
+        elif may_contain(stripped, _TRAIL_WORDS):
             stripped = _TRAIL.sub("", stripped)
         stripped = stripped.strip()
         if not stripped:
