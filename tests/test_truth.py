@@ -227,6 +227,30 @@ def test_a_request_to_keep_what_was_just_said_makes_it_a_core_note_without_the_r
     assert asking not in memory["content"] and kept in chat.core()
 
 
+@pytest.mark.parametrize(
+    "turns,kept",
+    [
+        (("Can you remember something for me?", "agent: Of course, what is it?", "My locker code is 3381."), "3381"),
+        (("Merk dir Folgendes:", "agent: Klar.", "Mein Spind hat die Nummer 212."), "212"),
+        (("The spare key is in the blue pot.", "agent: Good to know.", "Please remember that."), "blue pot"),
+        (("我的车牌是京A12345。", "agent: 好的。", "记住这个。"), "京A12345"),
+    ],
+)
+def test_a_request_to_keep_the_next_or_the_last_thing_said_makes_that_a_core_note(chat, turns, kept):
+    chat.say(*turns)
+    [note] = [m for m in chat.memories() if kept in m["content"]]
+    assert note.get("kind") == "explicit" and note["importance"] >= 0.9, note
+    assert kept in chat.core()
+    assert not [m for m in chat.memories() if m.get("kind") == "explicit" and kept not in m["content"]]
+
+
+def test_a_request_to_keep_what_came_before_never_reaches_past_another_stretch_or_a_stranger(chat):
+    chat.say("The boiler is in the attic.")
+    session = chat.say("agent: Noted.")
+    chat.say("Please remember that.", session=session, gap=timedelta(days=2))
+    assert not [m for m in chat.memories() if m.get("kind") == "explicit"], chat.memories()
+
+
 # --- long notes --------------------------------------------------------------------------------------------------
 
 

@@ -956,7 +956,7 @@ _KEEP = (
     r"lembra|lembre-se|lembra-te|memorize|não\s+(?:te\s+|se\s+)?esque[çc](?:a|as|e)?(?:\s+de)?|toma\s+nota|tome\s+nota"
     r"|fica\s+(?:a\s+)?sab(?:er|endo)|guarda\s+(?:isso|isto)\s+(?:aí|contigo)|lembrar(?:-te|-se)?|lembres|anotes"
     r"|não\s+esquecer|"
-    r"记住|记一下|记下来?|记着|记得|别忘了|不要忘记|存一下|存下来?|备注一下|记录一下|记录下来|写下来|留个底|记好|记牢)"
+    r"记住|记一下|记下来?|记着|记得|记(?=一件事|个事|件事)|别忘了|不要忘记|存一下|存下来?|备注一下|记录一下|记录下来|写下来|留个底|记好|记牢)"
 )
 _KEEP_MARKED = (
     r"(?:note|save|store|keep|log|record|noter|note[rz]?|enregistre[rz]?|garde[rz]?|notier(?:e|en)?|speicher(?:e|n)?"
@@ -976,9 +976,17 @@ _MARKED = (
     r"(?=\s*+(?:一下[:：，,]|[:：\-–—])|\s*+,?\s*+(?:aí|ai|lá|por\s+favor|please|bitte|this|that|these|it|the\s+fact|ça|cela|das|dies|esto|eso"
     r"|isso|isto|que|dass)\b)"
 )
+# Words a message opens with before it asks: "Oh, and…", "Au fait,", "Übrigens,", "Por cierto,", "Já agora,", "对了，".
+_OPENERS = (
+    r"(?:oh|ah|and|also|so|btw|by\s+the\s+way|hey|hi|ok|okay|one\s+more\s+thing|quick\s+one|actually|just|anyway"
+    r"|et|alors|au\s+fait|d['’]ailleurs|ah\s+oui|tiens|une\s+dernière\s+chose|sinon|encore\s+une\s+chose|bon"
+    r"|und|übrigens|ach(?:\s+ja)?|noch\s+was|eine\s+sache\s+noch|kurz\s+noch|also|na|ja"
+    r"|y|por\s+cierto|oye|una\s+cosa\s+más|otra\s+cosa|bueno|vale|ah\s+y|pues"
+    r"|e|já\s+agora|aliás|olha|ah\s+e|mais\s+uma\s+coisa|outra\s+coisa|então"
+    r"|对了|另外|还有|哦对|顺便说一下|顺便|对|哦|嗯)"
+)
 _NOTE_REQUEST = re.compile(
-    rf"(?i:\A\s*+¿?(?:(?:oh|and|also|so|btw|by\s+the\s+way|hey|ok|okay|one\s+more\s+thing|quick\s+one|actually|just)"
-    rf"[,:!]?\s++)*+"
+    rf"(?i:\A\s*+¿?(?:{_OPENERS}[,:!，：]?\s*+)*+"
     rf"{_FRAME}(?:{_KEEP}|{_KEEP_MARKED}{_MARKED})(?![A-Za-zÀ-ÿ'’]){_BETWEEN})"
 )
 # Words that mark what follows as worth keeping, wherever they stand: "…, for the record, I'm allergic to shellfish".
@@ -1000,7 +1008,7 @@ _KEEP_IT = re.compile(
     r"|esqueças|esqueçam|retiens|note|garde|mémorise|recuérda|guárda|memoríza|anóta|apúnta|grava|anota|guarda|lembra"
     r"|记住|记下|记着|记好|记牢|记|别忘)"
     rf"(?:-?(?:le|la|les|lo|la|los|las|te|toi|t['’]))?(?:['’]s)?"
-    rf"(?:\s++(?:dir|te|me|mir|{_IT}|down|in\s+mind|pas|nicht|bien|quelque\s+part|bitte|please|por\s+favor|ok|okay"
+    rf"(?:\s*+(?:dir|te|me|mir|{_IT}|down|in\s+mind|pas|nicht|bien|quelque\s+part|bitte|please|por\s+favor|ok|okay"
     r"|for\s+me|s['’]il\s+te\s+pla[iî]t|stp|aí|ai|lá|de\s+(?:isso|isto))){0,4}"
     r"(?:啊|哦|吧|了|呀|哈)?)"
 )
@@ -1020,6 +1028,36 @@ def note_tail(text: str) -> str | None:
     if not last or _KEEP_IT.fullmatch(last) is None:
         return None
     return text[breaks[-1].start() :]
+
+
+# What a request may name instead of what to keep, when that comes next: "Can you remember something for me?",
+# "Merk dir Folgendes:", "Anota esto:", "帮我记一件事".
+_SOMETHING = re.compile(
+    r"(?i:(?:something|a\s+thing|one\s+thing|this|the\s+following|quelque\s+chose|un\s+truc|ceci|ça|ce\s+qui\s+suit"
+    r"|folgendes|etwas|was|das\s+hier|dies|algo|una\s+cosa|esto|lo\s+siguiente|uma\s+coisa|isto|isso|o\s+seguinte"
+    r"|一件事|一个事|这个|以下|下面)(?:\s+(?:for\s+me|pour\s+moi|für\s+mich|por\s+mí|para\s+mim|please|bitte"
+    r"|por\s+favor|s['’]il\s+te\s+pla[iî]t))?)?[\s?？.!:：。,，]*"
+)
+_YES = re.compile(
+    r"(?i:(?:yes|yeah|yep|sure|oui|ja|sí|si|sim|是的|是|好的|好|对)\b[\s,!.，！]*(?:please\s+|bitte\s+)?)?"
+)
+
+
+def asks_to_keep_next(text: str) -> bool:
+    """Whether a message asks to keep what comes next and holds nothing to keep itself ("Can you remember something
+    for me?", "Merk dir Folgendes:", "帮我记一件事"): the owner's next message is the note."""
+    if _DRAFTING.search(text):
+        return False
+    found = _NOTE_REQUEST.match(text)
+    return found is not None and _SOMETHING.fullmatch(text[found.end() :]) is not None
+
+
+def keeps_what_came_before(text: str) -> bool:
+    """Whether a message is only a request to keep what was said before it ("Please remember that.", "Yes, save
+    it", "Merk dir das!", "记住这个。"): the owner's previous message is the note."""
+    body = text.strip().rstrip(" .!！。")
+    body = body[_YES.match(body).end() :]  # type: ignore[union-attr]
+    return bool(body) and _KEEP_IT.fullmatch(body) is not None
 
 
 def asks_to_keep(text: str) -> bool:

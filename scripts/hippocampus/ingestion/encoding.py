@@ -13,7 +13,17 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 
 from .. import redaction, retention
-from ..claims import asserts_any, claim_terms, claims, corrected, holders, meeting, unquoted
+from ..claims import (
+    asks_to_keep_next,
+    asserts_any,
+    claim_terms,
+    claims,
+    corrected,
+    holders,
+    keeps_what_came_before,
+    meeting,
+    unquoted,
+)
 from ..model import DOMAINS, Index, Memory
 from ..text import asks, label, may_contain, one_line, words
 from ..terms import without_said
@@ -492,6 +502,16 @@ class Episodes:
             if head is not None:
                 self.last[signal.session] = head
 
+    def withdraw(self, signal: Signal) -> None:
+        """A message left out is a memory of its own after all (a note asked for after it): no longer waiting, nor
+        attached to the session's memory so far."""
+        waiting = self.waiting.get(signal.session, [])
+        waiting[:] = [t for t in waiting if t[0] is not signal]
+        memory = self.current(signal.session)
+        episode = memory.raw.get("episode") if memory is not None else None
+        if memory is not None and type(episode) is list:
+            memory.raw["episode"] = [t for t in episode if not (type(t) is dict and t.get("source") == signal.source)]
+
     def finish(self) -> None:
         """What is still waiting when the run ends: a question no one answered yet, or small talk, goes with the
         session's memory so far; anything else is held by its most informative message, made a memory of its own
@@ -562,6 +582,11 @@ def encode(
         lookup = Candidates(index.memories)
     episodes = Episodes(index, lookup, now, outcome)
     previous: dict[str, str] = {}  # session → the text of its last message so far
+    # The owner's requests that point at another message of theirs: session → True when the last one asked to keep
+    # what comes next ("Can you remember something for me?"); session → the memory of their last message, which a
+    # request that follows it ("Please remember that.") makes a note.
+    asked_next: dict[str, bool] = {}
+    last_said: dict[str, tuple[Signal, Memory | None]] = {}
     for count, signal in enumerate(signals, 1):
         if count % SETTLE_EVERY == 0:
             for held in index.memories:
@@ -574,7 +599,25 @@ def encode(
             outcome.duplicates += 1
             continue
         lookup.held.add(signal.key)
-        score = score_of(signal)
+        owners = signal.role == "user" and signal.trust != "untrusted"
+        if before is None:
+            asked_next.pop(signal.session, None)  # another stretch of conversation: the request is stale
+            last_said.pop(signal.session, None)
+        if owners and keeps_what_came_before(redacted_text(signal)) and signal.session in last_said:
+            said, earlier = last_said.pop(signal.session)
+            if earlier is None:  # too short to be a memory of its own ("我的车牌是京A12345。"): one now, a note
+                episodes.withdraw(said)
+                draft = draft_from(said, score_of(said, asked_to_keep=True), now)
+                earlier = place(index, lookup, draft, outcome, None) if draft is not None else None
+            if earlier is not None:
+                made_a_note(earlier, signal_time(signal, now))
+            outcome.skipped += 1
+            continue
+        score = score_of(signal, owners and asked_next.pop(signal.session, False))
+        if owners and asks_to_keep_next(redacted_text(signal)):
+            asked_next[signal.session] = True
+            outcome.skipped += 1
+            continue
         if score.rule == "noise":
             outcome.skipped += 1
             continue
@@ -602,6 +645,8 @@ def encode(
                 draft.importance = min(value, retention.ceiling_for(draft.trust == "untrusted"))
                 memory = create(index, lookup, draft)
                 outcome.new.append(memory.id)
+        if owners:
+            last_said[signal.session] = (signal, memory)
         if memory is not None:
             note_dates(memory, signal)
             episodes.joined(signal, memory)
@@ -609,6 +654,15 @@ def encode(
             episodes.left_out(signal, score, before)
     episodes.finish()
     return outcome
+
+
+def made_a_note(memory: Memory, when: datetime) -> None:
+    """The owner asked to keep what they had just said ("Please remember that."): its memory is a note from now on,
+    as important as one said with its request."""
+    memory.extra["kind"] = "explicit"
+    value = scoring.RULES[0].value
+    if memory.importance < value:
+        retention.restart(memory, value, when.date())
 
 
 def states_a_fact(signal: Signal, score: Score) -> bool:
@@ -619,10 +673,10 @@ def states_a_fact(signal: Signal, score: Score) -> bool:
     return any(claim.stated and claim.holder.startswith("user") for claim in claims(redacted_text(signal)))
 
 
-def score_of(signal: Signal) -> Score:
-    """The signal's score. Its text is scored as queued (preprocess redacted it already); everything a memory
-    keeps of it is what `redacted_text` gives."""
-    return scoring.score(signal.text, signal.role)
+def score_of(signal: Signal, asked_to_keep: bool = False) -> Score:
+    """The signal's score (`asked_to_keep`: see scoring.score). Its text is scored as queued (preprocess redacted it
+    already); everything a memory keeps of it is what `redacted_text` gives."""
+    return scoring.score(signal.text, signal.role, asked_to_keep)
 
 
 def kept(score: Score, min_importance: float) -> bool:

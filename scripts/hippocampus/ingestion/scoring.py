@@ -286,8 +286,9 @@ def says_what_for(text: str) -> bool:
     return False
 
 
-def score(text: str, role: str = "user") -> Score:
-    """The importance and category of one cleaned message."""
+def score(text: str, role: str = "user", asked_to_keep: bool = False) -> Score:
+    """The importance and category of one cleaned message; `asked_to_keep`: the owner asked just before to keep what
+    comes next ("Can you remember something for me?"), so an owner's message is a note."""
     if is_noise(text):
         return Score(0.0, "noise", "user", "noise")
     said = substance(text, role)
@@ -295,7 +296,11 @@ def score(text: str, role: str = "user") -> Score:
         return Score(SMALL_TALK, "smalltalk", "user", "smalltalk")
     flat = normalized(said)
     own = normalized(unquoted(said))  # the speaker's own words: a quoted "remember that…" is no note of theirs
-    opening = (notes.lead(without_label(said)) or asks_to_keep(without_label(said))) if role == "user" else None
+    opening = (
+        (notes.lead(without_label(said)) or asks_to_keep(without_label(said)) or asked_to_keep)
+        if role == "user"
+        else None
+    )
     if role == "user" and is_question(said) and not RULES[0].pattern.search(own) and not opening:
         return Score(QUESTION, "question", "user", "questions")
     matches: list[tuple[Rule, tuple[str, ...]]] = []
