@@ -58,6 +58,11 @@ STATED = [
     ("I've saved enough points for two free stays at any Hilton.", ("user", "_count:stay", "2")),
     ("my highest score so far is 124 points", ("highest", "scor", "124 points")),
     ("I just got my highest score in Ticket to Ride - 132 points!", ("highest", "scor", "132 points")),
+    # a value denied, then the one that holds
+    ("Ha, autocorrect strikes again: my sister's name isn't Claire, it's Clara.", ("user>sister", "_name", "clara")),
+    ("Perdona, me equivoqué: mi cuñada no se llama Marisol, se llama Maribel.", ("user>cuñada", "_name", "maribel")),
+    ("Unser Hund heißt nicht Bruno, sondern Balu.", ("user>hund", "_name", "balu")),
+    ("My car isn't red, it's blue.", ("user", "car", "blue")),
 ]
 
 

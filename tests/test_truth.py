@@ -373,6 +373,48 @@ def test_when_it_cannot_tell_which_value_holds_recall_lists_the_newer_first_and_
     assert older["saidEarlier"] == {"on": "2026-05-05", "newer": newer["id"]} and "saidEarlier" not in newer
 
 
+@pytest.mark.parametrize(
+    "first,later,now,kept,before",
+    [
+        (
+            "My sister Claire is a vet in Leeds, she'd know about the rabbit thing.",
+            "Ha, autocorrect strikes again: my sister's name isn't Claire, it's Clara.",
+            "Clara",
+            "Leeds",
+            "Claire",
+        ),
+        (
+            "Mi cuñada Marisol viene a comer el domingo, es vegana.",
+            "Perdona, me equivoqué: mi cuñada no se llama Marisol, se llama Maribel.",
+            "Maribel",
+            "vegana",
+            "Marisol",
+        ),
+        (
+            "Unser Hund heißt Bruno und ist ein Labrador-Mix.",
+            "Korrektur: Der Hund heißt Balu, nicht Bruno. Bruno war der Hund meiner Eltern.",
+            "Balu",
+            "Labrador",
+            "Bruno",
+        ),
+    ],
+)
+def test_a_name_denied_and_given_again_is_put_right_where_it_was_said_with_the_rest_kept(
+    chat, first, later, now, kept, before
+):
+    chat.say(first)
+    chat.say(later)
+    [memory] = [m for m in chat.memories() if kept in m["content"]]
+    assert now in memory["content"] and before not in memory["content"], memory
+    assert before in memory["history"][-1]["content"]
+
+
+def test_a_name_given_beside_a_role_is_not_replaced_by_another_name_for_that_role_unless_denied(chat):
+    chat.say("My sister Claire is a vet in Leeds.")
+    chat.say("My sister's name is Clara, she's the one in Bristol.")
+    assert [m for m in chat.memories() if "Claire" in m["content"] and not m.get("history")], chat.memories()
+
+
 def test_a_running_total_said_again_is_the_new_value_and_its_message_is_read_first(chat):
     chat.say(
         "Can you recommend some AWS courses? By the way, I've already finished 10 Crash Course videos in the past"

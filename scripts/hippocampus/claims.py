@@ -22,6 +22,7 @@ neighbour Luis") introduces someone: it names the role's holder but never replac
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -181,7 +182,7 @@ _UNREAL = re.compile(
     r"(?:^|\b)(?:if|what\s+if|suppose|supposing|imagine|assuming|whether|would|might|maybe|perhaps|thinking\s+of"
     r"|thinking\s+about|considering|planning\s+to|plan\s+to|want\s+to|wanna|hope\s+to|wish|s['’]il|peut-être"
     r"|pourrait|voudrais|wenn|falls|ob|vielleicht|würde|würden|könnte|quizás|quizá|tal\s+vez|sería|gustaría"
-    r"|talvez|seria|gostaria|caso)\b|(?:^|[,;]\s*)(?:si|se)\s|如果|要是|假如|假设|也许|可能|或许|打算|想要",
+    r"|talvez|seria|gostaria|caso)\b|(?:^|[,;]\s*)(?:si|se)\s(?!(?:llama|llaman|llamaba|chama|chamam|chamava|mudó|mudou|casó|casou)\b)|如果|要是|假如|假设|也许|可能|或许|打算|想要",
     re.IGNORECASE,
 )
 # A message that asks for a text to be written, checked or translated: its words are the text's, not the user's.
@@ -272,7 +273,7 @@ def claims(text: str) -> tuple[Claim, ...]:
         if reported:
             sentence = sentence[: reported.start()]
         if _possessive_in(sentence):
-            found += _named(sentence)
+            found += _named(sentence) + _denied_then_said(sentence)
         for clause in _CLAUSES.split(sentence):
             read = _read(clause.strip())
             if read and asserts(clause):
@@ -597,6 +598,51 @@ def _named(sentence: str) -> list[Claim]:
     return out
 
 
+# A value denied, then the one that holds: "my sister's name isn't Claire, it's Clara", "mi cuñada no se llama
+# Marisol, se llama Maribel", "unser Hund heißt nicht Bruno, sondern Balu", "le code n'est pas 4512 mais 4521".
+_DENIED = re.compile(
+    rf"(?:\A|(?<=\s))(?P<np>(?i:{_POSSESSIVE})\s++{_NOUN}(?:\s++{_NOUN}){{0,3}}?)\s++(?i:isn['’]t|is\s+not|wasn['’]t"
+    r"|was\s+not|aren['’]t|are\s+not|ne\s+s['’]appelle\s+pas|n['’]est\s+pas|heißt\s+nicht|heisst\s+nicht|ist\s+nicht"
+    r"|no\s+se\s+llama|no\s+es|não\s+se\s+chama|não\s+é|不是|不叫)\s*+(?P<old>[\w'’:/.-]+(?:\s[A-ZÀ-Ý][\w'’-]*)?)"
+)
+_AFFIRMED = re.compile(
+    r"(?i:but\s+|mais\s+|aber\s+|sondern\s+|sino\s+|pero\s+|mas\s+(?:sim\s+)?|而是|是)?"
+    r"(?i:it['’]s\s+|it\s+is\s+|she['’]s\s+|he['’]s\s+|she\s+is\s+|he\s+is\s+|they['’]re\s+|c['’]est\s+|il\s+est\s+"
+    r"|elle\s+est\s+|er\s+ist\s+|sie\s+ist\s+|es\s+ist\s+|ele\s+é\s+|ela\s+é\s+|il\s+s['’]appelle\s+"
+    r"|elle\s+s['’]appelle\s+|s['’]appelle\s+|er\s+heißt\s+|sie\s+heißt\s+|heißt\s+|es\s+|se\s+llama\s+|ist\s+|é\s+"
+    r"|chama-se\s+|se\s+chama\s+|叫)?(?P<value>[\w'’:/.-]+(?:\s[A-ZÀ-Ý][\w'’-]*)?)"
+)
+
+
+def _denials(sentence: str) -> Iterator[tuple[re.Match, re.Match]]:
+    """Each value denied of a possessive subject and then given (see _DENIED): (the denial, what is given)."""
+    for match in _DENIED.finditer(sentence):
+        rest = sentence[match.end() :]
+        said = _AFFIRMED.match(rest, len(rest) - len(rest.lstrip(" ,;:—–-")))
+        if said is not None and said.group("value").lower() != match.group("old").lower():
+            yield match, said
+
+
+def denied(text: str) -> set[str]:
+    """The values a text denies and puts another in place of ("my sister's name isn't Claire, it's Clara" →
+    {"claire"}): a correction of what was said before, whatever its opening words."""
+    if not _possessive_in(text):
+        return set()
+    return {match.group("old").lower() for s in SENTENCE_BREAK.split(text) for match, _ in _denials(s)}
+
+
+def _denied_then_said(sentence: str) -> list[Claim]:
+    """A possessive subject's value denied and then given (see _DENIED): the value given, as said of the subject."""
+    out: list[Claim] = []
+    for match, said in _denials(sentence):
+        value = said.group("value")
+        called = _CALLED.search(
+            sentence[match.start() : match.end() + said.end()]
+        ) is not None or "name" in match.group("np")
+        out += _possessive(match.group("np"), value, (" is called " if called else " is ") + value)
+    return out
+
+
 def _person(who: str) -> str:
     """Whom a subject names: a person by their name ("my sister Ana", "Ana" → "ana"), else by their role ("my
     sister", "Dad" → "user>dad")."""
@@ -810,10 +856,14 @@ def differs(new: str, old: str) -> bool:
     return not (a <= b or b <= a)
 
 
-def meeting(new: tuple[Claim, ...], old: tuple[Claim, ...]) -> tuple[str, Claim, Claim] | None:
+def meeting(
+    new: tuple[Claim, ...], old: tuple[Claim, ...], denied: Collection[str] = ()
+) -> tuple[str, Claim, Claim] | None:
     """How the newer text's claims meet the older's: ("same", …) when they state the same value of an attribute of
     the same holder, ("changed", new claim, old claim) when the newer states another value of it, else None. Only
-    a stated claim changes a value: a role beside a name ("my new neighbour Luis") never does."""
+    a stated claim changes a value: a role beside a name ("my new neighbour Luis") never does; and a name the older
+    text only gives beside a role ("my sister Claire") is changed only by a newer text that denies it (`denied`:
+    "…isn't Claire, it's Clara", "…Nala, not Luna"), else it may be another person in that role."""
     same = None
     for claim in new:
         for before in old:
@@ -821,7 +871,7 @@ def meeting(new: tuple[Claim, ...], old: tuple[Claim, ...]) -> tuple[str, Claim,
                 continue
             if not differs(claim.value, before.value):
                 same = same or ("same", claim, before)
-            elif claim.stated:
+            elif claim.stated and (before.stated or before.value in denied):
                 return "changed", claim, before
     return same
 

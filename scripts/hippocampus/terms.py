@@ -265,14 +265,14 @@ def without_said(text: str) -> str:
 
 def topic_terms(text: str) -> set[str]:
     """The terms that say what a fact is about: its words minus numbers, stop words, change words and asides, the
-    words of an attribute as that attribute (see claims.ATTRIBUTES), and which attributes of whom it states
-    (claims.claim_terms)."""
+    words of an attribute as that attribute (see claims.ATTRIBUTES), and which attributes of whom it states or names
+    (claims.claim_terms: "my sister Claire" is about her name, which a later "her name isn't Claire" corrects)."""
     text = without_label(without_said(text))  # nor is who speaks
     if may_contain(text, _ASIDE_WORDS):
         text = _ASIDES.sub(" ", text)
     from .claims import attribute, claim_terms  # its patterns are compiled only where topics are read
 
-    out = claim_terms(text)
+    out = claim_terms(text, named=True)
     for word in words(text):
         found = attribute(word)
         if found is not None:

@@ -26,7 +26,7 @@ from ..claims import (
 )
 from ..model import DOMAINS, Index, Memory
 from ..text import asks, label, may_contain, one_line, words
-from ..terms import without_said
+from ..terms import topic_terms, without_said
 from ..timeutil import iso, parse_instant
 from . import scoring
 from .candidates import CANDIDATES_SHOWN, Candidates
@@ -363,16 +363,20 @@ def attach(
     return None
 
 
+DETAILS = 3  # the words of its own a memory must say besides a corrected value for its words to be kept
+
+
 def kept_details(memory: Memory, draft: Draft) -> str | None:
     """What a memory says once a draft has changed values of it, when the memory says more than the draft: its own
     words with those values put right ("Our cat Luna is three and loves the radiator" corrected by "she's called
     Nala" keeps her age and habits); None: the draft's words replace the memory's."""
     before = claims(without_said(memory.content))
-    met = meeting(draft.claims, before)
+    met = meeting(draft.claims, before, draft.replaced)
     if met is None or met[0] != "changed":
         return None
     others = [claim for claim in before if claim.key not in {c.key for c in draft.claims}]
-    if not others and len(memory.content) <= len(draft.content) + 20:
+    details = topic_terms(memory.content) - topic_terms(draft.content)  # "…is a vet in Leeds", beside the name
+    if not others and len(details) < DETAILS and len(memory.content) <= len(draft.content) + 20:
         return None
     return corrected(memory.content, draft.claims, before)
 

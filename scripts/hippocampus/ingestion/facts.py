@@ -173,7 +173,13 @@ _REPLACED = re.compile(
 def replaced_values(text: str) -> set[str]:
     """Values a text says are being replaced ("we use Postgres instead of MySQL" → {"mysql"}, "Sara, not Sofia" →
     {"sofia"})."""
-    return _named_values(_REPLACED.finditer(without_said(text)))
+    return _named_values(_REPLACED.finditer(without_said(text))) | denied_tokens(without_said(text))
+
+
+def denied_tokens(text: str) -> set[str]:
+    """The tokens of the values a text denies and gives another in place of (claims.denied: "my sister's name isn't
+    Claire, it's Clara")."""
+    return {token for value in claims_of.denied(text) for token in _tokens(value)}
 
 
 def _named_values(matches: Iterable[re.Match[str]]) -> set[str]:
@@ -203,6 +209,8 @@ def asserted(text: str) -> Said:
     # The values it replaces, as `replaced_values` reads them: from the same matches unless a "(said …)" ends it.
     stated = without_said(rest)
     replaced = _named_values(found if stated == rest else _REPLACED.finditer(stated))
+    denied = denied_tokens(stated)  # "my sister's name isn't Claire, it's Clara"
+    replaced |= denied
     named = [m for m in found if not m.group(0).lower().lstrip(", ").startswith(_CHANGE_OPENINGS)]
     for match in reversed(named):  # "…, not Sofia" and "not on Tuesday but" go; "instead of MySQL" says a change
         rest = rest[: match.start()] + rest[match.end() :]
@@ -211,7 +219,7 @@ def asserted(text: str) -> Said:
         rest = rest[0].upper() + rest[1:]
     return Said(
         rest or text,
-        bool(opening and opening.end() < len(text.rstrip())) or bool(named),
+        bool(opening and opening.end() < len(text.rstrip())) or bool(named) or bool(denied),
         frozenset(replaced),
     )
 
@@ -353,7 +361,7 @@ def relation(draft: Fact, memory: Memory | Fact, similarity: float, correcting: 
     old = memory if isinstance(memory, Fact) else Fact(memory.content)
     if not claims_of.asserts_any(without_said(draft.content)):
         return None  # a question or a supposition changes nothing ("Actually, is the meeting on Monday?")
-    met = claims_of.meeting(draft.claims, old.claims)
+    met = claims_of.meeting(draft.claims, old.claims, draft.replaced)
     if met is not None and met[0] == "changed":
         return "update"  # the same holder's attribute, said with another value: what was said last holds
     if met is None and claims_of.other_holder(draft.claims, old.claims):
