@@ -392,3 +392,51 @@ def test_each_alternative_of_the_promise_patterns_holds_one_of_their_words(name,
 def test_a_text_the_promise_patterns_find_something_in_holds_one_of_their_words(name, text):
     if _pattern(name).search(text):
         assert may_contain(text, _words(name))
+
+
+def test_a_request_that_names_its_time_between_the_verbs_keeps_the_task_that_follows():
+    [found] = requests("Kannst du mich morgen erinnern, die Pakete zur Post zu bringen?", SAID)
+    assert found.what == "die Pakete zur Post zu bringen" and found.due is not None
+
+
+@pytest.mark.parametrize(
+    "text, day",
+    [
+        ("Verschieb die Erinnerung für Herrn Vogel bitte auf Montag, er ist heute nicht im Büro.", 9),
+        ("Muda o lembrete do IPVA pra sexta, só recebo na quinta.", 6),
+        ("Move the dentist reminder to Monday, because on Friday I'm away.", 9),
+    ],
+)
+def test_a_move_goes_to_the_time_its_own_clause_names_not_the_one_in_its_reason(text, day):
+    [(_, due)] = promises_module.moved(text, SAID)
+    assert due.at.day == day, due
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Já devolvi os livros à biblioteca, podes riscar isso.",
+        "Gave mom her pearl earrings back today, she was so relieved.",
+    ],
+)
+def test_a_task_said_done_in_the_past_tense_is_a_report(text):
+    assert done_sentences(text, "user", SAID) == [text]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "J'ai vu que Zalando fait des soldes en ce moment, c'est tentant.",
+        "Ich habe gelesen, dass die Post streikt.",
+        "I saw the plumber's van outside.",
+    ],
+)
+def test_seeing_reading_or_hearing_of_a_task_is_no_report_that_it_is_done(text):
+    assert done_sentences(text, "user", SAID) == []
+
+
+def test_a_portuguese_weekday_after_to_is_a_day_and_an_ordinal_before_its_noun_is_none():
+    from hippocampus.ingestion.duetime import read_due
+
+    assert read_due("Muda o lembrete pra sexta", SAID).at.day == 6
+    assert read_due("Foi para a segunda vez que tentei", SAID) is None

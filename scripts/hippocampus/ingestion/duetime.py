@@ -122,6 +122,9 @@ _HALF_HOUR = _alternatives(
 # Portuguese weekdays without "-feira" are also ordinals ("a segunda vez"): read as days only after a preposition.
 _BARE_ORDINALS = frozenset({"segunda", "terça", "terca", "quarta", "quinta", "sexta"})
 _NAMES_OF_DAYS = frozenset(WEEKDAY_OF) | frozenset(MONTH_OF)
+_ORDINAL_NOUN = re.compile(
+    r"(?<!\s)\s+(?:vez|vezes|op[çc][ãa]o|parte|metade|m[ãa]o|classe|s[ée]rie|etapa|fase|via)\b", re.IGNORECASE
+)
 
 
 _MONTH = _alternatives(MONTH_OF)
@@ -242,6 +245,8 @@ def _weekday(reading: _Reading, match: re.Match) -> bool:
     after = (match.group("post") or "").lower()
     if name in _BARE_ORDINALS and not (before or match.group("prep") or match.group("feira")):
         return False
+    if name in _BARE_ORDINALS and not match.group("feira") and _ORDINAL_NOUN.match(match.string, match.end("day")):
+        return False  # "na segunda vez", "para a quinta opção": an ordinal
     if before in ("下", "下个", "下個"):
         mode = "next-week"
     elif before in ("这", "這", "本", "这个", "這個", "this", "ce", "diesen", "este", "esta", "nesta", "neste"):
@@ -463,7 +468,7 @@ _WEEKEND = (
     r"|(?:este|el)\s+fin\s+de\s+semana|(?:este|no|neste)\s+fim\s+de\s+semana)\b|这个?周末|這個?週末|周末"
 )
 _WEEKDAY = (
-    rf"{_AT_BOUNDARY}(?:(?P<prep>on|by|until|before|le|am|bis|el|la|na|no|até|ate|hasta)\s++)?"
+    rf"{_AT_BOUNDARY}(?:(?P<prep>on|by|until|before|le|am|bis|el|la|na|no|até|ate|hasta|para(?:\s+a)?|pra|pro)\s++)?"
     r"(?:(?P<pre>next|this|nächsten|nächster|kommenden|diesen|este|esta|el\s+próximo|el\s+proximo|próximo|"
     r"proximo|próxima|proxima|na\s+próxima|nesta|neste|下个|下個|下|这个|這個|这|這|本|ce)\s*+)?"
     rf"(?P<day>{_alternatives(WEEKDAY_OF)})(?P<feira>-feira)?"

@@ -340,9 +340,10 @@ def requests(text: str, said: datetime) -> list[Promise]:
                 break  # "that reminds me", "I set a reminder on my watch": said of something, not asked
             due = read_due(sentence, said)
             spans = due.spans if due else ()
+            what = ""
             if groups.get("between") is not None:
                 what = _without(sentence, spans, match.start("between"), match.end("between"))
-            else:
+            if not _tidy(what):  # "…mich morgen erinnern, die Pakete zur Post zu bringen": the task comes after
                 what = _without(sentence, spans, match.end())
             if _ASKING_FACTS.match(_LEADING.sub("", what)):
                 break  # "remind me what the wifi password is": a question about a fact
@@ -449,7 +450,8 @@ _DONE = re.compile(
     r"|\A(?:here(?:['’]s|\s+is|\s+are)|as\s+promised|attached\s+is|please\s+find)\b"
     # English with the subject left out, at the start: "Booked the vet for Biscuit!", "Returned the books today."
     r"|\A\W*(?:(?:just|finally|already|ok|okay|so)[,\s]\s*)*(?:\w{3,}ed|sent|paid|bought|made|did|wrote|took|gave|rang|found"
-    r"|brought|fixed|finished|booked)\s+(?:the|my|our|a|an|those|them|his|her|their)\b"
+    r"|brought|fixed|finished|booked)\s+(?:(?:mom|mum|dad|him|her|them|the\s+kids|my\s+\w+)\s+)?"
+    r"(?:the|my|our|a|an|those|them|his|her|their)\b"
     # French: j'ai + participle, c'est fait, bien reçu, est fait/envoyé…
     r"|\bj['’]ai\s+(?:\S+\s+){0,3}?\w+(?:é|i|is|it|u|ert|ait)s?\b|\bje\s+l['’]ai\s+\w+|\bc['’]est\s+(?:fait|réglé)\b"
     r"|\bbien\s+reçu\b|\b(?:est|sont|a\s+été)\s+(?:fait|envoyé|payé|réglé|réservé|terminé)e?s?\b"
@@ -462,7 +464,7 @@ _DONE = re.compile(
     r"|\b(?:he|hemos)\s+(?:\w+\s+)?(?:\w+(?:ado|ido)|hecho|escrito|puesto|visto|dicho|vuelto)\b"
     r"|\b(?:recibí|llamé|pagué|envié|compré|terminé|hice|mandé|reservé)\b|\bya\s+est[áa]\b"
     # Portuguese: já + preterite, feito/pronto, recebi…
-    r"|\bj[áa]\s+(?:\w+\s+)?\w{3,}(?:ei|iu|ou)\b|\bj[áa]\s+fiz\b"
+    r"|\bj[áa]\s+(?:\w+\s+)?\w{3,}(?:ei|iu|ou|i)\b|\bj[áa]\s+fiz\b"
     r"|\b(?:recebi|enviei|liguei|paguei|comprei|marquei|fiz|mandei|terminei|resolvi)\b"
     r"|\b(?:está|tá|foi|foram)\s+(?:feit|pag|enviad|resolvid|marcad|pront)[oa]s?\b"
     # Chinese
@@ -488,7 +490,10 @@ _ABOUT_REMINDERS = re.compile(
 _TALK = re.compile(
     r"\b(?:talked|discussed|chatted|spoke|mentioned|thought|wondered|asked|read|heard|learned|learnt|researched"
     r"|looked|argued|joked|complained|dreamt|dreamed|parlé|discuté|pensé|gesprochen|geredet|diskutiert|nachgedacht"
-    r"|hablamos|hablé|hablado|conversamos|pensé|falamos|falei|conversamos|conversei|pensei)\b|聊|谈|談|讨论|討論",
+    r"|hablamos|hablé|hablado|conversamos|pensé|falamos|falei|conversamos|conversei|pensei"
+    # seeing, reading or hearing of it: "j'ai vu que Zalando fait des soldes"
+    r"|saw|seen|noticed|vu|lu|entendu|remarqué|gesehen|gelesen|gehört|bemerkt|vi|visto|leí|leído|oí|escuché|notei|li"
+    r"|ouvi|reparei)\b|聊|谈|談|讨论|討論|看到|听说",
     re.IGNORECASE,
 )
 
@@ -556,12 +561,21 @@ def moved(text: str, said: datetime) -> list[tuple[str, Due]]:
     dentist reminder to Monday", "make it 5pm instead")."""
     out = []
     for sentence in sentences(text):
-        if not _MOVE.search(sentence) or sentence.rstrip().endswith(("?", "？")):
+        found = _MOVE.search(sentence)
+        if not found or sentence.rstrip().endswith(("?", "？")):
             continue
-        due = read_due(sentence, said)
+        # The time it moves to is in the clause that moves it, not in a reason after it ("…auf Montag, er ist heute
+        # nicht im Büro", "…pra sexta, só recebo na quinta").
+        clause = _CLAUSE_END.split(sentence[found.start() :], maxsplit=1)[0]
+        due = read_due(sentence[: found.start()] + clause, said) or read_due(sentence, said)
         if due is not None:
             out.append((sentence, due))
     return out
+
+
+_CLAUSE_END = re.compile(
+    r"[,;:]\s+(?!(?:at|um|à|a\s+las|às|to|auf|à|a|para|pra)\b)|(?<!\s)\s+(?:because|weil|parce\s+que|porque|car)\b"
+)
 
 
 def points(sentence: str) -> bool:
