@@ -5,11 +5,12 @@ For each size (`--sizes`, default 1,000, 2,000, 4,000 and 8,000 messages; `--lar
 session of that many messages — the owner's and the agent's turns of first_run.py's chats, a few minutes apart, with
 a night's pause after about one turn in a hundred — as a session file, then measures in fresh processes:
   floor       python, reading every transcript line and json.loads of each (first_run.py's floor)
+  parse       the skill's own transcript reader (transcripts.parse_lines) over the session: parsing them
   first run   encode.py on a fresh workspace, as the first cron run (a backfill) does it: preprocess and encode
   encoding    encode.py --no-preprocess on a workspace preprocess.py filled (the encoding side alone)
 
-and prints their CPU time (user + system), the first run's as a ratio to the floor run just before it (target for
-20,000 messages: ≤ 40 ×), and the growth of each from one size to the next: a cost that grows with the session's
+and prints their CPU time (user + system), the first run's as a ratio to the floor and to parsing (target for
+20,000 messages: ≤ 40 × parsing them), and the growth of each from one size to the next: a cost that grows with the session's
 length, not its square, about doubles when the session does. `--common-words` draws the turns' words from the
 common vocabulary only, without the long tail of rare words: a session that keeps to the same few hundred things,
 where every word of a message has many holders among the memories before it. `--profile N` runs the encoding side
@@ -37,9 +38,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from first_run import FLOOR, fresh, measure, script, write_history  # noqa: E402
+from first_run import FLOOR, SCRIPTS, fresh, measure, script, write_history  # noqa: E402
 from scale import VOCABULARY, cache_bytecode  # noqa: E402
 
+# Parsing them: the skill's own transcript reader over the session's lines, in a fresh process (the messages as
+# encode receives them, before any scoring): what "encode ≤ 40 × parsing them" is measured against.
+PARSE = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from hippocampus.ingestion.transcripts import parse_lines
+for name in sys.argv[2:]:
+    with open(name, encoding="utf-8") as handle:
+        read = parse_lines(enumerate(handle, 1), "session", name)
+    assert read.messages
+"""
 SIZES = (1_000, 2_000, 4_000, 8_000)
 LARGE = 20_000
 ONE_SESSION = {"pause": 0.01, "direct": True}
@@ -92,18 +104,24 @@ def main() -> int:
         sizes = [int(s) for s in args.sizes.split(",")] + ([LARGE] if args.large else [])
         print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, {sys.platform}")
         print()
-        print("| messages | floor CPU s | first run CPU s | × floor | growth | encoding CPU s | growth | memories |")
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print(
+            "| messages | floor CPU s | parse CPU s | first run CPU s | × floor | × parse | growth | encoding CPU s"
+            " | growth | memories |"
+        )
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         before: tuple[int, float, float] | None = None
         for size in sizes:
             state, files = history(workdir, size, args.common_words)
-            floors, firsts, ratios, encodings = [], [], [], []
+            floors, parses, firsts, ratios, parsed, encodings = [], [], [], [], [], []
             for _ in range(args.runs):
                 _, floor, _ = measure([sys.executable, "-c", FLOOR, *map(str, files)])
+                _, parse, _ = measure([sys.executable, "-c", PARSE, str(SCRIPTS), *map(str, files)])
                 _, first, _ = measure(script("encode", fresh(workdir, f"first-{size}"), state))
                 floors.append(floor)
+                parses.append(parse)
                 firsts.append(first)
                 ratios.append(first / floor)
+                parsed.append(first / parse)
                 queued = fresh(workdir, f"queued-{size}")
                 subprocess.run(script("preprocess", queued, state), check=True, capture_output=True)
                 _, encoding, _ = measure(script("encode", queued, state, "--no-preprocess"))
@@ -120,13 +138,14 @@ def main() -> int:
                     for now, then in zip((first, encoding), before[1:], strict=True)
                 ]
             print(
-                f"| {size:,} | {statistics.median(floors):.2f} | {first:.2f} | {statistics.median(ratios):.1f} "
-                f"| {growth[0]} | {encoding:.2f} | {growth[1]} | {memories:,} |"
+                f"| {size:,} | {statistics.median(floors):.2f} | {statistics.median(parses):.2f} | {first:.2f} "
+                f"| {statistics.median(ratios):.1f} | {statistics.median(parsed):.1f} | {growth[0]} | {encoding:.2f} "
+                f"| {growth[1]} | {memories:,} |"
             )
             before = (size, first, encoding)
         print()
         print("growth: CPU time over the previous size's, per doubling of the session (2.0: linear, 4.0: quadratic)")
-        print(f"target: a first run over {LARGE:,} messages in one session ≤ 40 × the floor")
+        print(f"target: a first run over {LARGE:,} messages in one session ≤ 40 × parsing them (× parse)")
     finally:
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
