@@ -10,8 +10,8 @@ a night's pause after about one turn in a hundred — as a session file, then me
   encoding    encode.py --no-preprocess on a workspace preprocess.py filled (the encoding side alone)
 
 and prints their CPU time (user + system), the first run's as a ratio to the floor and to parsing (target for
-20,000 messages: ≤ 40 × parsing them), and the growth of each from one size to the next: a cost that grows with the session's
-length, not its square, about doubles when the session does. `--common-words` draws the turns' words from the
+20,000 messages: ≤ 40 × parsing them), and the growth of each from one size to the next: a cost that grows with the
+session's length, not its square, about doubles when the session does. `--common-words` draws the turns' words from the
 common vocabulary only, without the long tail of rare words: a session that keeps to the same few hundred things,
 where every word of a message has many holders among the memories before it. `--profile N` runs the encoding side
 of N messages under cProfile instead and prints the functions that took the most time. Nothing is asserted: it
