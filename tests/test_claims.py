@@ -63,6 +63,14 @@ STATED = [
     ("Perdona, me equivoqué: mi cuñada no se llama Marisol, se llama Maribel.", ("user>cuñada", "_name", "maribel")),
     ("Unser Hund heißt nicht Bruno, sondern Balu.", ("user>hund", "_name", "balu")),
     ("My car isn't red, it's blue.", ("user", "car", "blue")),
+    # a move with its verb last, "on" for "we", a place without the particle after it, a role before the employer
+    ("Wir sind letzten Monat nach Leipzig gezogen.", ("user", "_home", "leipzig")),
+    ("On a déménagé à Lille le mois dernier.", ("user", "_home", "lille")),
+    ("Mudámos para Braga.", ("user", "_home", "braga")),
+    ("我们搬到上海了。", ("user", "_home", "上海")),
+    ("我现在住在深圳。", ("user", "_home", "深圳")),
+    ("Ich arbeite als Lehrerin an der Goetheschule.", ("user", "_work", "goetheschule")),
+    ("I work as a nurse at St Mary's.", ("user", "_work", "st mary's")),
 ]
 
 

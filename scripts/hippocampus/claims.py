@@ -330,10 +330,13 @@ _AGE = re.compile(
     r"\s*+)?(?:now\s++|just\s++)?(?P<value>\d{1,3})\s*(?:years?\s+old|yo|ans|jahre(?:\s+alt)?|años|anos|岁|歲)?(?=\s*[,.!;]|\Z|\s+"
     r"(?:now|and|et|und|y|e)\b))"
 )
-_PLACE = r"(?P<value>[A-ZÀ-Ý\u4e00-\u9fff][\w'’-]*(?:\s+(?:de\s+|do\s+|da\s+|am\s+|del\s+)?[A-ZÀ-Ý][\w'’-]*){0,3})"
+_PLACE = (
+    r"(?P<value>[\u4e00-\u9fff]{1,12}?(?=[了的啦呢吧工上，。,.!！\s]|\Z)"
+    r"|[A-ZÀ-Ý][\w'’-]*(?:\s+(?:de\s+|do\s+|da\s+|am\s+|del\s+)?[A-ZÀ-Ý][\w'’-]*){0,3})"
+)
 _ADVERBS = (
     r"(?:(?:now|just|recently|finally|actually|currently|still|also|already|lately|jetzt|nun|maintenant|ahora|agora"
-    r"|ya|já)\s++)*+"
+    r"|ya|já)\s++|现在|現在|已经|已經|刚刚|剛剛|目前)*+"
 )
 # At most two of them: a pattern that may start at any word reads no longer run of them than that.
 _FEW_ADVERBS = (
@@ -341,7 +344,7 @@ _FEW_ADVERBS = (
     r"|ya|já)\s++){0,2}+"
 )
 _AUXILIARIES = (
-    r"(?:(?:have|has|'ve|are|am|'m|avons|ai|sommes|suis|sind|bin|haben|habe|nos|me|se|hemos|he|nós|eu)\s++)*+"
+    r"(?:(?:have|has|'ve|are|am|'m|avons|ai|a|sommes|suis|sind|bin|haben|habe|nos|me|se|hemos|he|nós|eu)\s++)*+"
 )
 _TO = (
     r"(?:(?:back\s+)?(?:in|to|into|at|near|à|a|au|aux|en|nach|para|em|no|na|pra|in\s+die|an\s+die)\s+"
@@ -350,17 +353,25 @@ _TO = (
 # Where someone lives or works, with the user as its subject, said or (in Spanish and Portuguese) left out.
 _HOME = re.compile(
     rf"(?i:(?:\A|\b){_SELF}\s*+{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\A{_ADVERBS}(?=(?:moved|relocated)\s)"
-    rf"|(?:\A|\b){_FEW_ADVERBS}(?:me\s++|nos\s++)?(?=(?:vivo|vivimos|mudé|mudamos|moro|moramos|mudei|mudei-me|mudámo-nos"
+    rf"|(?:\A|\b){_FEW_ADVERBS}(?:me\s++|nos\s++)?(?=(?:vivo|vivimos|mudé|mudamos|moro|moramos|mudei|mudei-me|mudámos|mudámo-nos"
     rf"|mudamo-nos|vivemos)\s+(?:en|a|em|no|na|para|pra)\s))(?i:live|lives|living|moved|relocated|reside|resides|habite|habitons|vis"
     rf"|vivons|déménagé|installés|installé|wohne|wohnen|lebe|leben|gezogen|umgezogen|vivo|vivimos|mudé|mudamos|mudado"
-    rf"|mudei-me|mudámo-nos|mudamo-nos"
+    rf"|mudei-me|mudámos|mudámo-nos|mudamo-nos"
     rf"|moro|moramos|mudei|vivemos|住在|搬到了|搬到|住)\s*+{_ADVERBS}{_TO}{_ADVERBS}{_PLACE}"
 )
 _WORK = re.compile(
     rf"(?i:(?:\A|\b){_SELF}\s*+{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\b(?=trabajo\s+(?:en|para)\s|trabalho\s+(?:na|no|em"
     rf"|para)\s))(?i:work|works|working|started\s++(?:working\s++)?|joined|travaille|bosse|arbeite|arbeiten|trabajo"
     rf"|trabalho)\s*+{_ADVERBS}"
-    rf"(?i:(?:at|for|in|with|chez|à|pour|bei|für|en|para|na|no|em)\s+)?{_ADVERBS}(?i:the\s+)?{_PLACE}"
+    # in a role first: "as a nurse at St Mary's", "als Lehrerin an der Goetheschule", "comme infirmière chez…"
+    rf"(?i:(?:as\s+(?:an?\s+)?|als\s+|comme\s+|como\s+)[\w'’-]+(?:\s+[\w'’-]+)?\s+(?=(?:at|for|in|with|chez|à|pour"
+    rf"|bei|für|an\s+der|an\s+dem|am|im|en|para|na|no|em)\s))?"
+    rf"(?i:(?:at|for|in|with|chez|à|pour|bei|für|an\s+der|an\s+dem|am|im|en|para|na|no|em)\s+)?{_ADVERBS}(?i:the\s+)?"
+    rf"{_PLACE}"
+)
+# A move in German words, its verb last: "Wir sind letzten Monat nach Leipzig gezogen", "Ich bin nach Köln umgezogen".
+_HOME_MOVED = re.compile(
+    rf"(?i:\b(?:ich\s+bin|wir\s+sind)\s++(?:[\w'’-]+\s++){{0,3}}?(?:nach|in\s+die)\s++){_PLACE}\s++(?i:um)?gezogen\b"
 )
 # A name said before the role it fills: "Priya is my new manager", "Nala is our cat's name", "Tomasz est mon chef".
 _NAME_FIRST = re.compile(
@@ -479,7 +490,8 @@ _SELF_WORDS = frozenset(
     "i we user je nous on ich wir yo nosotros eu nós having moi soy sou me call chamo llamo heiße heisse".split()
 )
 _SELF_VERBS = frozenset(
-    "vivo vivimos mudé mudamos moro moramos mudei mudei-me mudámo-nos vivemos trabajo trabalho moved relocated".split()
+    "vivo vivimos mudé mudamos moro moramos mudei mudei-me mudámos mudámo-nos vivemos trabajo trabalho moved relocated"
+    " mudamo-nos".split()
 )
 _WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
@@ -523,6 +535,7 @@ def _about_the_user(clause: str) -> list[Claim]:
         out.append(Claim("user", NAME, match.group("value").lower(), True, match.group("value")))
     for pattern, attr in (
         (_HOME, "_home"),
+        (_HOME_MOVED, "_home"),
         (_WORK, "_work"),
         (_WORK_AT, "_work"),
         (_NEW_JOB, "_work"),
