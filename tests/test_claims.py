@@ -71,6 +71,13 @@ STATED = [
     ("我现在住在深圳。", ("user", "_home", "深圳")),
     ("Ich arbeite als Lehrerin an der Goetheschule.", ("user", "_work", "goetheschule")),
     ("I work as a nurse at St Mary's.", ("user", "_work", "st mary's")),
+    # Chinese possessives, a value said as what it changed to, a Romance adjective after its noun
+    ("我的老板现在是李明。", ("user>老板", "_name", "李明")),
+    ("我的手机号换成了13800138000。", ("user", "_phone", "13800138000")),
+    ("我妹妹叫小雨。", ("user>妹妹", "_name", "小雨")),
+    ("Mon numéro a changé : c'est le 06 12 34 56 78.", ("user", "numéro", "06 12 34 56 78")),
+    ("O meu número mudou para 912 345 678.", ("user", "número", "912 345 678")),
+    ("Mi número nuevo es el 612 345 678.", ("user", "número", "612 345 678")),
 ]
 
 
@@ -92,6 +99,8 @@ NOTHING_STATED = [
     "My friends celebrated their 30th birthday",
     "I've lived in this flat for three years",
     "I've visited my parents two times this month",
+    "我是学生",
+    "My plans changed a lot",
 ]
 
 
@@ -224,3 +233,8 @@ def test_a_request_to_keep_what_was_just_said_ends_a_sentence_and_comes_off(text
 )
 def test_what_asks_nothing_after_a_statement_has_no_tail(text):
     assert note_tail(text) is None
+
+
+def test_a_subject_holds_no_verb_or_joining_word():
+    found = {(c.holder, c.attribute, c.value) for c in claims("Our meeting moved to Thursday because Ana is away.")}
+    assert found == {("meet", "_day", "thursday")}

@@ -273,7 +273,7 @@ def claims(text: str) -> tuple[Claim, ...]:
         if reported:
             sentence = sentence[: reported.start()]
         if _possessive_in(sentence):
-            found += _named(sentence) + _denied_then_said(sentence)
+            found += _named(sentence) + _denied_then_said(sentence) + _changed_to(sentence)
         for clause in _CLAUSES.split(sentence):
             read = _read(clause.strip())
             if read and asserts(clause):
@@ -324,7 +324,11 @@ _SELF_NAME = re.compile(
     r"|sou\s+(?:o|a)|eu\s+sou\s+(?:o|a)|meu\s+nome\s+é)\s+(?P<value>[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
     r"(?=\s*(?:[,.!;]|\Z|\s+(?i:and|et|und|y|e|here|from|de|aus|da)\b))",
 )
-_CJK_NAME = re.compile(r"我(?:的名字)?(?:叫|是)(?P<value>[\u4e00-\u9fff]{2,3}|[A-Z][\w-]+)(?=[，,。.！!\s]|\Z)")
+# "我叫王芳", "我是王芳": not "我是学生" (a word of what one is: a student, a teacher, a programmer, a Chinese…).
+_CJK_NAME = re.compile(
+    r"我(?:的名字)?(?:叫|是)(?P<value>[\u4e00-\u9fff]{1,2}(?<![生师師员員人家者工长長手])[\u4e00-\u9fff]?(?<![生师師员員人家者工长長手])"
+    r"|[A-Z][\w-]+)(?=[，,。.！!\s]|\Z)"
+)
 _AGE = re.compile(
     rf"(?i:(?:\A|\b){_SELF}\s*+(?:(?:['’]?m|am|are|is|was|just\s+turned|turned|will\s+turn|ai|j['’]ai|bin|tengo|tenho)"
     r"\s*+)?(?:now\s++|just\s++)?(?P<value>\d{1,3})\s*(?:years?\s+old|yo|ans|jahre(?:\s+alt)?|años|anos|岁|歲)?(?=\s*[,.!;]|\Z|\s+"
@@ -521,6 +525,8 @@ def _read(clause: str) -> list[Claim]:
         out += _about_the_user(clause)
     if found & _POSSESSIVE_WORDS or "user's" in found:
         out += _about_what_is_theirs(clause)
+    if cjk:
+        out += _cjk_possessive(clause)
     out += _about_things(clause)
     return out
 
@@ -563,6 +569,56 @@ def _about_the_user(clause: str) -> list[Claim]:
         verb = (match.group("verb") or match.group("other") or "").lower()
         if verb and verb not in _NOT_HABITS:
             out.append(Claim("user", f"_does:{stem(verb)}", "no", True, verb))
+    return out
+
+
+# "我的车现在是特斯拉", "我的手机号换成了13800138000", "我妹妹叫小雨": a possessive and a verb of being, naming or
+# becoming, in Chinese (no spaces: the noun is the characters between them).
+_CJK_POSSESSIVE = re.compile(
+    r"我(?:的|们的|們的)?(?P<np>[\u4e00-\u9fff]{1,6}?)(?:现在|現在|已经|已經|其实|其實)?(?P<verb>是|叫|换成了|換成了|换成|改成了"
+    r"|改成|变成了|變成了|变成)(?P<value>[\u4e00-\u9fff\w-]{1,20}?)(?=[了，,。.！!；;\s]|\Z)"
+)
+_CJK_PEOPLE = re.compile(
+    r"(?:老板|老闆|医生|醫生|经理|經理|老师|老師|妹妹|姐姐|哥哥|弟弟|妈妈|媽媽|爸爸|老公|老婆|男朋友|女朋友|同事|室友|邻居|鄰居|教练"
+    r"|教練|儿子|兒子|女儿|女兒|猫|貓|狗)\Z"
+)
+
+
+def _cjk_possessive(clause: str) -> list[Claim]:
+    out: list[Claim] = []
+    for match in _CJK_POSSESSIVE.finditer(clause):
+        np, value = match.group("np"), match.group("value")
+        if not match.group(0).startswith(("我的", "我们的", "我們的")) and not _CJK_PEOPLE.search(np):
+            continue  # "我是…", "我叫…" are the user's own (_CJK_NAME); "我妹妹叫…" names a person of theirs
+        found = attribute(np)
+        if found is not None and found != NAME:
+            out.append(Claim("user", found, value.lower(), True, value))
+        elif match.group("verb") == "叫" or _CJK_PEOPLE.search(np):
+            out.append(Claim(f"user>{np}", NAME, value.lower(), True, value))
+        else:
+            out.append(Claim("user", np, value.lower(), True, value))  # "我的爱好是游泳": the hobby
+    return out
+
+
+# A value said as what it changed to: "my number changed to 555-0199", "mon numéro a changé : c'est le 06…", "o meu
+# número mudou para 912…", "mi número cambió a 612…".
+_CHANGED_TO = re.compile(
+    rf"(?:\A|(?<=\s))(?P<np>(?i:{_POSSESSIVE})\s++{_NOUN}(?:\s++{_NOUN}){{0,3}}?)\s++(?i:(?:has|have|just)\s+)?"
+    r"(?i:changed|switched|a\s+changé|changé|cambió|ha\s+cambiado|mudou|mudaram|hat\s+sich\s+geändert)\s*+"
+    r"(?:(?P<to>(?i:to|para|pra|à|en|zu|auf)\s|[:,]\s*+(?i:it['’]s|c['’]est|es|é|ist|sie\s+ist|er\s+ist)\s)|(?i:a)\s)?\s*+"
+    r"(?i:le\s|la\s|el\s|o\s|a\s|the\s)?\s*+(?P<value>\S.*)"
+)
+
+
+def _changed_to(sentence: str) -> list[Claim]:
+    """A possessive subject's value said as what it changed to (_CHANGED_TO): read over the whole sentence, as "…a
+    changé : c'est le 06…" spans two clauses; a value that is neither a number nor a name after a bare "a" is none
+    ("my plans changed a lot")."""
+    out: list[Claim] = []
+    for match in _CHANGED_TO.finditer(sentence):
+        value = match.group("value")
+        if match.group("to") or value[:1].isdigit() or value[:1].isupper():
+            out += _possessive(match.group("np"), value, match.group(0))
     return out
 
 
@@ -742,6 +798,8 @@ def _possessive(np: str, said: str, whole: str) -> list[Claim]:
     said = said[: end.start()] if end else said
     words = re.sub(r"['’]s\b", " 's", np).split()
     nouns = [w.lower() for w in words[1:] if w != "'s"]
+    if _NOT_IN_SUBJECTS.intersection(nouns):
+        return []
     if words and words[0].lower() == "the":  # "the user's …"
         nouns = nouns[1:]
     nouns = [n for n in nouns if n not in _ARTICLES and n not in _MODIFIERS]
@@ -792,7 +850,13 @@ def _without_tail(np: str) -> str:
 
 _MODIFIERS = frozenset(
     """new old little big younger older elder best dear current former favourite favorite now maintenant jetzt ahora
-    agora actually""".split()
+    agora actually nuevo nueva nouveau nouvel nouvelle novo nova neue neuer neues actual actuel actuelle
+    atual""".split()
+)
+# Words that are no part of a subject's noun phrase: "our meeting moved to Thursday because Ana is away" has none.
+_NOT_IN_SUBJECTS = frozenset(
+    """to because since that which when if and but so as at in on for with from is was are were be been has have had
+    will would said moved""".split()
 )
 _ROLES = frozenset(
     """manager boss dentist doctor lawyer wife husband partner girlfriend boyfriend fiance fiancee landlord landlady
