@@ -638,6 +638,8 @@ def _about_what_is_theirs(clause: str) -> list[Claim]:
             out.append(Claim("user", f"{COUNT}:{stem(match.group('noun').lower())}", str(number), True))
     for match in _SUBJECT_POSSESSIVE.finditer(clause):
         out += _possessive(match.group("np"), match.group("value"), clause[match.start() : match.end()])
+        if _NOT_IN_SUBJECTS.intersection(w.lower() for w in match.group("np").split()):
+            continue
         if match.group("name") and match.group("name").lower() not in _NOT_NAMES:
             name = match.group("name")
             out.append(Claim(_path(match.group("np")), NAME, name.lower(), False, name))
