@@ -62,7 +62,8 @@ STATED = [
     ("Ha, autocorrect strikes again: my sister's name isn't Claire, it's Clara.", ("user>sister", "_name", "clara")),
     ("Perdona, me equivoqué: mi cuñada no se llama Marisol, se llama Maribel.", ("user>cuñada", "_name", "maribel")),
     ("Unser Hund heißt nicht Bruno, sondern Balu.", ("user>hund", "_name", "balu")),
-    ("My car isn't red, it's blue.", ("user", "car", "blue")),
+    ("My car isn't a Ford, it's a Kia.", ("user>car", "_name", "kia")),
+    ("My favourite colour isn't green, it's blue.", ("user", "colour", "blue")),
     # a move with its verb last, "on" for "we", a place without the particle after it, a role before the employer
     ("Wir sind letzten Monat nach Leipzig gezogen.", ("user", "_home", "leipzig")),
     ("On a déménagé à Lille le mois dernier.", ("user", "_home", "lille")),
@@ -101,6 +102,12 @@ NOTHING_STATED = [
     "I've visited my parents two times this month",
     "我是学生",
     "My plans changed a lot",
+    # what a thing is like is no value of it; one trip's count is no running total; getting a thing is no car
+    "Yeah, my family is awesome - me, the missus, and the kids.",
+    "Representing inclusivity and diversity in my art is important to me.",
+    "my instructor Rachel has been super patient with me",
+    "On my last trip to Chicago, I packed 7 shirts and it was way too many.",
+    "I recently got a new Dell Inspiron laptop and I want to keep it safe.",
 ]
 
 

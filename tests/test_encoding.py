@@ -860,3 +860,10 @@ def test_a_memory_that_asks_and_states_a_value_is_marked_as_stating_it():
     )
     assert both.get("states") == ["_count:stay@user"] and "asks" not in both
     assert encoding.statement_marks("Can you help the user find hotels in Paris?") == {"asks": True}
+
+
+def test_new_in_a_title_is_no_word_of_change():
+    from hippocampus.ingestion.facts import Fact, relation
+
+    older, newer = Fact("Write Chapter 3: Rising to the Challenge"), Fact("Write Chapter 4: New Friends and Foes")
+    assert not newer.changes and relation(newer, older, 0.8) is None

@@ -418,7 +418,7 @@ _THEIR_AGE = re.compile(
 )
 _CJK_WORK = re.compile(r"我(?:现在|現在)?在(?P<value>[\u4e00-\u9fff\w]{2,12}?)(?:工作|上班)")
 _DRIVE = re.compile(
-    rf"(?i:(?:\A|\b){_SELF}\s+{_ADVERBS}(?:drive|drives|driving|bought|got)\s+(?:a|an|the)\s+(?:new\s+|used\s+)?)"
+    rf"(?i:(?:\A|\b){_SELF}\s+{_ADVERBS}(?:drive|drives|driving)\s+(?:a|an|the)\s+(?:new\s+|used\s+)?)"
     rf"(?P<value>(?:[\w-]+\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)?)",
 )
 _NUMBER = r"(?P<value>\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
@@ -446,6 +446,13 @@ _COUNT_DONE = re.compile(
     rf"(?:{_NUMBER}\s++(?:[\w'’-]+\s++){{0,3}}?(?P<noun>[a-z][\w-]*s)"
     rf"|{_ONE}\s++(?:[\w'’-]+\s++){{0,3}}?(?P<single>[a-z][\w-]*)"
     r"(?=\s+(?:at|in|on|for|to|with|from|of|this|last|so|now|already|yet)\b|\s*[,.!;]|\s*\Z))\b"
+)
+# What makes a count of things done a running total: the perfect ("I've finished 10 videos", "having watched 15"),
+# or words of how far it has come ("since I started", "so far", "in total", "now", "reached"); "on my last trip I
+# packed 7 shirts" counts what one trip held.
+_RUNNING = re.compile(
+    r"(?i:['’]ve|\bhave\b|\bhad\b|\bhaving\b|\bsince\b|\bso\s+far\b|\bin\s+total\b|\balready\b|\bnow\b|\bto\s+date\b"
+    r"|\blately\b|\bin\s+the\s+past\b|\bthis\s+(?:year|month|week)\b|\baltogether\b|\breached\b|\bhit\b)"
 )
 # Nouns of time and of how often: "for three years", "two times" count no thing the user has.
 _NOT_COUNTED = frozenset(
@@ -555,7 +562,8 @@ def _about_the_user(clause: str) -> list[Claim]:
         out.append(Claim("user", AGE, match.group("value"), True, match.group("value")))
     for match in _DRIVE.finditer(clause):
         out.append(Claim("user>car", NAME, _value(match.group("value")), True, match.group("value")))
-    for match in (*_COUNT_HAVE.finditer(clause), *_COUNT_DONE.finditer(clause), *_COUNT_AT.finditer(clause)):
+    done = [m for m in _COUNT_DONE.finditer(clause) if _RUNNING.search(m.group(0)) or _RUNNING.search(clause)]
+    for match in (*_COUNT_HAVE.finditer(clause), *done, *_COUNT_AT.finditer(clause)):
         groups = match.groupdict()
         number = 1 if groups.get("one") else _number(match.group("value"))
         noun = (groups.get("single") or match.group("noun")).lower()
@@ -828,7 +836,19 @@ def _possessive(np: str, said: str, whole: str) -> list[Claim]:
         return [Claim(_chain(nouns), NAME, value_words, True, said)]
     if head in _PLURAL_ROLES or head in _ROLES:
         return []  # "my sister is nice": what someone is like is no value of an attribute
+    if head not in _WORD_VALUED and not _VALUE_SHAPE.match(said.lstrip()):
+        return []  # "my family is awesome", "my art is important to me": what a thing is like, not which it is
     return [Claim(_chain(nouns[:-1]), found or stem(head), value_words, True, said)]
+
+
+# Attributes whose value may be a plain word ("my favourite colour is blue", "my blood type is o negative"); any
+# other thing's value is a number, a name, or a thing named with an article ("my car is a Kia", "mi coche es un Seat").
+_WORD_VALUED = frozenset(
+    """colour color size type language sign code password pin email address nickname hobby sport drink food dish breed
+    major subject grade level rank couleur taille langue surnom farbe größe sprache spitzname talla idioma apodo cor
+    tamanho língua apelido""".split()
+)
+_VALUE_SHAPE = re.compile(r"[\d#+]|[A-ZÀ-Ý\u4e00-\u9fff]|(?i:an?|the|un|une|ein|eine|einen|una|um|uma|el|la|le|o)\s+\S")
 
 
 _AT = re.compile(r"(?i)(?:on|at|for|to|le|à|am|um|el|a\s+las|no|na|às)\b")

@@ -268,7 +268,9 @@ class Fact:
 
     @property
     def changes(self) -> bool:
-        return bool(self.tokens & CHANGE_WORDS)
+        """It says a value changed: a word of change other than "new", which names as often as it changes ("Write
+        Chapter 4: New Friends"; "my new number is…" is read as what it states, `claims`)."""
+        return bool(self.tokens & CHANGE_WORDS - {"new"})
 
     @property
     def frame(self) -> frozenset[str]:
