@@ -867,3 +867,12 @@ def test_new_in_a_title_is_no_word_of_change():
 
     older, newer = Fact("Write Chapter 3: Rising to the Challenge"), Fact("Write Chapter 4: New Friends and Foes")
     assert not newer.changes and relation(newer, older, 0.8) is None
+
+
+def test_an_instruction_to_the_agent_is_no_value_to_change_nor_changes_one():
+    from hippocampus.ingestion.facts import Fact, relation
+
+    told = Fact("Don't tell the user what the character is! Choose again")
+    later = Fact("Problem, the user doesn't know the characters from there. Tell the user what you chose")
+    assert relation(later, told, 0.8) is None
+    assert relation(Fact("Write chapter 4 about the storm"), Fact("Write chapter 3 about the storm"), 0.9) is None

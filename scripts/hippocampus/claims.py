@@ -247,11 +247,20 @@ _RETOLD = re.compile(
 
 
 def asserts(clause: str) -> bool:
-    """Whether a clause states something of its own: not a question, a supposition, or a text being written."""
+    """Whether a clause states something of its own: not a question, a supposition, a text being written, or an
+    instruction to the agent ("Write chapter 4", "Don't tell me what the character is")."""
     stripped = clause.strip()
     if not stripped or stripped.endswith(("?", "？")) or _QUESTION_START.match(stripped):
         return False
-    return not _UNREAL.search(stripped)
+    return not _UNREAL.search(stripped) and not _INSTRUCTION.match(stripped)
+
+
+# A sentence that tells the agent what to do, by the verb it opens with: it states nothing of anyone.
+_INSTRUCTION = re.compile(
+    r"(?i:(?:please\s+|now\s+|so\s+|ok(?:ay)?,?\s+)?(?:(?:don['’]t|do\s+not|never)\s+)?(?:tell|choose|write|rewrite|give"
+    r"|show|list|explain|describe|summari[sz]e|translate|continue|generate|create|pick|select|pretend|answer|ask"
+    r"|suggest|recommend|provide|compose|draft|act\s+as|repeat|restate|stop|try\s+again|choose\s+again)\b)"
+)
 
 
 # --- reading -----------------------------------------------------------------------------------------------------

@@ -363,6 +363,8 @@ def relation(draft: Fact, memory: Memory | Fact, similarity: float, correcting: 
     old = memory if isinstance(memory, Fact) else Fact(memory.content)
     if not claims_of.asserts_any(without_said(draft.content)):
         return None  # a question or a supposition changes nothing ("Actually, is the meeting on Monday?")
+    if not claims_of.asserts_any(without_said(old.content)):
+        return None  # nor is an instruction to the agent a value to change ("Don't tell me what the character is")
     met = claims_of.meeting(draft.claims, old.claims, draft.replaced)
     if met is not None and met[0] == "changed":
         return "update"  # the same holder's attribute, said with another value: what was said last holds
