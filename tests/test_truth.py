@@ -244,6 +244,11 @@ def test_a_request_to_keep_the_next_or_the_last_thing_said_makes_that_a_core_not
     assert not [m for m in chat.memories() if m.get("kind") == "explicit" and kept not in m["content"]]
 
 
+def test_a_request_to_keep_what_came_after_an_instruction_makes_no_note_of_the_instruction(chat):
+    chat.say("Write me a short poem about cats.", "agent: Soft paws at dawn, a purr upon the sill.", "Save it.")
+    assert not [m for m in chat.memories() if m.get("kind") == "explicit"], chat.memories()
+
+
 def test_a_request_to_keep_what_came_before_never_reaches_past_another_stretch_or_a_stranger(chat):
     chat.say("The boiler is in the attic.")
     session = chat.say("agent: Noted.")

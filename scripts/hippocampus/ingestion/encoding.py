@@ -609,7 +609,10 @@ def encode(
             last_said.pop(signal.session, None)
         if owners and keeps_what_came_before(redacted_text(signal)) and signal.session in last_said:
             said, earlier = last_said.pop(signal.session)
-            if earlier is None:  # too short to be a memory of its own ("我的车牌是京A12345。"): one now, a note
+            stated = asserts_any(unquoted(redacted_text(said)))  # "Write me a poem", "Save it": no note of theirs
+            if not stated:
+                earlier = None
+            elif earlier is None:  # too short to be a memory of its own ("我的车牌是京A12345。"): one now, a note
                 episodes.withdraw(said)
                 draft = draft_from(said, score_of(said, asked_to_keep=True), now)
                 earlier = place(index, lookup, draft, outcome, None) if draft is not None else None
