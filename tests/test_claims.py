@@ -245,3 +245,15 @@ def test_what_asks_nothing_after_a_statement_has_no_tail(text):
 def test_a_subject_holds_no_verb_or_joining_word():
     found = {(c.holder, c.attribute, c.value) for c in claims("Our meeting moved to Thursday because Ana is away.")}
     assert found == {("meet", "_day", "thursday")}
+
+
+def test_a_text_is_read_once_a_process_however_many_were_read_since():
+    # A long session compares each new message with memories made thousands of messages before: their words must not
+    # be read again (its cost would grow faster than the session).
+    first = "My locker code is 4512, the one by the pool."
+    claims(first)
+    for number in range(5000):
+        claims(f"My gym number is {number} now.")
+    before = claims.cache_info().misses
+    claims(first)
+    assert claims.cache_info().misses == before

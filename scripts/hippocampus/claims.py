@@ -266,7 +266,10 @@ _INSTRUCTION = re.compile(
 # --- reading -----------------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
+# Each text is read once a process: a memory's words are asked for again each time it is a candidate for a newer
+# message, and with a bounded cache a long session's older memories were read again and again (its cost grew faster
+# than the session). The cache holds one entry per distinct text the process read, no more than it read.
+@lru_cache(maxsize=None)
 def claims(text: str) -> tuple[Claim, ...]:
     """The claims a text makes (see the module's docstring); a memory's "(said …)" is for the caller to take off."""
     if _DRAFTING.search(text):
