@@ -112,6 +112,9 @@ def test_what_a_value_was_before_and_as_of_a_date_can_be_asked(chat):
     then = run_script("recall", "sister", "--as-of", "2026-05-05", "--json", "--no-touch", ws=chat.ws, now=chat.now)
     [result] = json.loads(then.stdout)["results"]
     assert "Sofia" in result["contentThen"] and "Sara" in result["content"], result
+    # As printed, the answer of that day is what the store believed then: a value said later is not in it.
+    text = run_script("recall", "sister's name", "--as-of", "2026-05-05", "--no-touch", ws=chat.ws, now=chat.now)
+    assert "Sofia" in text.stdout and "Sara" not in text.stdout and "changed since" in text.stdout, text.stdout
     earlier = run_script("recall", "sister", "--as-of", "May 1 2026", "--no-touch", ws=chat.ws, now=chat.now)
     assert earlier.stdout.strip() == "no memory matches that", earlier.stdout  # nothing was known then
     bad = run_script("recall", "sister", "--as-of", "someday", ws=chat.ws, now=chat.now)

@@ -258,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
             else ""
         )
         if m.id in then and then[m.id] != m.content:
-            words = f"{shown_text(m, then[m.id])}  (as of {ctx.args.as_of}; now: {shown(m)})"
+            words = f"{shown_text(m, then[m.id])}  (as of {ctx.args.as_of}; changed since)"
         else:
             words = shown(m) + ("  (superseded)" if m.superseded else "")
         cli.emit(f"{rank}. [{hit.score:.2f}] ({m.domain}/{m.category}) {words}  · {m.id}{origin}")
