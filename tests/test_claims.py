@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippocampus.claims import asks_to_keep, claim_terms, claims, corrected, note_lead, note_tail
+from hippocampus.claims import asks_to_keep, claim_terms, claims, corrected, meeting, note_lead, note_tail
 
 STATED = [
     # (text, (holder, attribute, value))
@@ -43,9 +43,9 @@ STATED = [
     ("so I'm at 29 houseplants now.", ("user", "_count:houseplant", "29")),
     ("I run every morning before work", ("user", "_does:run", "yes")),
     ("I stopped running, my knee hurts", ("user", "_does:run", "no")),
-    ("The book club moved to Wednesdays, same time.", ("club", "_day", "wednesday")),
+    ("The book club moved to Wednesdays, same time.", ("book>club", "_day", "wednesday")),
     ("User's dentist appointment moved to Friday at 16:30.", ("dentist>appoint", "_time", "16:30")),
-    ("My cousin's school reunion is on the 27th.", ("cousin>reunion", "_day", "27th")),
+    ("My cousin's school reunion is on the 27th.", ("cousin>school>reunion", "_day", "27th")),
     ("the locker code is 9054 now", ("locker", "cod", "9054")),
     ("The gate code is 1290 and the alarm code is 12", ("alarm", "cod", "12")),
     ("Priya is my new manager.", ("user>manager", "_name", "priya")),
@@ -244,7 +244,57 @@ def test_what_asks_nothing_after_a_statement_has_no_tail(text):
 
 def test_a_subject_holds_no_verb_or_joining_word():
     found = {(c.holder, c.attribute, c.value) for c in claims("Our meeting moved to Thursday because Ana is away.")}
-    assert found == {("meet", "_day", "thursday")}
+    assert found == {("user>meet", "_day", "thursday")}
+
+
+# A thing and when it is, whatever verb says so and in which language: the older and the newer statement are of the
+# same holder (same_holder), so the newer changes the day or the time it names and nothing else.
+WHEN_CHANGED = [
+    (
+        "Mon cours de yoga, c'est le mardi à 18h au studio Lotus.",
+        "Le yoga passe au jeudi à partir de cette semaine.",
+        "_day",
+        "jeudi",
+    ),
+    ("Mi clase de salsa es los miércoles a las ocho.", "La clase de salsa ahora es los lunes.", "_day", "lunes"),
+    ("A minha fisioterapia é às terças, às 9h.", "A fisioterapia passou para as quintas.", "_day", "quinta"),
+    (
+        "Die Hochzeit meiner Cousine ist am 13. Juni in Hamburg.",
+        "Übrigens wurde die Hochzeit verschoben, sie ist jetzt am 27. Juni.",
+        "_day",
+        "27 6",
+    ),
+    (
+        "Mi vuelo a Bogotá sale el jueves a las 10:15.",
+        "Me cambiaron el vuelo: ahora sale a las 16:40.",
+        "_time",
+        "16:40",
+    ),
+    ("Der Chor probt donnerstags um halb acht.", "Die Chorprobe ist ab jetzt am Dienstag.", "_day", "dienstag"),
+    ("周六的家长会是上午九点开。", "家长会改到下午两点了，学校刚发的通知。", "_time", "下午两点"),
+    ("My Pilates class is on Saturdays at 10 am.", "My Pilates class moved to Sundays.", "_day", "sunday"),
+]
+
+
+@pytest.mark.parametrize("old, new, attr, value", WHEN_CHANGED, ids=[c[1][:30] for c in WHEN_CHANGED])
+def test_a_thing_said_at_another_day_or_time_changes_it_whatever_the_verb(old, new, attr, value):
+    met = meeting(claims(new), claims(old))
+    assert met is not None and met[0] == "changed" and (met[1].attribute, met[1].value) == (attr, value), met
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("My yoga class is on Tuesdays.", "My dance class is on Thursdays."),
+        ("My birthday is on May 3.", "My sister's birthday is on June 3."),
+        ("The team standup is at 9:30.", "The team dinner is at 19:00."),
+        ("My yoga class is on Tuesdays.", "I have a meeting on Thursday."),
+        ("My yoga class is on Tuesdays.", "Is my yoga class on Thursday?"),
+    ],
+)
+def test_another_thing_or_a_question_changes_no_day(old, new):
+    met = meeting(claims(new), claims(old))
+    assert met is None or met[0] != "changed", met
 
 
 def test_a_text_is_read_once_a_process_however_many_were_read_since():
@@ -257,3 +307,10 @@ def test_a_text_is_read_once_a_process_however_many_were_read_since():
     before = claims.cache_info().misses
     claims(first)
     assert claims.cache_info().misses == before
+
+
+def test_one_persons_day_and_anothers_are_not_the_same_thing_said_again():
+    # recall lists the later of two memories it cannot tell apart first (search.said_alike reads these terms)
+    mine = claim_terms("Mi cumpleaños es el 3 de agosto, siempre me pilla de vacaciones.")
+    theirs = claim_terms("el cumpleaños de mi marido es el 28 de agosto, a ver qué le regalo")
+    assert mine and theirs and not mine & theirs, (mine, theirs)

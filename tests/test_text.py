@@ -439,3 +439,11 @@ def test_a_word_is_stemmed_the_same_however_many_other_words_came_before_it():
         assert terms("the gardeners were planting") == terms("gardener planted")
     finally:
         text_module._STEMS.clear()
+
+
+def test_a_german_dates_day_ends_no_sentence():
+    said = "Die Hochzeit ist am 13. Juni in Hamburg. Danach fahren wir heim."
+    assert text_module.SENTENCE_BREAK.split(said) == [
+        "Die Hochzeit ist am 13. Juni in Hamburg.",
+        "Danach fahren wir heim.",
+    ]

@@ -166,15 +166,14 @@ _DAYS = frozenset(
     montag dienstag mittwoch donnerstag freitag samstag sonntag lunes martes miércoles jueves viernes sábado domingo
     segunda terça quarta quinta sexta""".split()
 )
-_TIME = re.compile(r"\b\d{1,2}(?:[:h.]\d\d)?\s?(?:am|pm|h|uhr)?\b|\bnoon\b|\bmidnight\b", re.IGNORECASE)
 
 # --- what is not asserted ----------------------------------------------------------------------------------------
 
 _QUOTED = re.compile(r"[\"“”„«»「」『』].*?[\"“”„«»「」『』]|(?<!\w)'[^']{12,}'(?!\w)", re.DOTALL)
 # Someone else's words: what follows "he said", "she told me that", "X wrote:"…
 _REPORTED = re.compile(
-    r"\b(?:said|says|told\s+(?:me|us|him|her)|wrote|asked|dit|a\s+dit|sagte|sagt|meinte|schrieb|dijo|dice|disse"
-    r"|diz|escribió|escreveu)\b(?:\s+(?:that|que|dass|qu['’]))?[\s:,]",
+    r"\b(?:said|says|told\s+(?:me|us|him|her)|wrote|asked|mentioned|dit|a\s+dit|raconte|sagte|sagt|meinte|schrieb"
+    r"|erzählt|erzählte|dijo|dice|contó|comentó|disse|diz|falou|contou|comentou|escribió|escreveu)\b(?:\s+(?:that|que|dass|qu['’]))?[\s:,]",
     re.IGNORECASE,
 )
 # A clause that supposes, wishes or asks: nothing in it is asserted.
@@ -209,7 +208,9 @@ def _of_the_thing(claim: Claim) -> Claim:
     """A thing's attribute is the thing's, however it was reached: "my gym locker code" and "the locker code" are
     one code (the holder is the thing's last noun, after the person it belongs to when a person is named: "my
     cousin's school reunion" is "cousin>reunion"); what is said of people keeps the whole path to them."""
-    if claim.attribute in _OF_SOMEONE or claim.attribute.startswith(("_does", COUNT)) or ">" not in claim.holder:
+    if claim.attribute in _OF_SOMEONE + (DAY, TIME) or claim.attribute.startswith(("_does", COUNT)):
+        return claim  # a thing's day and time are matched by the words that name it (same_holder)
+    if ">" not in claim.holder:
         return claim
     path = claim.holder.split(">")
     people = [noun for noun in path[:-1] if noun in _PEOPLE]
@@ -286,6 +287,7 @@ def claims(text: str) -> tuple[Claim, ...]:
             sentence = sentence[: reported.start()]
         if _possessive_in(sentence):
             found += _named(sentence) + _denied_then_said(sentence) + _changed_to(sentence)
+        found += _things_when(sentence)
         for clause in _CLAUSES.split(sentence):
             read = _read(clause.strip())
             if read and asserts(clause):
@@ -315,19 +317,6 @@ _SUBJECT_POSSESSIVE = re.compile(
 _THING_ATTRIBUTE = re.compile(
     rf"\A(?i:the|le|la|l['’]|der|die|das|el|o|a)\s+(?P<np>[\w'’-]+(?:\s+[\w'’-]+){{1,2}}?)\s+{_BE}\s+{_NOW}"
     rf"(?P<value>[\w'’:/.-]+(?:\s+[\w'’:/.-]+){{0,3}})"
-)
-# A thing and when it is: "the meeting is on Monday", "our book club meets on Thursdays at 7pm".
-_SUBJECT_THING = re.compile(
-    rf"\A(?P<np>(?:the|le|la|l['’]|der|die|das|el|o|a|{_POSSESSIVE})\s+[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:is|are|was|meets"
-    rf"|meet|happens|takes\s+place|is\s+held|starts|begins|est|a\s+lieu|commence|ist|findet|beginnt|es|se\s+reúne"
-    rf"|empieza|é|acontece|começa)\s+{_NOW}(?:(?:moved|changed|rescheduled|pushed|postponed)\s+)?(?P<value>(?:on|at|for|to"
-    rf"|from|le|à|am|um|el|a\s+las|no|na|às)\s+.+)",
-    re.IGNORECASE,
-)
-_MOVED_THING = re.compile(
-    rf"\A(?P<np>(?:the|{_POSSESSIVE})\s+[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:has\s+been\s+|was\s+|got\s+|is\s+)?(?:moved|changed"
-    r"|rescheduled|pushed|postponed|brought\s+forward)\s+(?:back\s+)?(?:to|until|till)\s+(?P<value>.+)",
-    re.IGNORECASE,
 )
 _SELF_NAME = re.compile(
     r"(?:\A|[,.!]\s*|\b(?i:hi|hello|hey|hiya|bonjour|salut|hallo|hola|olá|oi)[,!]?\s+)(?i:i['’]?m|i\s+is|i\s+am|this\s+is"
@@ -764,7 +753,7 @@ def _about_things(clause: str) -> list[Claim]:
         value = _value(match.group("value"))
         if nouns[0] in _FIRST_PERSON_POSSESSIVES:
             continue  # "a minha irmã": a possessive subject, read above
-        timed = _AT.match(match.group("value").lstrip()) and _timing("", match.group("value"))
+        timed = _AT.match(match.group("value").lstrip()) and _when(match.group("value"))
         end = _VALUE_END.search(match.group("value"))
         said = match.group("value")[: end.start()] if end else match.group("value")
         if value and _CALLED.search(match.group(0)):
@@ -772,10 +761,6 @@ def _about_things(clause: str) -> list[Claim]:
             out.append(Claim(_chain(nouns), NAME, value, True, said))
         elif value and not timed and nouns[-1] not in _ROLES | _PLURAL_ROLES:
             out.append(Claim(">".join(stem(n) for n in nouns[:-1]), stem(nouns[-1]), value, True, said))
-    for pattern in (_SUBJECT_THING, _MOVED_THING):
-        when = pattern.match(clause)
-        if when:
-            out += _timing(_path(when.group("np"), thing=True), when.group("value"))
     return out
 
 
@@ -839,9 +824,8 @@ def _possessive(np: str, said: str, whole: str) -> list[Claim]:
         return [Claim(_chain(nouns), AGE, str(_number(years.group("n"))), True, said)]
     if head in ("age", "âge", "alter", "edad", "idade"):
         return [Claim(_chain(nouns[:-1]), AGE, value_words, True, said)]
-    timing = _timing(">".join(stem(n) for n in nouns), said) if _AT.match(said.lstrip()) else []
-    if timing:
-        return timing
+    if _AT.match(said.lstrip()) and _when(said):
+        return []  # "my dentist appointment is on Friday": a thing and when it is (_things_when)
     if called or proper:
         if head in _PLURAL_ROLES and not called:
             return []  # "my neighbour is Ana": one of several
@@ -908,11 +892,11 @@ def _chain(nouns: list[str]) -> str:
     return ">".join(["user", *(stem(n) for n in nouns if n not in _MODIFIERS)])
 
 
-def _path(np: str, thing: bool = False) -> str:
+def _path(np: str) -> str:
     nouns = [w.lower() for w in re.sub(r"['’]s\b", "", np).split() if w.lower() not in _ARTICLES]
     nouns = [n for n in nouns if n not in _FIRST_PERSON_POSSESSIVES and n != "user"]
     nouns = [n for n in nouns if n not in _MODIFIERS]
-    return ">".join(([] if thing else ["user"]) + [stem(n) for n in nouns])
+    return ">".join(["user"] + [stem(n) for n in nouns])
 
 
 def _value(said: str) -> str:
@@ -922,23 +906,6 @@ def _value(said: str) -> str:
     said = said[: end.start()] if end else said
     words = [w for w in re.findall(r"[\w'’:/-]+", said.lower()) if w not in _ARTICLES]
     return " ".join(words[:6])
-
-
-def _timing(holder: str, said: str) -> list[Claim]:
-    """The day and the time a value names, as claims of their own ("on Thursdays at 7pm" → the day "thursday", the
-    time "7pm"), each with its words as written: "moved to Wednesdays" changes the day and keeps the time."""
-    value = _VALUE_END.search(said)
-    said = said[: value.start()] if value else said
-    out = []
-    days = [m for m in re.finditer(r"[^\W\d_]+|\d{1,2}(?:st|nd|rd|th)\b", said) if _day(m.group(0))]
-    if days:
-        out.append(Claim(holder, DAY, " ".join(_day(m.group(0)) for m in days), True, days[0].group(0)))
-    times = list(_TIME.finditer(said))
-    if times and not (len(times) == 1 and times[0].group(0).strip().isdigit() and not days):
-        out.append(
-            Claim(holder, TIME, " ".join(t.group(0).lower().replace(" ", "") for t in times), True, times[0].group(0))
-        )
-    return out
 
 
 def _day(word: str) -> str:
@@ -957,6 +924,219 @@ def _number(word: str) -> int | None:
     return _NUMBER_WORDS.get(word, _ORDINAL_WORDS.get(word))
 
 
+# --- a thing and when it is ----------------------------------------------------------------------------------------
+
+# A thing is the subject of a clause that says when it is, whatever verb says so: "the standup is at 10am", "my
+# Pilates class moved to Sundays", "Le yoga passe au jeudi", "La clase de salsa ahora es los lunes", "A fisioterapia
+# passou para as quintas", "Der Chor probt donnerstags", "…verschoben, sie ist jetzt am 27. Juni" (a pronoun is the
+# thing the sentence named before), "家长会改到下午两点了". The subject is the noun phrase that opens the clause with an
+# article or a possessive; between it and the day or time stands one verb, with the words of time, place and being
+# around it. A day is a weekday or a date, a time a clock time.
+_MONTHS = {
+    word: number
+    for number, names in enumerate(
+        (
+            "january janvier januar jänner enero janeiro jan",
+            "february février fevrier februar febrero fevereiro feb",
+            "march mars märz marz marzo março mar",
+            "april avril abril apr",
+            "may mai mayo maio",
+            "june juin juni junio junho jun",
+            "july juillet juli julio julho jul",
+            "august août aout agosto aug",
+            "september septembre septiembre setembro sept sep",
+            "october octobre oktober octubre outubro oct",
+            "november novembre noviembre novembro nov",
+            "december décembre decembre dezember diciembre dezembro dec",
+        ),
+        1,
+    )
+    for word in names.split()
+}
+_PT_DAYS = frozenset("segunda terça quarta quinta sexta".split())
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DATE = re.compile(
+    rf"(?i:(?<!\w)(?P<d>[0-3]?\d)(?:st|nd|rd|th|er|\.|º)?\s*+(?:de\s+|of\s+)?(?P<m>{_MONTH})\b"
+    rf"|\b(?P<m2>{_MONTH})\s++(?:the\s+)?(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\b(?![:.,]?\d))"
+    r"|(?P<cm>\d{1,2})月(?P<cd>\d{1,2})[日号號]"
+)
+_CLOCK = re.compile(
+    r"(?i:\b\d{1,2}(?:[:h.]\d\d)\s*(?:am|pm|h|uhr)?\b|\b\d{1,2}\s*(?:am|pm|h|uhr)\b(?!\s*\d)"
+    r"|\b(?:a\s+las|a\s+la|às|as|um|à|at)\s+(?:\d{1,2}(?:[:h.]\d\d)?(?:\s*(?:am|pm|h|uhr)\b)?|(?:una|dos|tres|cuatro"
+    r"|cinco|seis|siete|ocho|nueve|diez|once|doce|uma|duas|três|quatro|sete|oito|nove|dez|onze|doze|noon|midnight)\b)"
+    r"(?![:.]?\d|\s*(?:de|of)\s)"
+    r"|\bhalb\s+(?:eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf)\b|\bnoon\b|\bmidi\b|\bmittag\b)"
+    r"|(?:上午|下午|晚上|早上|中午|傍晚)?[一二三四五六七八九十两兩\d]{1,3}[点點](?:半|[一二三四五\d]{1,2}分?)?"
+)
+_AT_THE_HOUR = re.compile(r"\A(?:a\s+las|a\s+la|às|as|um|à|at)\s+")
+_CJK_DAY = re.compile(r"(?:周|週|星期|礼拜|禮拜)[一二三四五六日天]")
+# Words that stand between a subject and its day or time: of being, of time, place and aspect, articles.
+_AROUND_THE_VERB = frozenset(
+    """is are was were be been being has have had got gets will 's am on at to for from until till in into by this
+    every the a an now actually still currently again instead est sont était été sera a ont c'est désormais
+    maintenant encore toujours le la les l' au aux à pour dès partir de du des ce cette chaque ist sind war wird
+    wurde worden hat haben jetzt nun ab ab jetzt noch immer am um im in der die das den dem auf bis es son era fue
+    será ha han ahora ya todavía desde el los las a al para del cada é são foi será tem têm agora já ainda desde
+    o os as às ao aos para pra pro na nas no nos em do da cada""".split()
+)
+_BEING = frozenset("is are was were est sont était c'est ist sind war es son era é são foi 's".split())
+# Words a subject's nouns are joined by ("cours de yoga", "die Hochzeit meiner Cousine"), and words that refer
+# back to the thing a sentence named ("…verschoben, sie ist jetzt am 27. Juni").
+_JOINING = frozenset("of de du des d' del da do das dos von vom der meiner meines unserer unseres".split())
+_BACK = frozenset("it it's its c' ce ça il elle er sie es él ella ele ela this that".split())
+_DETERMINERS = _ARTICLES | _POSSESSIVE_WORDS | {"this", "that", "ce", "cette", "dieser", "diese", "este", "esta"}
+# What may come before a subject at the start of a clause: a word that joins or turns the talk.
+_OPENING = frozenset(
+    """and so also oh btw but then anyway well ok okay et alors bon donc aussi mais und also aber übrigens außerdem
+    y pues bueno también pero e então também mas entretanto""".split()
+)
+# Nouns of a kind of event: what names it is the word beside them ("my yoga class" and "Le yoga" are one thing; "my
+# yoga class" and "my dance class" are two). A German compound ends with one ("Chorprobe", "Yogakurs").
+_KINDS_OF_EVENT = frozenset(
+    stem(word)
+    for word in """class lesson course session appointment meeting practice rehearsal training workout cours séance
+    leçon rendez-vous réunion répétition entraînement kurs stunde termin probe training sitzung treffen clase cita
+    reunión ensayo sesión curso entrenamiento aula consulta reunião ensaio sessão treino""".split()
+)
+_TOKEN = re.compile(r"[\w'’:.-]*[\w]|[^\w\s]")
+
+
+def _when(said: str) -> list[tuple[str, str, str, int]]:
+    """The day and the time `said` names, each as (attribute, value, words as written, where they start): a weekday
+    ("on Thursdays", "às quintas", "周六"), a date ("27. Juni", "le 13 juin", "June 27", "the 20th", "6月13日"), a
+    clock time ("18h", "16:40", "a las ocho", "下午两点")."""
+    days = []
+    for match in _DATE.finditer(said):
+        month = _MONTHS.get((match.group("m") or match.group("m2") or "").lower())
+        if match.group("cm"):
+            days.append((match, f"{int(match.group('cd'))} {int(match.group('cm'))}"))
+        elif month and 1 <= int(match.group("d") or match.group("d2")) <= 31:
+            days.append((match, f"{int(match.group('d') or match.group('d2'))} {month}"))
+    taken = [(m.start(), m.end()) for m, _ in days]
+    for match in re.finditer(r"[^\W\d_]+(?:-feira)?|\d{1,2}(?:st|nd|rd|th)\b", said):
+        word = match.group(0).lower()
+        day = _day(word.removesuffix("-feira"))
+        if not day or any(a <= match.start() < b for a, b in taken):
+            continue
+        if day in _PT_DAYS and not word.endswith(("s", "-feira")):
+            continue  # "a segunda vez" is the second time: a Portuguese weekday is said "às quintas", "quinta-feira"
+        days.append((match, day))
+    days += [(m, m.group(0)[-1].replace("天", "日")) for m in _CJK_DAY.finditer(said)]
+    out = []
+    if days:
+        days.sort(key=lambda found: found[0].start())
+        out.append((DAY, " ".join(value for _, value in days), days[0][0].group(0), days[0][0].start()))
+    times = [m for m in _CLOCK.finditer(said) if not any(a <= m.start() < b for a, b in taken)]
+    if times:
+        value = " ".join(_AT_THE_HOUR.sub("", " ".join(t.group(0).lower().split())) for t in times)
+        out.append((TIME, value, times[0].group(0), times[0].start()))
+    return out
+
+
+# Words that open or join clauses: a noun phrase holds none ("my meeting moved to Thursday because…").
+_CLAUSE_WORDS = _NOT_IN_SUBJECTS | frozenset(
+    "que qu' dass daß ob qui quand cuando quando porque parce weil como comme wie".split()
+)
+
+
+def _subject(tokens: list[str]) -> str | None:
+    """The holder the noun phrase `tokens` names (an article or a possessive, then its words): the people it is of
+    ("die Hochzeit meiner Cousine" → "cousine>hochzeit"; the user, by a possessive of theirs, when no one else), then
+    its own words ("my yoga class" → "user>yoga>class"); None when it names no thing: a pronoun, a day, the user."""
+    if len(tokens) < 2 or tokens[0].lower() not in _DETERMINERS or len(tokens) > 6:
+        return None
+    nouns = [t.lower().removesuffix("'s") for t in tokens[1:] if t.lower() not in _JOINING | _DETERMINERS | _MODIFIERS]
+    if (
+        not nouns
+        or any(not n[:1].isalpha() for n in nouns)
+        or set(nouns) & (_SELF_WORDS | _BACK | _BEING | _CLAUSE_WORDS)
+    ):
+        return None  # "A Carla falou que o churrasco…" opens with someone saying, not with a thing
+    if _when(" ".join(nouns)):
+        return None  # "le mardi" is a day, not a thing
+    stems = [stem(n) for n in nouns]
+    people = [n for n in stems if n in _PEOPLE] or (["user"] if tokens[0].lower() in _POSSESSIVE_WORDS else [])
+    return ">".join(people + [n for n in stems if n not in _PEOPLE])
+
+
+def _things_when(sentence: str) -> list[Claim]:
+    """Each clause of a sentence that says when a thing is (see above)."""
+    out: list[Claim] = []
+    named: str | None = None  # the thing the sentence named last
+    for clause in _CLAUSES.split(sentence):
+        tokens = _tokens(clause)
+        found = _when(clause)
+        if found and re.search(r"[\u4e00-\u9fff]", clause):
+            out += _cjk_things_when(clause)
+        elif found and asserts(clause):
+            holder = _subject_before(_tokens(clause[: min(start for *_, start in found)]), named)
+            if holder:
+                out += [Claim(holder, attr, value, True, said.strip()) for attr, value, said, _ in found]
+        for i, token in enumerate(tokens):
+            if token.lower() in _DETERMINERS:
+                holder = _subject(tokens[i : i + 1 + _phrase_length(tokens[i + 1 :])])
+                if holder:
+                    named = holder
+                    break
+    return out
+
+
+# In Chinese, the thing is the characters before a verb of being, of moving or of taking place, back to a "的" or
+# the start of the clause ("周六的家长会是上午九点开", "家长会改到下午两点了").
+_CJK_THING = re.compile(
+    r"(?:\A|的|[，,。:：])(?P<np>(?:(?![的我你他她它们們])[\u4e00-\u9fff]){1,6}?)(?:现在|現在|已经|已經|也|又|就)?"
+    r"(?:是|改到了?|改成了?|改在|改为|改為|换到|換到|挪到|推迟到|推遲到|提前到|定在|在)"
+)
+
+
+def _cjk_things_when(clause: str) -> list[Claim]:
+    for match in _CJK_THING.finditer(clause):
+        found = [w for w in _when(clause[match.end() :]) if w[3] <= 2]
+        if found and asserts(clause):
+            return [Claim(match.group("np"), attr, value, True, said.strip()) for attr, value, said, _ in found]
+    return []
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in _TOKEN.findall(text.replace("’", "'")) if t not in ("-", "–", "—")]
+
+
+def _phrase_length(tokens: list[str]) -> int:
+    """How many of `tokens` a noun phrase may hold after its article: its words up to one that stands around a
+    verb, joined words included ("cours de yoga"), at most four ("the team standup moved", whose verb is among
+    them: a holder is matched by the words it shares, same_holder)."""
+    length = 0
+    while length < len(tokens) and length < 4 and tokens[length][:1].isalpha():
+        word = tokens[length].lower()
+        if word in _JOINING and length + 1 < len(tokens):
+            length += 1
+        elif word in _AROUND_THE_VERB | _OPENING | _BACK | _DETERMINERS:
+            break
+        length += 1
+    return length
+
+
+def _subject_before(tokens: list[str], named: str | None) -> str | None:
+    """The holder of a clause whose day or time starts after `tokens`: back from it over the words around the verb
+    and the verb itself to the noun phrase that opens the clause; a pronoun, or no subject at all (Spanish and
+    Portuguese leave it out), is the thing the sentence named before (`named`)."""
+    end, being = len(tokens), False
+    while end and tokens[end - 1].lower() in _AROUND_THE_VERB:
+        being = being or tokens[end - 1].lower() in _BEING
+        end -= 1
+    if end and not being:
+        end -= 1  # the verb ("passe", "moved", "probt")
+        while end and tokens[end - 1].lower() in _AROUND_THE_VERB - _DETERMINERS:
+            end -= 1
+    begin = 0
+    while begin < end and tokens[begin].lower() in _OPENING:
+        begin += 1
+    head = tokens[begin:end]
+    if not head or (len(head) == 1 and head[0].lower() in _BACK):
+        return named
+    return _subject(head)
+
+
 # --- how a newer claim meets an older one ------------------------------------------------------------------------
 
 
@@ -965,6 +1145,44 @@ def differs(new: str, old: str) -> bool:
     Toyota"; "Nala" is not "Luna")."""
     a, b = set(new.split()), set(old.split())
     return not (a <= b or b <= a)
+
+
+def same_holder(one: Claim, other: Claim) -> bool:
+    """Whether two claims of an attribute are of the same holder. A thing's day or time is the thing's however much
+    of its name is said: "Le yoga" is "mon cours de yoga", "die Hochzeit" is "die Hochzeit meiner Cousine", "der
+    Chor" is "die Chorprobe" (the words of one name are among the other's, the kind of event aside); "my yoga class"
+    is not "my dance class", nor "my birthday" "my sister's birthday"."""
+    if one.attribute != other.attribute:
+        return False
+    if one.holder == other.holder:
+        return True
+    if one.attribute not in (DAY, TIME):
+        return False
+    mine, theirs = one.holder.split(">"), other.holder.split(">")
+    people = [n for n in mine if n in _PEOPLE or n == "user"], [n for n in theirs if n in _PEOPLE or n == "user"]
+    if all(people) and people[0] != people[1]:
+        return False
+    a, b = _naming(mine), _naming(theirs)
+    return bool(a and b) and (_among(a, b) or _among(b, a))
+
+
+def _among(these: set[str], those: set[str]) -> bool:
+    """Each of these words is one of those, or a German compound's part of one ("chor", "chorprobe")."""
+    return all(
+        any(x == y or (min(len(x), len(y)) >= 4 and (x.startswith(y) or y.startswith(x))) for y in those) for x in these
+    )
+
+
+def _naming(path: list[str]) -> set[str]:
+    """The words that name a thing, without the kind of event it is (or that kind, when nothing else names it); a
+    German compound without its kind ("chorprobe" → "chor")."""
+    things = [n for n in path if n not in _PEOPLE and n != "user"]
+    out = set()
+    for noun in things:
+        kind = next((k for k in _KINDS_OF_EVENT if noun.endswith(k) and len(noun) >= len(k) + 3), None)
+        if noun not in _KINDS_OF_EVENT:
+            out.add(noun[: -len(kind)] if kind else noun)
+    return out or set(things)
 
 
 def meeting(
@@ -978,7 +1196,7 @@ def meeting(
     same = None
     for claim in new:
         for before in old:
-            if claim.key != before.key:
+            if not same_holder(claim, before):
                 continue
             if not differs(claim.value, before.value):
                 same = same or ("same", claim, before)
@@ -995,7 +1213,7 @@ def other_holder(new: tuple[Claim, ...], old: tuple[Claim, ...]) -> bool:
         return False
     for claim in stated:
         same_attribute = [before for before in old if before.attribute == claim.attribute]
-        if not same_attribute or any(before.holder == claim.holder for before in same_attribute):
+        if not same_attribute or any(same_holder(claim, before) for before in same_attribute):
             return False
     return True
 
@@ -1011,7 +1229,7 @@ def corrected(content: str, new: tuple[Claim, ...], old: tuple[Claim, ...]) -> s
     of something the older does not, or an old value's words are not found in `content` exactly once."""
     changes = []
     for claim in new:
-        before = [b for b in old if b.key == claim.key]
+        before = [b for b in old if same_holder(claim, b)]
         if not before:
             if claim.stated:
                 return None  # it says more than the memory: its own words replace the memory's
@@ -1043,7 +1261,15 @@ def claim_terms(text: str, named: bool = False) -> set[str]:
     """The terms that say which attributes of whom a text states ("_name@user>sister"), as topic terms: two
     statements of the same attribute are about the same thing whatever their other words. `named`: with the names
     it only mentions ("my manager, Rachel, …" answers "who is my manager?")."""
-    return {f"{claim.attribute}@{claim.holder}" for claim in claims(text) if claim.stated or named}
+    out = set()
+    for claim in claims(text):
+        if claim.attribute in (DAY, TIME):  # of whom, and each word that names the thing: see same_holder
+            path = claim.holder.split(">")
+            people = "".join(f"{n}>" for n in path if n in _PEOPLE)  # the user's own things are most things
+            out |= {f"{claim.attribute}@{people}{word}" for word in _naming(path)}
+        elif claim.stated or named:
+            out.add(f"{claim.attribute}@{claim.holder}")
+    return out
 
 
 def another_named(new: tuple[Claim, ...], old: tuple[Claim, ...]) -> bool:

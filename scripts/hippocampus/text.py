@@ -250,11 +250,17 @@ def terms(text: str) -> list[str]:
 
 # Titles written with a full stop before a name: "Mr. Osei", "M. Le Goff" are one sentence.
 TITLES = ("Mr", "Mrs", "Ms", "Mx", "Dr", "Prof", "Sr", "Sra", "Srta", "St", "M", "Mme", "Mlle", "Jr", "Hr", "Fr")
-# Where a sentence ends: white space after a full stop (not a title's), "!" or "?" (in any script), or line breaks.
-# Written to start with the white space it takes, so the regex engine passes over other characters quickly; it
-# splits text as `(?<=[.!?。！？])\s+|\n+` does, but after a title.
+# A German date's day ends with a point ("am 13. Juni"): no sentence ends there.
+_GERMAN_MONTH = r"(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)\b"
+# Where a sentence ends: white space after a full stop (not a title's, nor a German date's day), "!" or "?" (in any
+# script), or line breaks. Written to start with the white space it takes, so the regex engine passes over other
+# characters quickly; it splits text as `(?<=[.!?。！？])\s+|\n+` does, but after a title.
 SENTENCE_BREAK = re.compile(
-    r"\s(?:(?<=[.!?。！？]\s)" + "".join(rf"(?<!\b{title}\.\s)" for title in TITLES) + r"\s*|(?<=\n)\n*)"
+    r"\s(?:(?<=[.!?。！？]\s)"
+    + "".join(rf"(?<!\b{title}\.\s)" for title in TITLES)
+    + r"(?!(?<=\d\.\s)"
+    + _GERMAN_MONTH
+    + r")\s*|(?<=\n)\n*)"
 )
 # Where a part of a long text ends for recall to show it: a sentence's end (not a title's) or a semicolon.
 PART_BREAK = re.compile(r"(?<=[.;!?。；！？])" + "".join(rf"(?<!\b{title}\.)" for title in TITLES) + r"\s+")

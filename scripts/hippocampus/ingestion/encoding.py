@@ -22,6 +22,7 @@ from ..claims import (
     holders,
     keeps_what_came_before,
     meeting,
+    same_holder,
     unquoted,
 )
 from ..model import DOMAINS, Index, Memory
@@ -374,7 +375,7 @@ def kept_details(memory: Memory, draft: Draft) -> str | None:
     met = meeting(draft.claims, before, draft.replaced)
     if met is None or met[0] != "changed":
         return None
-    others = [claim for claim in before if claim.key not in {c.key for c in draft.claims}]
+    others = [claim for claim in before if not any(same_holder(claim, c) for c in draft.claims)]
     details = topic_terms(memory.content) - topic_terms(draft.content)  # "…is a vet in Leeds", beside the name
     if not others and len(details) < DETAILS and len(memory.content) <= len(draft.content) + 20:
         return None
