@@ -440,3 +440,38 @@ def test_a_portuguese_weekday_after_to_is_a_day_and_an_ordinal_before_its_noun_i
 
     assert read_due("Muda o lembrete pra sexta", SAID).at.day == 6
     assert read_due("Foi para a segunda vez que tentei", SAID) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can you push the bank call to Monday instead?",
+        "Kannst du die Erinnerung für den Zahnarzt auf Montag verschieben?",
+        "¿Puedes mover lo del taller al lunes?",
+    ],
+)
+def test_a_request_asked_as_a_question_moves_a_commitment(text):
+    [(sentence, due)] = promises_module.moved(text, SAID)
+    assert due.at.weekday() == 0, due  # Monday
+
+
+@pytest.mark.parametrize(
+    "text", ["Could you cancel the plumber reminder?", "Olvídate de lo de las entradas, se agotaron."]
+)
+def test_a_request_to_call_off_however_asked_calls_off(text):
+    assert promises_module.called_off(text)
+
+
+def test_a_question_that_asks_nothing_to_be_done_moves_nothing():
+    assert not promises_module.moved("Did the plumber move to Monday?", SAID)
+    assert not promises_module.called_off("Did they cancel the concert?")
+
+
+@pytest.mark.parametrize("text", ["Pediatra marcado!", "Tickets booked.", "Billets réservés !", "Steuer erledigt"])
+def test_a_thing_and_what_was_done_to_it_says_it_is_done(text):
+    assert done_sentences(text, "user", SAID), text
+
+
+def test_a_notice_asked_for_is_a_reminder():
+    [found] = requests("Me avisa na quinta para pagar o IPVA.", SAID)
+    assert "IPVA" in found.task and found.due is not None

@@ -1376,6 +1376,49 @@ _NOTE_REQUEST = re.compile(
     rf"(?i:\A\s*+¿?(?:{_OPENERS}[,:!，：]?\s*+)*+"
     rf"{_FRAME}(?:{_KEEP}|{_KEEP_MARKED}{_MARKED})(?![A-Za-zÀ-ÿ'’]){_BETWEEN})"
 )
+# A lead of any words that asks to keep what follows: a short opening before a colon ("Something worth holding
+# onto:", "Petite info à conserver :", "Nur damit du es weißt und nicht vergisst:", "Deixa registrado:", "留个备忘：")
+# or, when it speaks to the agent, before "that" ("I'd appreciate it if you kept in mind that…", "Quiero que quede
+# registrado que…"), holding a word of keeping, remembering, noting or forgetting in any of its forms. The words are
+# the stems of that meaning in each language, not phrasings: whatever frame, politeness or order surrounds them.
+_KEEPING = re.compile(
+    r"(?i:\b(?:remember(?:s|ed|ing)?|memor\w*|forget(?:s|ting)?|forgot(?:ten)?|note[sd]?|noting|jot|records?|recorded"
+    r"|logs?|logged|stor(?:e|es|ed|ing)|sav(?:e|es|ed|ing)|keep(?:s|ing)?|kept|file[sd]?|hold(?:s|ing)?|sticks?|track"
+    r"|mind|souvenir|souvien\w*|rappel\w*|reten\w*|retien\w*|oubli\w*|not(?:er|ez|é|ée)|enregistr\w*|conserv\w*"
+    r"|gard(?:e|es|er|ez)|mémo\w*|merk\w*|notier\w*|verg[ie]ss\w*|speicher\w*|behalt\w*|behält|aufschreib\w*"
+    r"|aufgeschrieben|festhalt\w*|hinterkopf|gedächtnis|notiz\w*|erinner\w*|recuerd\w*|record(?:ar|ad|es)|acuérd\w*"
+    r"|acord(?:ar|arte|arse|ate)|olvid\w*|apunt\w*|anot\w*|guard(?:a|as|e|es|ar|ado|ada|asse|ásse\w*|ate|alo)"
+    r"|registr(?:a|ado|ada|ar|e|o)|presente|lembr\w*|esque[cç]\w*|grav(?:a|e|ar|ado|ada)|salv(?:a|e|ar)|nota)\b"
+    r"|记|忘|存|备忘|备注|留底)"
+)
+_TO_THE_AGENT = re.compile(
+    r"(?i:\b(?:you|your|tu|te|toi|t['’]|ta|vous|du|dir|dich|dein|ti|usted|você|voce|vc|contigo)\b|\b(?:tenlo"
+    r"|apúntate|guárdate|acuérdate|anótalo|memoriza|recuerda|lembra|grava|anota|guarda|deixa|merk|notier|behalt"
+    r"|speicher)|\b(?:please|want|need|quiero|quero|queria|gostaria|necesito|preciso|veux|voudrais|möchte|bitte"
+    r"|por\s+favor|s['’]il)\b|你|请|麻烦)"
+)
+_COLON_LEAD = re.compile(r"\A(?P<lead>[^:：\n\d\"“„«]{2,90}?)\s*+[:：]\s*+(?=\S)")
+_THAT = re.compile(r"(?i:\b(?:that|que|qu['’]|dass|daß)\b\s*+)")
+LEAD_WORDS = 12  # the most words a lead of any words may have
+
+
+def _any_lead(text: str) -> str | None:
+    """A lead of any words (see _KEEPING) that `text` opens with, as written; None when it has none."""
+    colon = _COLON_LEAD.match(text)
+    ends = [(colon.end(), False)] if colon else []
+    ends += [(m.end(), True) for m in _THAT.finditer(text, 0, 160)]
+    for end, addressed in ends:
+        lead = text[:end]
+        if len(lead.split()) > LEAD_WORDS + 1 or re.search(r"[\d\"“„«:：]", lead[:-2]) or not _KEEPING.search(lead):
+            continue
+        if addressed and not _TO_THE_AGENT.search(lead):
+            continue  # "I remember that we…" tells a memory of one's own, it asks nothing
+        if not asserts_any(text[end:]):
+            continue  # "Don't forget: what time is it?"
+        return lead
+    return None
+
+
 # Words that mark what follows as worth keeping, wherever they stand: "…, for the record, I'm allergic to shellfish".
 _FOR_THE_RECORD = re.compile(
     r"(?i:(?:\A|[,;.!]\s*|\s)(?:for\s+the\s+record|for\s+your\s+records?|for\s+future\s+reference|just\s+so\s+you\s+know"
@@ -1461,7 +1504,12 @@ def note_lead(text: str) -> str | None:
     found = _NOTE_REQUEST.match(text)
     rest = text[found.end() :].lstrip() if found is not None else ""
     if found is not None and rest and rest[0] not in "\"“„«'?":  # a quoted text is not the user's note
-        return found.group(0)
+        lead = _any_lead(text)  # "Garde ça dans un coin de ta tête :" is all lead
+        return lead if lead is not None and len(lead) > found.end() else found.group(0)
+    if found is None:
+        lead = _any_lead(text)
+        if lead is not None and text[len(lead) :].lstrip()[:1] not in "\"“„«'":
+            return lead
     marked = _FOR_THE_RECORD.search(text)
     if marked is not None and text[marked.end() :].strip():
         return text[: marked.end()]

@@ -112,7 +112,8 @@ _REQUESTS = [
         re.IGNORECASE,
     ),
     re.compile(
-        r"\b(?:lembr[ae][- ]me|me\s+lembr(?:a|e|as|es)|(?:pode|podes|poderia|podia)s?\s+me\s+lembrar"
+        r"\b(?:lembr[ae][- ]me|me\s+lembr(?:a|e|as|es)|me\s+avis(?:a|e|as|es)|avisa[- ]me"
+        r"|(?:pode|podes|poderia|podia)s?\s+me\s+(?:lembrar|avisar)"
         r"|(?:pode|podes|poderia)s?\s+lembrar[- ]me|n[ãa]o\s+me\s+deix(?:e|es|a)\s+esquecer)\b",
         re.IGNORECASE,
     ),
@@ -136,6 +137,7 @@ _REQUEST_WORDS = (
     "olvidar",
     "avisame",
     "lembr",
+    "avis",
     "esquecer",
 )
 _ASKING_FACTS = re.compile(
@@ -467,6 +469,10 @@ _DONE = re.compile(
     r"|\bj[áa]\s+(?:\w+\s+)?\w{3,}(?:ei|iu|ou|i)\b|\bj[áa]\s+fiz\b"
     r"|\b(?:recebi|enviei|liguei|paguei|comprei|marquei|fiz|mandei|terminei|resolvi)\b"
     r"|\b(?:está|tá|foi|foram)\s+(?:feit|pag|enviad|resolvid|marcad|pront)[oa]s?\b"
+    # A thing and what was done to it, alone in a short sentence: "Pediatra marcado!", "Tickets booked.", "Steuer
+    # erledigt", "Billets réservés !"
+    r"|\A\W*(?:[^\W\d_]+\s+){1,3}(?:[^\W\d_]{2,}(?:ado|ada|ados|adas|ido|ida|idos|idas)|[^\W\d_]{3,}(?:é|ée|és|ées)"
+    r"|[^\W\d_]{3,}ed|ge[^\W\d_]{3,}(?:t|en)|erledigt)\W*\Z"
     # Chinese
     r"|已经|已經|完成了|搞定|做完|弄好了|办好了|办完|收到|发了|發了|打过|打過|交了|付了|买了|買了",
     re.IGNORECASE,
@@ -530,7 +536,7 @@ _CANCEL = re.compile(
     r"\s+anymore|annule[rz]?|laisse\s+tomber|oublie\s+(?:ça|le|la|de)|plus\s+besoin|pas\s+besoin\s+de\s+me"
     r"|storniere|stornieren|lösch(?:e|en)|vergiss\s+(?:es|das|die|den)|nicht\s+mehr\s+nötig|erinnere\s+mich\s+nicht"
     r"|cancela[rs]?|cancele|olvídalo|olvida\s+(?:el|la|lo)|ya\s+no\s+hace\s+falta|no\s+hace\s+falta|no\s+me"
-    r"\s+recuerdes|anula[rs]?|esquece|esqueça|não\s+precisa|não\s+é\s+preciso|não\s+me\s+lembre|delete|remove|erase"
+    r"\s+recuerdes|olvídate\s+de|olvidate\s+de|anula[rs]?|esquece|esqueça|não\s+precisa|não\s+é\s+preciso|não\s+me\s+lembre|delete|remove|erase"
     r"|supprime[rz]?|efface[rz]?|streich\w*|lösch\w*|borra[rs]?|bórralo|apaga[rs]?|apague)\b"
     r"|取消|不用提醒|不用了|算了|不需要提醒",
     re.IGNORECASE,
@@ -538,8 +544,9 @@ _CANCEL = re.compile(
 _MOVE = re.compile(
     r"\b(?:move|moved|push|pushed|postpone|postponed|reschedule|rescheduled|change\s+(?:it|that|the\s+\w+)\s+to"
     r"|make\s+it|shift|bring\s+(?:it\s+)?forward|instead|déplace[rz]?|décale[rz]?|reporte[rz]?|repousse[rz]?"
-    r"|plutôt|verschieb\w*|lieber|stattdessen|cambia[rs]?|mueve|muévelo|pospón|posponer|aplaza[rs]?|mejor|muda"
-    r"|mude|adia[rs]?|passa\s+(?:para|pra)|em\s+vez\s+disso)\b|改到|推迟|推遲|挪到|改成|换到|換到",
+    r"|déplacer|décaler|reporter|repousser|plutôt|verschieb\w*|lieber|stattdessen|cambia[rs]?|cambiarlo|mueve"
+    r"|muévelo|mover|moverlo|pospón|posponer|posponerlo|aplaza[rs]?|aplazarlo|mejor|muda|mude|mudar|adia[rs]?"
+    r"|passa\s+(?:para|pra)|passar\s+(?:para|pra)|em\s+vez\s+disso)\b|改到|推迟|推遲|挪到|改成|换到|換到",
     re.IGNORECASE,
 )
 # A word that points at a commitment said before without naming its task: "move it to Monday", "cancel that".
@@ -550,10 +557,25 @@ _POINTING = re.compile(
 )
 
 
+# A question that asks the agent to do something is a request: "Can you push the bank call to Thursday?", "Kannst
+# du die Erinnerung auf Donnerstag verschieben?", "你能把提醒取消吗？".
+_ASKING_TO_DO = re.compile(
+    r"\A\W*(?:(?:so|and|also|oh|hey|ok(?:ay)?|actually)[,\s]+)*(?:(?:can|could|would|will)\s+you|would\s+you\s+mind"
+    r"|tu\s+peux|peux-tu|pourrais-tu|pouvez-vous|pourriez-vous|kannst\s+du|könntest\s+du|können\s+sie|könnten\s+sie"
+    r"|(?:me\s+)?(?:puedes|podrías|puede|podría)|(?:você\s+)?(?:pode|podes|poderia|podia)s?)\b|\A\W*(?:你能|你可以|能不能|可以|能)",
+    re.IGNORECASE,
+)
+
+
+def _asks_only(sentence: str) -> bool:
+    """A question that asks nothing to be done: "cancel it?" no, "can you cancel it?" yes (_ASKING_TO_DO)."""
+    return sentence.rstrip().endswith(("?", "？")) and not _ASKING_TO_DO.match(sentence)
+
+
 def called_off(text: str) -> list[str]:
     """The sentences of the owner's message that call a commitment off ("cancel the plumber reminder", "never mind
-    the flowers"); never a question."""
-    return [s for s in sentences(text) if _CANCEL.search(s) and not s.rstrip().endswith(("?", "？"))]
+    the flowers"); never a question, unless it asks the agent to ("can you cancel…?")."""
+    return [s for s in sentences(text) if _CANCEL.search(s) and not _asks_only(s)]
 
 
 def moved(text: str, said: datetime) -> list[tuple[str, Due]]:
@@ -562,7 +584,7 @@ def moved(text: str, said: datetime) -> list[tuple[str, Due]]:
     out = []
     for sentence in sentences(text):
         found = _MOVE.search(sentence)
-        if not found or sentence.rstrip().endswith(("?", "？")):
+        if not found or _asks_only(sentence):
             continue
         # The time it moves to is in the clause that moves it, not in a reason after it ("…auf Montag, er ist heute
         # nicht im Büro", "…pra sexta, só recebo na quinta").
