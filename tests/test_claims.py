@@ -43,6 +43,13 @@ STATED = [
     ("so I'm at 29 houseplants now.", ("user", "_count:houseplant", "29")),
     ("I run every morning before work", ("user", "_does:run", "yes")),
     ("I stopped running, my knee hurts", ("user", "_does:run", "no")),
+    ("Je vais au boulot à vélo tous les jours", ("user", "_does:vélo", "yes")),
+    ("J'ai arrêté le vélo, on me l'a volé.", ("user", "_does:vélo", "no")),
+    ("Ich habe mit dem Kaffee aufgehört, mein Magen macht nicht mehr mit.", ("user", "_does:kaffee", "no")),
+    ("Voy al gimnasio tres veces por semana.", ("user", "_does:gimnasio", "yes")),
+    ("Me di de baja del gimnasio, era carísimo.", ("user", "_does:gimnasio", "no")),
+    ("Vendi o carro, a gasolina tá caríssima.", ("user", "_does:carro", "no")),
+    ("我不跑步了，膝盖疼得厉害。", ("user", "_does:跑步", "no")),
     ("The book club moved to Wednesdays, same time.", ("book>club", "_day", "wednesday")),
     ("User's dentist appointment moved to Friday at 16:30.", ("dentist>appoint", "_time", "16:30")),
     ("My cousin's school reunion is on the 27th.", ("cousin>school>reunion", "_day", "27th")),
@@ -314,3 +321,7 @@ def test_one_persons_day_and_anothers_are_not_the_same_thing_said_again():
     mine = claim_terms("Mi cumpleaños es el 3 de agosto, siempre me pilla de vacaciones.")
     theirs = claim_terms("el cumpleaños de mi marido es el 28 de agosto, a ver qué le regalo")
     assert mine and theirs and not mine & theirs, (mine, theirs)
+
+
+def test_dropping_someone_off_gives_nothing_up():
+    assert not [c for c in claims("I dropped the kids at school and went to work.") if c.value == "no"]

@@ -490,6 +490,70 @@ _STOPPED = re.compile(
     r"(?i:anymore|any\s+more)\b|)"
 )
 _NOT_HABITS = frozenset("have get go do be am is are was were think feel know want need like love hate".split())
+# A habit said in any of the languages, by how often it happens ("Je vais au boulot à vélo tous les jours", "Ich
+# trinke jeden Morgen zwei Tassen Kaffee", "Voy al gimnasio tres veces por semana", "我每天早上跑步"), and its end
+# said by a verb of stopping, quitting, giving up or selling and what it ends ("J'ai arrêté le vélo", "Ich habe mit
+# dem Kaffee aufgehört", "Me di de baja del gimnasio", "Vendi o carro", "我不跑步了"): the habit is each word it is
+# said with, and the end is of the one it names.
+_OFTEN = re.compile(
+    r"(?i:\b(?:every|each)\s+(?:day|morning|evening|night|week|weekend|month)|\bdaily\b|\b(?:twice|\w+\s+times)\s+a\s+"
+    r"(?:day|week|month)|\btous\s+les\s+(?:jours|matins|soirs|week-ends|\w+dis)|\bchaque\s+(?:jour|matin|soir|semaine)"
+    r"|\bfois\s+par\s+(?:jour|semaine|mois)|\bjede[nrs]?\s+(?:tag|morgen|abend|woche|wochenende)|\btäglich\b"
+    r"|\bmal\s+(?:pro|die|in\s+der)\s+woche|\btodos\s+los\s+(?:días|lunes|martes|fines)|\bcada\s+(?:día|mañana|noche"
+    r"|semana|dia|manhã|semana)|\bveces\s+(?:por|a\s+la)\s+semana|\ba\s+diario\b|\btodo\s+(?:dia|santo\s+dia)"
+    r"|\btodos\s+os\s+dias|\btoda\s+(?:manhã|noite|semana)|\bvezes\s+por\s+semana|\bdiariamente\b)"
+    r"|每天|每周|每週|每个|每個|天天|经常|經常"
+)
+_SELF_SAID = re.compile(
+    r"(?i:\b(?:i|we|je|j['’]|nous|on|ich|wir|yo|eu|nós)\b|\A\W*(?:(?:ahora|agora|también|também|ya|já)\s+)?"
+    r"(?:me\s+|nos\s+)?[^\W\d_]+(?:o|oy|ou)\b)|我"
+)
+_GAVE_UP = re.compile(
+    r"(?i:\b(?:i|we)\s+(?:['’]ve\s+|have\s+|just\s+|finally\s+|already\s+)*(?:quit|gave\s+up|sold|cancell?ed"
+    r"|ditched)\s+(?:my\s+|the\s+|our\s+|on\s+)?(?P<en>[^\W\d_]{3,})"
+    r"|\bj['’]ai\s+(?:\w+\s+)?(?:arrêté|abandonné|revendu|vendu|résilié|lâché|laissé\s+tomber)\s+(?:de\s+|d['’])?"
+    r"(?:le\s+|la\s+|les\s+|l['’]|mon\s+|ma\s+|mes\s+)?(?P<fr>[^\W\d_]{3,})"
+    r"|\b(?:ich|wir)\s+(?:habe|hab|haben)\s+(?:\w+\s+){0,3}?(?:mit\s+(?:dem|der|den)\s+|(?:den|die|das|mein|meine"
+    r"|meinen)\s+)(?P<de>[^\W\d_]{3,})\s+(?:aufgehört|aufgegeben|verkauft|gekündigt)"
+    r"|\b(?:dejé|he\s+dejado|abandoné|vendí|cancelé)\s+(?:de\s+)?(?:el\s+|la\s+|los\s+|las\s+|mi\s+|mis\s+)?"
+    r"(?P<es>[^\W\d_]{3,})|\bme\s+di\s+de\s+baja\s+(?:del|de\s+la|de\s+los|de)\s+(?P<es2>[^\W\d_]{3,})"
+    r"|\b(?:parei|deixei|larguei|vendi|cancelei|abandonei)\s+(?:de\s+)?(?:o\s+|a\s+|os\s+|as\s+|meu\s+|minha\s+|do\s+"
+    r"|da\s+)?(?P<pt>[^\W\d_]{3,}))"
+    r"|我(?:已经|已經)?(?:不(?P<zh>[\u4e00-\u9fff]{2})了|(?:戒|停|卖|賣|退)(?:掉)?了(?P<zh2>[\u4e00-\u9fff]{1,2}))"
+)
+_NOT_HABIT_WORDS = frozenset(
+    """the and for with from every each day days morning evening night week weeks month times twice daily les des
+    tous toutes chaque jour jours matin soir semaine fois par pour avec dans une der die das den dem und mit jeden
+    jede jeder tag morgen abend woche mal pro los las del por con una todos cada día mañana semana veces dia dias
+    todo todas manhã semana vezes com uma pelo pela pro para mais""".split()
+)
+
+
+def _habits(clause: str) -> list[Claim]:
+    """A habit of the user's (see _OFTEN), one claim for each word it is said with; in Chinese, each pair of
+    characters (its words are not spaced)."""
+    if not _OFTEN.search(clause) or not _SELF_SAID.search(clause):
+        return []
+    if "我" in clause:
+        han = re.sub(r"[^\u4e00-\u9fff]", " ", clause)
+        found = {part[i : i + 2] for part in han.split() for i in range(len(part) - 1)}
+    else:
+        found = {
+            stem(w) for w in re.findall(r"[^\W\d_]{3,}", clause.lower()) if w not in _NOT_HABIT_WORDS | _SELF_WORDS
+        }
+    return [Claim("user", f"_does:{word}", "yes", True, word) for word in sorted(found)]
+
+
+def _given_up(clause: str) -> list[Claim]:
+    """What the user says they stopped, quit, gave up or sold (see _GAVE_UP)."""
+    out = []
+    for match in _GAVE_UP.finditer(clause):
+        word = next(w for w in match.groups() if w)
+        word = word if re.match(r"[\u4e00-\u9fff]", word) else stem(word.lower())
+        out.append(Claim("user", f"_does:{word}", "no", True, match.group(0)))
+    return out
+
+
 # A role beside a name: "my new neighbour Luis", "our cat Luna".
 _APPOSITION = re.compile(
     rf"\b(?i:{_POSSESSIVE})\s+(?P<np>(?:(?:new|old|little|big|younger|older|elder|best|dear|petit|petite|nouveau|nouvelle"
@@ -535,7 +599,7 @@ def _read(clause: str) -> list[Claim]:
         out += _about_what_is_theirs(clause)
     if cjk:
         out += _cjk_possessive(clause)
-    out += _about_things(clause)
+    out += _about_things(clause) + _habits(clause) + _given_up(clause)
     return out
 
 
@@ -1237,6 +1301,8 @@ def corrected(content: str, new: tuple[Claim, ...], old: tuple[Claim, ...]) -> s
         changed = [b for b in before if differs(claim.value, b.value)]
         if not changed or not claim.stated:
             continue
+        if claim.attribute.startswith("_does"):
+            return None  # a habit given up is no value to put right: the words that give it up replace it
         said, replacement = changed[0].said.strip(" .,;!?"), claim.said.strip(" .,;!?")
         found = list(re.finditer(rf"(?<!\w){re.escape(said)}(?!\w)", content, re.IGNORECASE)) if said else []
         if len(found) != 1 or not replacement:
@@ -1397,7 +1463,8 @@ _TO_THE_AGENT = re.compile(
     r"|speicher)|\b(?:please|want|need|quiero|quero|queria|gostaria|necesito|preciso|veux|voudrais|möchte|bitte"
     r"|por\s+favor|s['’]il)\b|你|请|麻烦)"
 )
-_COLON_LEAD = re.compile(r"\A(?P<lead>[^:：\n\d\"“„«]{2,90}?)\s*+[:：]\s*+(?=\S)")
+_COLON_LEAD = re.compile(r"\A(?P<lead>[^:：\n\d\"“„«\[\]()]{2,90}?)\s*+(?::\s++|：\s*+)(?=\S)")
+_YOUR = re.compile(r"(?i:\b(?:your|ta|ton|tes|votre|vos|dein|deinem|deinen|deiner|tu|tus|tua|teu|sua|seu)\b)|你")
 _THAT = re.compile(r"(?i:\b(?:that|que|qu['’]|dass|daß)\b\s*+)")
 LEAD_WORDS = 12  # the most words a lead of any words may have
 
@@ -1411,6 +1478,8 @@ def _any_lead(text: str) -> str | None:
         lead = text[:end]
         if len(lead.split()) > LEAD_WORDS + 1 or re.search(r"[\d\"“„«:：]", lead[:-2]) or not _KEEPING.search(lead):
             continue
+        if addressed and (len(text[end:].split()) < 2 or re.match(r"(?i:in|down|to|for|somewhere)\b", text[end:])):
+            continue  # "…, please keep that in mind": "that" is what to keep, not what opens it
         if addressed and not _TO_THE_AGENT.search(lead):
             continue  # "I remember that we…" tells a memory of one's own, it asks nothing
         if not asserts_any(text[end:]):
@@ -1504,8 +1573,11 @@ def note_lead(text: str) -> str | None:
     found = _NOTE_REQUEST.match(text)
     rest = text[found.end() :].lstrip() if found is not None else ""
     if found is not None and rest and rest[0] not in "\"“„«'?":  # a quoted text is not the user's note
-        lead = _any_lead(text)  # "Garde ça dans un coin de ta tête :" is all lead
-        return lead if lead is not None and len(lead) > found.end() else found.group(0)
+        lead = _any_lead(text)  # "Garde ça dans un coin de ta tête :" is all lead, "Remember this for my trip:" not
+        extra = lead[found.end() :] if lead is not None else ""
+        if extra and _YOUR.search(extra) and not _possessive_in(extra) and not re.search(r"\b[A-ZÀ-Ý]", extra):
+            return lead
+        return found.group(0)
     if found is None:
         lead = _any_lead(text)
         if lead is not None and text[len(lead) :].lstrip()[:1] not in "\"“„«'":
