@@ -50,6 +50,12 @@ STATED = [
     ("Me di de baja del gimnasio, era carísimo.", ("user", "_does:gimnasio", "no")),
     ("Vendi o carro, a gasolina tá caríssima.", ("user", "_does:carro", "no")),
     ("我不跑步了，膝盖疼得厉害。", ("user", "_does:跑步", "no")),
+    ("Ich habe bisher 34 Länder bereist.", ("user", "_count:länder", "34")),
+    ("Zurück aus Albanien! Damit sind es jetzt 35 Länder.", ("user", "_count:länder", "35")),
+    ("Já visitei 22 estados do Brasil.", ("user", "_count:estado", "22")),
+    ("Je viens de finir mon 13e livre de l'année.", ("user", "_count:livr", "13")),
+    ("我已经攒了37个盲盒了。", ("user", "_count:盲盒", "37")),
+    ("Saw a kingfisher this morning, species number 44 on my life list!", ("user", "_count:specy", "44")),
     ("The book club moved to Wednesdays, same time.", ("book>club", "_day", "wednesday")),
     ("User's dentist appointment moved to Friday at 16:30.", ("dentist>appoint", "_time", "16:30")),
     ("My cousin's school reunion is on the 27th.", ("cousin>school>reunion", "_day", "27th")),
@@ -325,3 +331,8 @@ def test_one_persons_day_and_anothers_are_not_the_same_thing_said_again():
 
 def test_dropping_someone_off_gives_nothing_up():
     assert not [c for c in claims("I dropped the kids at school and went to work.") if c.value == "no"]
+
+
+def test_what_was_added_is_no_total():
+    assert not [c for c in claims("Ganhei mais 4 cactos da vizinha.") if c.attribute.startswith("_count")]
+    assert not [c for c in claims("I ran 5 miles yesterday.") if c.attribute.startswith("_count")]

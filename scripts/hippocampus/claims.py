@@ -460,6 +460,60 @@ _NOT_COUNTED = frozenset(
     """times seconds minutes hours days nights weeks weekends months years decades ones others percent points this
     that these those""".split()
 )
+# A count in any of the languages: a number and the things it counts, said by the user as a total — with a verb of
+# having or words of how far it has come ("J'ai lu 8 livres depuis janvier", "Ich habe bisher 34 Länder bereist",
+# "Damit sind es jetzt 35 Länder", "Já visitei 22 estados", "Tenho 57 cactos", "我已经攒了37个盲盒") — or as the
+# rank of the latest one ("mon 13e livre de l'année", "species number 44"). A number said with a word of adding
+# ("4 more", "mais 4", "noch 2", "又两个") is what was added, not the total.
+_HOW_FAR = re.compile(
+    r"(?i:\b(?:so\s+far|now|in\s+total|a\s+total\s+of|altogether|already|up\s+to|to\s+date|since|déjà|depuis"
+    r"|maintenant|au\s+total|en\s+tout|jusqu['’]ici|bisher|schon|jetzt|insgesamt|inzwischen|mittlerweile|ya|hasta"
+    r"\s+ahora|en\s+total|ahora|llevo|já|até\s+agora|agora|no\s+total|ao\s+todo|estou\s+com)\b)"
+    r"|已经|已經|一共|总共|總共|现在|現在"
+)
+_HAVING = re.compile(
+    r"(?i:\b(?:i\s+have|i['’]ve\s+got|we\s+have|j['’]ai|nous\s+avons|ich\s+habe|wir\s+haben|tengo|tenemos|tenho"
+    r"|temos)\s+(?=\d))|我有|我们有"
+)
+_IMPERSONAL_TOTAL = re.compile(
+    r"(?i:\b(?:sind\s+es|es\s+sind|ça\s+fait|c['’]est|ya\s+son|son\s+ya|já\s+são|são)\b)|一共|总共"
+)
+_COUNTED = re.compile(
+    r"(?<![\d.,:/-])(?P<n>\d{1,5})(?![\d.,:/-]\d)\s*+(?:个|個|本|只|次|家|件|张|張|位)?\s*+"
+    r"(?P<noun>[^\W\d_]{3,}|[\u4e00-\u9fff]{2,4})"
+)
+_RANKED = re.compile(
+    r"(?i:\b(?:my|our|mon|ma|mein|meine|meinen|mi|meu|minha)\s++(?P<n>\d{1,4})(?:st|nd|rd|th|e|ème|er|re|\.|º|ª|o|a)?"
+    r"\s++(?P<noun>[^\W\d_]{3,})|\b(?P<noun2>[^\W\d_]{3,})\s++(?:number|no\.|nº|numéro|nummer|número)\s*+(?P<n2>\d{1,4})\b)"
+)
+_ADDING = re.compile(
+    r"(?i:\b(?:more|another|extra|plus|encore|mais|más|noch|weitere|weiteren|otros|otras|outros|outras)\s*+$)|[又再多]\s*$"
+)
+
+
+def _counts(clause: str) -> list[Claim]:
+    """A count the user says (see _COUNTED): the number and the things it counts."""
+    out: list[Claim] = []
+    self_said = _SELF_SAID.search(clause) is not None
+    total = _HOW_FAR.search(clause) is not None or _HAVING.search(clause) is not None
+    if total and (self_said or _IMPERSONAL_TOTAL.search(clause)):
+        for match in _COUNTED.finditer(clause):
+            noun = match.group("noun").lower()
+            if _ADDING.search(clause[: match.start()]) or noun in _NOT_COUNTED or _MONTHS.get(noun):
+                continue
+            if _HOW_FAR.fullmatch(noun) or noun in _NOT_HABIT_WORDS or _when(noun):
+                continue  # "estou com 61 agora": the things counted are left unsaid
+            noun = noun.rstrip("了的啦呢吧呀啊") if "\u4e00" <= noun[0] <= "\u9fff" else stem(noun)
+            if not noun or noun in _NOT_COUNTED:
+                continue
+            out.append(Claim("user", f"{COUNT}:{noun}", str(int(match.group("n"))), True, match.group(0)))
+    for match in _RANKED.finditer(clause):
+        noun = (match.group("noun") or match.group("noun2")).lower()
+        if noun not in _NOT_COUNTED and noun not in ("birthday", "anniversary", "anniversaire", "geburtstag"):
+            out.append(Claim("user", f"{COUNT}:{stem(noun)}", str(int(match.group("n") or match.group("n2"))), True))
+    return out
+
+
 # A value reached: "I just got my highest score in Ticket to Ride - 132 points!", "I hit my personal best of 5:10".
 _REACHED = re.compile(
     rf"(?i:(?:\A|\b){_SELF}(?:['’]ve|\s+have)?\s++{_ADVERBS}(?:got|reached|hit|set|achieved|scored|beat|broke)\s++)"
@@ -506,7 +560,7 @@ _OFTEN = re.compile(
 )
 _SELF_SAID = re.compile(
     r"(?i:\b(?:i|we|je|j['’]|nous|on|ich|wir|yo|eu|nós)\b|\A\W*(?:(?:ahora|agora|también|também|ya|já)\s+)?"
-    r"(?:me\s+|nos\s+)?[^\W\d_]+(?:o|oy|ou)\b)|我"
+    r"(?:me\s+|nos\s+)?[^\W\d_]+(?:o|oy|ou|ei|é)\b)|我"
 )
 _GAVE_UP = re.compile(
     r"(?i:\b(?:i|we)\s+(?:['’]ve\s+|have\s+|just\s+|finally\s+|already\s+)*(?:quit|gave\s+up|sold|cancell?ed"
@@ -599,7 +653,7 @@ def _read(clause: str) -> list[Claim]:
         out += _about_what_is_theirs(clause)
     if cjk:
         out += _cjk_possessive(clause)
-    out += _about_things(clause) + _habits(clause) + _given_up(clause)
+    out += _about_things(clause) + _habits(clause) + _given_up(clause) + _counts(clause)
     return out
 
 
