@@ -50,6 +50,12 @@ STATED = [
     ("Me di de baja del gimnasio, era carísimo.", ("user", "_does:gimnasio", "no")),
     ("Vendi o carro, a gasolina tá caríssima.", ("user", "_does:carro", "no")),
     ("我不跑步了，膝盖疼得厉害。", ("user", "_does:跑步", "no")),
+    ("Mi prima Carla tiene 28 años, vive en Valencia y es enfermera.", ("carla", "_home", "valencia")),
+    ("Carla se ha mudado a Alicante.", ("carla", "_home", "alicante")),
+    ("O Pedro se mudou para Florianópolis.", ("pedro", "_home", "florianópolis")),
+    ("Filou a eu 5 ans hier.", ("filou", "_age", "5")),
+    ("Han cambiado la reunión de vecinos a las 20:30, mismo día.", ("vecino>reunión", "_time", "20:30")),
+    ("I moved the standup to 11am.", ("standup", "_time", "11am")),
     ("Ich habe bisher 34 Länder bereist.", ("user", "_count:länder", "34")),
     ("Zurück aus Albanien! Damit sind es jetzt 35 Länder.", ("user", "_count:länder", "35")),
     ("Já visitei 22 estados do Brasil.", ("user", "_count:estado", "22")),
@@ -336,3 +342,10 @@ def test_dropping_someone_off_gives_nothing_up():
 def test_what_was_added_is_no_total():
     assert not [c for c in claims("Ganhei mais 4 cactos da vizinha.") if c.attribute.startswith("_count")]
     assert not [c for c in claims("I ran 5 miles yesterday.") if c.attribute.startswith("_count")]
+
+
+@pytest.mark.parametrize(
+    "text", ["I went to the beach on the 20th.", "I met my sister on Monday.", "I have a meeting on Monday."]
+)
+def test_where_one_went_or_whom_one_met_has_no_day(text):
+    assert not [c for c in claims(text) if c.attribute in ("_day", "_time")], claims(text)

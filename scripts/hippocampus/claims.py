@@ -288,10 +288,17 @@ def claims(text: str) -> tuple[Claim, ...]:
         if _possessive_in(sentence):
             found += _named(sentence) + _denied_then_said(sentence) + _changed_to(sentence)
         found += _things_when(sentence)
+        someone = None  # the person a clause of the sentence was about
         for clause in _CLAUSES.split(sentence):
             read = _read(clause.strip())
+            if not read and someone and _SUBJECTLESS.match(clause.strip()):
+                # "Mi prima Carla tiene 28 años, vive en Valencia": the person the sentence is about lives there
+                read = [c for c in _read(f"{someone} {clause.strip()}") if c.holder == _person(someone)]
             if read and asserts(clause):
                 found += read
+            subject = re.match(_SOMEONE, clause.strip())
+            if subject and read:
+                someone = subject.group("who")
     seen: set = set()
     out = []
     for claim in map(_of_the_thing, found):
@@ -301,6 +308,12 @@ def claims(text: str) -> tuple[Claim, ...]:
     return tuple(out)
 
 
+# A clause that opens with its verb, its subject said before it: "…, vive en Valencia", "…, works as a paramedic".
+_SUBJECTLESS = re.compile(
+    r"(?!(?i:i|we|you|he|she|it|they|je|j|tu|il|elle|nous|vous|ils|elles|ich|du|er|sie|es|wir|ihr|yo|él|ella|eu|ele"
+    r"|ela|the|a|an|my|our|le|la|les|mon|ma|der|die|das|mein|meine|el|los|las|mi|o|os|as|meu|minha|and|but|so|et"
+    r"|mais|und|aber|y|pero|e|mas)\b)[a-zà-ÿ][\w'’-]*\s"
+)
 # Where a clause ends: before a joining word that a new subject follows ("the gate code is 1290 and the alarm code
 # is 12"), a semicolon, a colon before a space ("Update on that: the code is…"), or a comma.
 _CLAUSES = re.compile(
@@ -395,11 +408,11 @@ _WORK_AT = re.compile(rf"(?i:\b(?:ich|je)\s++(?:bin|suis)\s++{_ADVERBS}(?:bei|ch
 _SOMEONE = (
     rf"(?P<who>(?:\A|(?<=\s))(?i:{_POSSESSIVE})\s++[^\W\d_][\w'’-]*+(?:['’]s\s++[a-zà-ÿ][\w'’-]*+)?"
     r"(?:\s++[A-ZÀ-Ý][\w'’-]*+)?"
-    r"|\A[A-ZÀ-Ý][a-zà-ÿ]++)\s++"
+    r"|\A(?:(?i:o|a|el|la|le|der|die)\s++)?[A-ZÀ-Ý][a-zà-ÿ]++)\s++"
 )
 _THEIR_HOME = re.compile(
-    rf"{_SOMEONE}{_ADVERBS}(?i:(?:has|have|is|a|est|se|hat)\s++)?(?i:lives|moved|relocated|habite|vit|déménagé|wohnt"
-    rf"|lebt|vive|mudó|mudou|mora)\s*+{_ADVERBS}{_TO}{_ADVERBS}{_PLACE}"
+    rf"{_SOMEONE}{_ADVERBS}(?i:se\s++)?(?i:(?:has|have|is|a|est|hat|ha|han|tem)\s++)?(?i:lives|moved|relocated|habite"
+    rf"|vit|déménagé|wohnt|lebt|vive|mudó|mudou|mudado|mudaram|mora)\s*+{_ADVERBS}{_TO}{_ADVERBS}{_PLACE}"
 )
 _THEIR_HOME_MOVED = re.compile(
     rf"{_SOMEONE}(?i:ist|sind)\s++(?i:jetzt\s++)?(?i:nach|in\s+die)\s++{_PLACE}\s++(?i:um)?gezogen"
@@ -414,7 +427,8 @@ _THING_CALLED = re.compile(
     r"|s['’]appelle|se\s+llama|se\s+chama|chama-se)\s++(?P<value>[A-ZÀ-Ý][\w'’-]*+)"
 )
 _THEIR_AGE = re.compile(
-    rf"{_SOMEONE}(?i:is|turned|just\s+turned|turns|a|hat|tiene|cumplió|cumple|tem|fez|fait|wird|ist)\s++"
+    rf"{_SOMEONE}(?i:is|turned|just\s+turned|turns|a\s+eu|vient\s+d['’]avoir|a|hat|tiene|cumplió|ha\s+cumplido|cumple"
+    rf"|tem|fez|completou|fait|wird|ist)\s++"
     r"(?P<value>\d{1,3})\b(?!\s*(?:[:.,/-]\d|%|h\b|am\b|pm\b|€|\$|euros?|dollars?|kg|km|cm|m\b))"
 )
 _CJK_WORK = re.compile(r"我(?:现在|現在)?在(?P<value>[\u4e00-\u9fff\w]{2,12}?)(?:工作|上班)")
@@ -1228,10 +1242,37 @@ def _phrase_length(tokens: list[str]) -> int:
         word = tokens[length].lower()
         if word in _JOINING and length + 1 < len(tokens):
             length += 1
-        elif word in _AROUND_THE_VERB | _OPENING | _BACK | _DETERMINERS:
+        elif word in _AROUND_THE_VERB | _OPENING | _BACK | _DETERMINERS | _CLAUSE_WORDS:
             break
         length += 1
     return length
+
+
+_INDEFINITE = frozenset("a an un une ein eine einen einem uno una um uma some".split())
+
+
+def _object_before(tokens: list[str]) -> str | None:
+    """The thing a clause that opens with its verb moves to a day or a time: "Han cambiado la reunión de vecinos a
+    las 20:30", "I moved the standup to 11" — a definite noun phrase right before the day or time, the clause's first,
+    naming a thing (not only a person: "I met my sister on Monday" gives her no day; nor "a meeting", one of many;
+    nor where one went: "I went to the beach on the 20th")."""
+    for start in range(min(len(tokens) - 1, 3), 0, -1):
+        word = tokens[start].lower()
+        if (
+            word not in _DETERMINERS
+            or word in _INDEFINITE
+            or start + 1 + _phrase_length(tokens[start + 1 :]) != len(tokens)
+        ):
+            continue
+        if any(t.lower() in _DETERMINERS for t in tokens[:start]) or not tokens[0][:1].isalpha():
+            return None
+        if tokens[start - 1].lower() in _AROUND_THE_VERB:
+            return None  # "I went to the beach on the 20th": where one went, not what was moved
+        holder = _subject(tokens[start:])
+        if holder and any(n not in _PEOPLE and n != "user" for n in holder.split(">")):
+            return holder
+        return None
+    return None
 
 
 def _subject_before(tokens: list[str], named: str | None) -> str | None:
@@ -1242,6 +1283,9 @@ def _subject_before(tokens: list[str], named: str | None) -> str | None:
     while end and tokens[end - 1].lower() in _AROUND_THE_VERB:
         being = being or tokens[end - 1].lower() in _BEING
         end -= 1
+    moved = _object_before(tokens[:end])
+    if moved:
+        return moved
     if end and not being:
         end -= 1  # the verb ("passe", "moved", "probt")
         while end and tokens[end - 1].lower() in _AROUND_THE_VERB - _DETERMINERS:
