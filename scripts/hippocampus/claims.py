@@ -477,7 +477,7 @@ _NOT_COUNTED = frozenset(
 # A count in any of the languages: a number and the things it counts, said by the user as a total — with a verb of
 # having or words of how far it has come ("J'ai lu 8 livres depuis janvier", "Ich habe bisher 34 Länder bereist",
 # "Damit sind es jetzt 35 Länder", "Já visitei 22 estados", "Tenho 57 cactos", "我已经攒了37个盲盒") — or as the
-# rank of the latest one ("mon 13e livre de l'année", "species number 44"). A number said with a word of adding
+# rank of the latest one ("mon 13e livre de l'année"; "room number 12" names a room). A number said with a word of adding
 # ("4 more", "mais 4", "noch 2", "又两个") is what was added, not the total.
 _HOW_FAR = re.compile(
     r"(?i:\b(?:so\s+far|now|in\s+total|a\s+total\s+of|altogether|already|up\s+to|to\s+date|since|déjà|depuis"
@@ -498,7 +498,7 @@ _COUNTED = re.compile(
 )
 _RANKED = re.compile(
     r"(?i:\b(?:my|our|mon|ma|mein|meine|meinen|mi|meu|minha)\s++(?P<n>\d{1,4})(?:st|nd|rd|th|e|ème|er|re|\.|º|ª|o|a)?"
-    r"\s++(?P<noun>[^\W\d_]{3,})|\b(?P<noun2>[^\W\d_]{3,})\s++(?:number|no\.|nº|numéro|nummer|número)\s*+(?P<n2>\d{1,4})\b)"
+    r"\s++(?P<noun>[^\W\d_]{3,}))"
 )
 _ADDING = re.compile(
     r"(?i:\b(?:more|another|extra|plus|encore|mais|más|noch|weitere|weiteren|otros|otras|outros|outras)\s*+$)|[又再多]\s*$"
@@ -522,9 +522,9 @@ def _counts(clause: str) -> list[Claim]:
                 continue
             out.append(Claim("user", f"{COUNT}:{noun}", str(int(match.group("n"))), True, match.group(0)))
     for match in _RANKED.finditer(clause):
-        noun = (match.group("noun") or match.group("noun2")).lower()
+        noun = match.group("noun").lower()
         if noun not in _NOT_COUNTED and noun not in ("birthday", "anniversary", "anniversaire", "geburtstag"):
-            out.append(Claim("user", f"{COUNT}:{stem(noun)}", str(int(match.group("n") or match.group("n2"))), True))
+            out.append(Claim("user", f"{COUNT}:{stem(noun)}", str(int(match.group("n"))), True))
     return out
 
 
