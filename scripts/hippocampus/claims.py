@@ -477,8 +477,8 @@ _NOT_COUNTED = frozenset(
 # A count in any of the languages: a number and the things it counts, said by the user as a total — with a verb of
 # having or words of how far it has come ("J'ai lu 8 livres depuis janvier", "Ich habe bisher 34 Länder bereist",
 # "Damit sind es jetzt 35 Länder", "Já visitei 22 estados", "Tenho 57 cactos", "我已经攒了37个盲盒") — or as the
-# rank of the latest one ("mon 13e livre de l'année"; "room number 12" names a room). A number said with a word of adding
-# ("4 more", "mais 4", "noch 2", "又两个") is what was added, not the total.
+# rank of the latest one ("mon 13e livre de l'année"; "room number 12" names a room). A number said with a word of
+# adding ("4 more", "mais 4", "noch 2", "又两个") is what was added, not the total.
 _HOW_FAR = re.compile(
     r"(?i:\b(?:so\s+far|now|in\s+total|a\s+total\s+of|altogether|already|up\s+to|to\s+date|since|déjà|depuis"
     r"|maintenant|au\s+total|en\s+tout|jusqu['’]ici|bisher|schon|jetzt|insgesamt|inzwischen|mittlerweile|ya|hasta"
