@@ -475,3 +475,13 @@ def test_a_thing_and_what_was_done_to_it_says_it_is_done(text):
 def test_a_notice_asked_for_is_a_reminder():
     [found] = requests("Me avisa na quinta para pagar o IPVA.", SAID)
     assert "IPVA" in found.task and found.due is not None
+
+
+def test_done_said_in_its_own_clause_whatever_the_rest_asks():
+    assert done_sentences("Já peguei o terno, pode tirar o lembrete.", "user", SAID)
+    assert done_sentences("Cadeau pour Julie acheté, un joli foulard.", "user", SAID)
+
+
+def test_a_request_not_to_let_something_be_forgotten_is_a_reminder():
+    [found] = requests("No dejes que se me olvide el viernes pagar el alquiler.", SAID)
+    assert "alquiler" in found.task and found.due is not None

@@ -108,7 +108,8 @@ _REQUESTS = [
     ),
     re.compile(
         r"\b(?:recu[ée]rd(?:a|e)me|me\s+(?:puedes|podr[íi]as|puede|podr[íi]a)\s+recordar"
-        r"|(?:puedes|podr[íi]as|puede|podr[íi]a)\s+recordarme|no\s+me\s+dejes\s+olvidar|av[íi]same)\b",
+        r"|(?:puedes|podr[íi]as|puede|podr[íi]a)\s+recordarme|no\s+me\s+dejes\s+olvidar"
+        r"|no\s+dejes\s+que\s+(?:se\s+)?(?:me\s+)?olvide|av[íi]same)\b",
         re.IGNORECASE,
     ),
     re.compile(
@@ -134,7 +135,7 @@ _REQUEST_WORDS = (
     "vergessen",
     "recu",
     "recordar",
-    "olvidar",
+    "olvid",
     "avisame",
     "lembr",
     "avis",
@@ -472,11 +473,12 @@ _DONE = re.compile(
     # A thing and what was done to it, alone in a short sentence: "Pediatra marcado!", "Tickets booked.", "Steuer
     # erledigt", "Billets réservés !"
     r"|\A\W*(?:[^\W\d_]+\s+){1,3}(?:[^\W\d_]{2,}(?:ado|ada|ados|adas|ido|ida|idos|idas)|[^\W\d_]{3,}(?:é|ée|és|ées)"
-    r"|[^\W\d_]{3,}ed|ge[^\W\d_]{3,}(?:t|en)|erledigt)\W*\Z"
+    r"|[^\W\d_]{3,}ed|ge[^\W\d_]{3,}(?:t|en)|erledigt)(?:\W*\Z|\s*[,;:–—-])"
     # Chinese
     r"|已经|已經|完成了|搞定|做完|弄好了|办好了|办完|收到|发了|發了|打过|打過|交了|付了|买了|買了",
     re.IGNORECASE,
 )
+_CLAUSE = re.compile(r"[,;，；]\s*")
 _NOT_DONE = re.compile(
     r"\bnot\b|n['’]t\b|\bnever\b|\byet\b|\bstill\s+(?:need|have\s+to|must|got\s+to)\b|\bforg[eo]t\b|\bmissed\b"
     r"|\bfailed\b|\bpas\b|\bjamais\b|\bplus\b|\bnicht\b|\bnie\b|\bkein|\bno\s+(?!,)\w|\btodav[íi]a\b|\ba[úu]n\b"
@@ -516,7 +518,9 @@ def done_sentences(text: str, role: str, said: datetime) -> list[str]:
         found = _DONE.search(sentence)
         if found is None or _TALK.search(found.group(0)):
             continue
-        if sentence.rstrip().endswith(("?", "？")) or _NOT_DONE.search(sentence) or _ABOUT_REMINDERS.search(sentence):
+        # Its own clause says it: "Já peguei o terno, pode tirar o lembrete" is done, whatever the rest asks.
+        clause = _CLAUSE.split(sentence[found.start() :], maxsplit=1)[0]
+        if sentence.rstrip().endswith(("?", "？")) or _NOT_DONE.search(sentence) or _ABOUT_REMINDERS.search(clause):
             continue
         if promises(sentence, said) or requests(sentence, said):
             continue  # "I'll call the plumber tomorrow": a promise, not a report
