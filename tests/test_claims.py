@@ -349,3 +349,11 @@ def test_what_was_added_or_a_number_that_names_is_no_total():
 )
 def test_where_one_went_or_whom_one_met_has_no_day(text):
     assert not [c for c in claims(text) if c.attribute in ("_day", "_time")], claims(text)
+
+
+def test_a_day_said_again_in_other_words_changes_nothing():
+    # a weekday put beside a date is the same day, not a new one (LongMemEval 1e043500)
+    old = claims("User just got a new pair of Adidas running shoes recently, on February 12th.")
+    new = claims("I got the new pair of Adidas running shoes on February 12th, a Thursday.")
+    met = meeting(new, old)
+    assert met is None or met[0] != "changed", met

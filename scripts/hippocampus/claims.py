@@ -1198,10 +1198,12 @@ def _things_when(sentence: str) -> list[Claim]:
     for clause in _CLAUSES.split(sentence):
         tokens = _tokens(clause)
         found = _when(clause)
+        before = _tokens(clause[: min(start for *_, start in found)]) if found else []
         if found and re.search(r"[\u4e00-\u9fff]", clause):
             out += _cjk_things_when(clause)
-        elif found and asserts(clause):
-            holder = _subject_before(_tokens(clause[: min(start for *_, start in found)]), named)
+        elif found and asserts(clause) and any(t.lower() not in _AROUND_THE_VERB - _BEING for t in before):
+            # a clause with a verb (or one of being): ", a Thursday" only says again the day said before it
+            holder = _subject_before(before, named)
             if holder:
                 out += [Claim(holder, attr, value, True, said.strip()) for attr, value, said, _ in found]
         for i, token in enumerate(tokens):
