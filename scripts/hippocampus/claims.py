@@ -310,7 +310,7 @@ def claims(text: str) -> tuple[Claim, ...]:
 
 # A clause that opens with its verb, its subject said before it: "…, vive en Valencia", "…, works as a paramedic".
 _SUBJECTLESS = re.compile(
-    r"(?!(?i:i|we|you|he|she|it|they|je|j|tu|il|elle|nous|vous|ils|elles|ich|du|er|sie|es|wir|ihr|yo|él|ella|eu|ele"
+    r"\A(?!(?i:i|we|you|he|she|it|they|je|j|tu|il|elle|nous|vous|ils|elles|ich|du|er|sie|es|wir|ihr|yo|él|ella|eu|ele"
     r"|ela|the|a|an|my|our|le|la|les|mon|ma|der|die|das|mein|meine|el|los|las|mi|o|os|as|meu|minha|and|but|so|et"
     r"|mais|und|aber|y|pero|e|mas)\b)[a-zà-ÿ][\w'’-]*\s"
 )
@@ -1130,7 +1130,7 @@ _KINDS_OF_EVENT = frozenset(
     leçon rendez-vous réunion répétition entraînement kurs stunde termin probe training sitzung treffen clase cita
     reunión ensayo sesión curso entrenamiento aula consulta reunião ensaio sessão treino""".split()
 )
-_TOKEN = re.compile(r"[\w'’:.-]*[\w]|[^\w\s]")
+_TOKEN = re.compile(r"\w++(?:['’:.-]++\w++)*+|[^\w\s]")
 
 
 def _when(said: str) -> list[tuple[str, str, str, int]]:
