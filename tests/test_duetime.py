@@ -13,7 +13,8 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hippocampus.ingestion import daywords, duetime
+from hippocampus import daywords
+from hippocampus.ingestion import duetime
 from hippocampus.ingestion.duetime import read_due, zone_of
 from hippocampus.text import alternatives
 

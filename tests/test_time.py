@@ -13,7 +13,8 @@ from conftest import memory, read_index, run_script, write_index
 
 from hippocampus import search
 from hippocampus.errors import HippocampusError
-from hippocampus.ingestion import daywords, duetime, encoding
+from hippocampus import daywords
+from hippocampus.ingestion import duetime, encoding
 from hippocampus.ingestion.duetime import PERIODS_READ, read_periods
 from hippocampus.ingestion.transcripts import Signal
 from hippocampus.model import Index, Memory

@@ -26,6 +26,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .daywords import MONTH_OF
 from .text import SENTENCE_BREAK, TITLES, by_word, stem
 
 NAME, AGE, COUNT, DAY, TIME = "_name", "_age", "_count", "_day", "_time"
@@ -462,13 +463,6 @@ _COUNT_DONE = re.compile(
     rf"|{_ONE}\s++(?:[\w'’-]+\s++){{0,3}}?(?P<single>[a-z][\w-]*)"
     r"(?=\s+(?:at|in|on|for|to|with|from|of|this|last|so|now|already|yet)\b|\s*[,.!;]|\s*\Z))\b"
 )
-# What makes a count of things done a running total: the perfect ("I've finished 10 videos", "having watched 15"),
-# or words of how far it has come ("since I started", "so far", "in total", "now", "reached"); "on my last trip I
-# packed 7 shirts" counts what one trip held.
-_RUNNING = re.compile(
-    r"(?i:['’]ve|\bhave\b|\bhad\b|\bhaving\b|\bsince\b|\bso\s+far\b|\bin\s+total\b|\balready\b|\bnow\b|\bto\s+date\b"
-    r"|\blately\b|\bin\s+the\s+past\b|\bthis\s+(?:year|month|week)\b|\baltogether\b|\breached\b|\bhit\b)"
-)
 # Nouns of time and of how often: "for three years", "two times" count no thing the user has.
 _NOT_COUNTED = frozenset(
     """times seconds minutes hours days nights weeks weekends months years decades ones others percent points this
@@ -484,6 +478,13 @@ _HOW_FAR = re.compile(
     r"|maintenant|au\s+total|en\s+tout|jusqu['’]ici|bisher|schon|jetzt|insgesamt|inzwischen|mittlerweile|ya|hasta"
     r"\s+ahora|en\s+total|ahora|llevo|já|até\s+agora|agora|no\s+total|ao\s+todo|estou\s+com)\b)"
     r"|已经|已經|一共|总共|總共|现在|現在"
+)
+# What makes a count of things done a running total: the perfect ("I've finished 10 videos", "having watched 15"),
+# or words of how far it has come (_HOW_FAR, and "lately", "this year", "reached"); "on my last trip I packed 7
+# shirts" counts what one trip held.
+_RUNNING = re.compile(
+    r"(?i:['’]ve|\bhave\b|\bhad\b|\bhaving\b|\blately\b|\bin\s+the\s+past\b|\bthis\s+(?:year|month|week)\b|\breached\b"
+    rf"|\bhit\b)|{_HOW_FAR.pattern}"
 )
 _HAVING = re.compile(
     r"(?i:\b(?:i\s+have|i['’]ve\s+got|we\s+have|j['’]ai|nous\s+avons|ich\s+habe|wir\s+haben|tengo|tenemos|tenho"
@@ -513,12 +514,12 @@ def _counts(clause: str) -> list[Claim]:
     if total and (self_said or _IMPERSONAL_TOTAL.search(clause)):
         for match in _COUNTED.finditer(clause):
             noun = match.group("noun").lower()
-            if _ADDING.search(clause[: match.start()]) or noun in _NOT_COUNTED or _MONTHS.get(noun):
+            if _ADDING.search(clause[: match.start()]) or noun in _NOT_COUNTED or noun in MONTH_OF:
                 continue
             if _HOW_FAR.fullmatch(noun) or noun in _NOT_HABIT_WORDS or _when(noun):
                 continue  # "estou com 61 agora": the things counted are left unsaid
             noun = noun.rstrip("了的啦呢吧呀啊") if "\u4e00" <= noun[0] <= "\u9fff" else stem(noun)
-            if not noun or noun in _NOT_COUNTED:
+            if not noun:
                 continue
             out.append(Claim("user", f"{COUNT}:{noun}", str(int(match.group("n"))), True, match.group(0)))
     for match in _RANKED.finditer(clause):
@@ -1064,29 +1065,8 @@ def _number(word: str) -> int | None:
 # thing the sentence named before), "家长会改到下午两点了". The subject is the noun phrase that opens the clause with an
 # article or a possessive; between it and the day or time stands one verb, with the words of time, place and being
 # around it. A day is a weekday or a date, a time a clock time.
-_MONTHS = {
-    word: number
-    for number, names in enumerate(
-        (
-            "january janvier januar jänner enero janeiro jan",
-            "february février fevrier februar febrero fevereiro feb",
-            "march mars märz marz marzo março mar",
-            "april avril abril apr",
-            "may mai mayo maio",
-            "june juin juni junio junho jun",
-            "july juillet juli julio julho jul",
-            "august août aout agosto aug",
-            "september septembre septiembre setembro sept sep",
-            "october octobre oktober octubre outubro oct",
-            "november novembre noviembre novembro nov",
-            "december décembre decembre dezember diciembre dezembro dec",
-        ),
-        1,
-    )
-    for word in names.split()
-}
 _PT_DAYS = frozenset("segunda terça quarta quinta sexta".split())
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH = "|".join(sorted(MONTH_OF, key=len, reverse=True))
 _DATE = re.compile(
     rf"(?i:(?<!\w)(?P<d>[0-3]?\d)(?:st|nd|rd|th|er|\.|º)?\s*+(?:de\s+|of\s+)?(?P<m>{_MONTH})\b"
     rf"|\b(?P<m2>{_MONTH})\s++(?:the\s+)?(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\b(?![:.,]?\d))"
@@ -1139,7 +1119,7 @@ def _when(said: str) -> list[tuple[str, str, str, int]]:
     clock time ("18h", "16:40", "a las ocho", "下午两点")."""
     days = []
     for match in _DATE.finditer(said):
-        month = _MONTHS.get((match.group("m") or match.group("m2") or "").lower())
+        month = MONTH_OF.get((match.group("m") or match.group("m2") or "").lower())
         if match.group("cm"):
             days.append((match, f"{int(match.group('cd'))} {int(match.group('cm'))}"))
         elif month and 1 <= int(match.group("d") or match.group("d2")) <= 31:

@@ -14,7 +14,7 @@ from collections.abc import Collection
 from typing import Any, NamedTuple
 from datetime import datetime
 
-from .ingestion.daywords import may_name_days
+from .daywords import may_name_days
 from .model import Memory
 from .store.cache import Cache, Facts
 from .terms import days_of_text, denser, document_terms, pieces, text_terms, Piece, TIME_TERM, agent_term, agents

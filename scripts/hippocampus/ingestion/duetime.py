@@ -28,7 +28,7 @@ from typing import NamedTuple, TypeVar
 from dateutil.relativedelta import relativedelta
 
 from ..text import alternatives
-from .daywords import (
+from ..daywords import (
     AGO_UNIT_OF,
     DIGIT,
     HAN,

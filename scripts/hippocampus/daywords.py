@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import by_word
+from .text import by_word
 
 UNITS = {
     "minutes": "minute minutes min mins minuto minutos minuten 分钟 分鐘",
