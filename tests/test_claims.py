@@ -97,6 +97,10 @@ STATED = [
     ("Mon numéro a changé : c'est le 06 12 34 56 78.", ("user", "numéro", "06 12 34 56 78")),
     ("O meu número mudou para 912 345 678.", ("user", "número", "912 345 678")),
     ("Mi número nuevo es el 612 345 678.", ("user", "número", "612 345 678")),
+    ("Nos hemos mudado a Cádiz, por fin cerca del mar.", ("user", "_home", "cádiz")),
+    ("Ça y est, on vit à Brest maintenant !", ("user", "_home", "brest")),
+    ("我上个月搬到重庆了。", ("user", "_home", "重庆")),
+    ("Ma banque, c'est la Société Générale.", ("user>banqu", "_name", "société générale")),
 ]
 
 
@@ -110,6 +114,7 @@ NOTHING_STATED = [
     "If I moved to Rome I'd be happy",
     "He said my car is a wreck",
     "Can you draft an email saying my address is 5 Elm St?",
+    "Escríbeme un correo para el casero diciendo que mi dirección es Calle Mayor 5.",
     "Mon chat ne s'appelle pas Félix",
     "My car is not a Ford",
     "I'm thinking about whether to move to Berlin",

@@ -382,6 +382,57 @@ def test_when_it_cannot_tell_which_value_holds_recall_lists_the_newer_first_and_
 
 
 @pytest.mark.parametrize(
+    "first,later,query,now,before",
+    [
+        (
+            "My dentist is Dr. Hale over on Station Road.",
+            "I switched dentists, I go to Dr. Okafor in the high street now.",
+            "who is my dentist",
+            "Okafor",
+            "Hale",
+        ),
+        (
+            "Meu plano de saúde é a Unimed.",
+            "Troquei o plano, agora é SulAmérica.",
+            "qual é meu plano de saúde",
+            "SulAmérica",
+            "Unimed",
+        ),
+        (
+            "Trabajo de camarero en un bar de Malasaña.",
+            "Dejé el bar, ahora trabajo de repartidor para Glovo.",
+            "en qué trabajo",
+            "Glovo",
+            "Malasaña",
+        ),
+    ],
+)
+def test_a_value_changed_in_other_words_than_it_was_stated_in_is_listed_first_the_older_said_earlier(
+    chat, first, later, query, now, before
+):
+    chat.say(first)
+    chat.say(later)
+    found = run_script("recall", query, "--no-touch", ws=chat.ws, now=chat.now).stdout
+    newer, older = found.split("\n2. ")[:2]
+    assert now in newer and before in older and "said earlier" in older, found
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "I told my dentist about our trip to Paris with Tom.",  # the same dentist, spoken to
+        "My dentist's receptionist, Mary Jones, called about the bill.",  # someone else's name
+        "Dr. Hale, my dentist, says I should floss more.",  # the same value said again
+    ],
+)
+def test_a_later_mention_of_the_thing_with_other_names_is_not_put_before_its_value(chat, later):
+    chat.say("My dentist is Dr. Hale over on Station Road.")
+    chat.say(later)
+    found = run_script("recall", "who is my dentist", "--no-touch", ws=chat.ws, now=chat.now).stdout
+    assert "said earlier" not in found, found
+
+
+@pytest.mark.parametrize(
     "first,later,now,kept,before",
     [
         (

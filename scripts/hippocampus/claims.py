@@ -190,7 +190,8 @@ _DRAFTING = re.compile(
     r"\b(?:draft|write|rewrite|proofread|proof-read|translate|rephrase|reword|edit|polish|correct\s+(?:this|the"
     r"|my)|check\s+(?:this|the|my)\s+(?:text|email|message|letter|post|draft)|compose|reply\s+to|respond\s+to"
     r"|écris|rédige|traduis|relis|corrige|schreib|übersetze|korrigiere|escribe|redacta|traduce|corrige|revisa"
-    r"|escreva|escreve|traduza|revise|corrija)\b|写|翻译|改写|校对|润色",
+    r"|escreva|escreve|traduza|revise|corrija|écrivez|rédigez|traduisez|schreibe|escr[ií]be(?:me|le|les|nos)"
+    r"|red[aá]cta(?:me|le|les|nos)|escreve-me|escreva-me|traduz)\b|写|翻译|改写|校对|润色",
     re.IGNORECASE,
 )
 _QUESTION_START = re.compile(
@@ -287,7 +288,7 @@ def claims(text: str) -> tuple[Claim, ...]:
         if reported:
             sentence = sentence[: reported.start()]
         if _possessive_in(sentence):
-            found += _named(sentence) + _denied_then_said(sentence) + _changed_to(sentence)
+            found += _named(sentence) + _denied_then_said(sentence) + _changed_to(sentence) + _dislocated(sentence)
         found += _things_when(sentence)
         someone = None  # the person a clause of the sentence was about
         for clause in _CLAUSES.split(sentence):
@@ -328,6 +329,23 @@ _SUBJECT_POSSESSIVE = re.compile(
     rf"(?:\A|(?<=\s))(?P<np>(?i:{_POSSESSIVE})\s+{_NOUN}(?:\s+{_NOUN}){{0,4}}?)(?:\s+(?P<name>[A-ZÀ-Ý][\w'’-]+))?"
     rf"\s+{_BE}\s+{_NOW}(?P<value>.+)"
 )
+# A possessive's noun put before the clause that says it, in French: "Ma banque, c'est la Société Générale".
+_DISLOCATED = re.compile(
+    rf"(?:\A|(?<=\s))(?i:{_POSSESSIVE})\s++{_NOUN}(?:\s++{_NOUN}){{0,4}}?(?P<comma>\s*+,)\s++(?i:c['’]est|ce\s+sont)\s"
+)
+
+
+def _dislocated(sentence: str) -> list[Claim]:
+    """The claims of a noun put before the clause that says it, read as one clause ("ma banque c'est …")."""
+    out: list[Claim] = []
+    for match in _DISLOCATED.finditer(sentence):
+        joined = sentence[match.start() : match.start("comma")] + sentence[match.end("comma") :]
+        clause = _CLAUSES.split(joined, maxsplit=1)[0].strip()
+        if asserts(clause):
+            out += _about_what_is_theirs(clause)
+    return out
+
+
 _THING_ATTRIBUTE = re.compile(
     rf"\A(?i:the|le|la|l['’]|der|die|das|el|o|a)\s+(?P<np>[\w'’-]+(?:\s+[\w'’-]+){{1,2}}?)\s+{_BE}\s+{_NOW}"
     rf"(?P<value>[\w'’:/.-]+(?:\s+[\w'’:/.-]+){{0,3}})"
@@ -355,7 +373,7 @@ _PLACE = (
 )
 _ADVERBS = (
     r"(?:(?:now|just|recently|finally|actually|currently|still|also|already|lately|jetzt|nun|maintenant|ahora|agora"
-    r"|ya|já)\s++|现在|現在|已经|已經|刚刚|剛剛|目前)*+"
+    r"|ya|já)\s++|现在|現在|已经|已經|刚刚|剛剛|目前|上个月|上個月|上周|上週|去年|今年|最近|前不久)*+"
 )
 # At most two of them: a pattern that may start at any word reads no longer run of them than that.
 _FEW_ADVERBS = (
@@ -372,9 +390,9 @@ _TO = (
 # Where someone lives or works, with the user as its subject, said or (in Spanish and Portuguese) left out.
 _HOME = re.compile(
     rf"(?i:(?:\A|\b){_SELF}\s*+{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\A{_ADVERBS}(?=(?:moved|relocated)\s)"
-    rf"|(?:\A|\b){_FEW_ADVERBS}(?:me\s++|nos\s++)?(?=(?:vivo|vivimos|mudé|mudamos|moro|moramos|mudei|mudei-me|mudámos|mudámo-nos"
-    rf"|mudamo-nos|vivemos)\s+(?:en|a|em|no|na|para|pra)\s))(?i:live|lives|living|moved|relocated|reside|resides|habite|habitons|vis"
-    rf"|vivons|déménagé|installés|installé|wohne|wohnen|lebe|leben|gezogen|umgezogen|vivo|vivimos|mudé|mudamos|mudado"
+    rf"|(?:\A|\b){_FEW_ADVERBS}(?:me\s++|nos\s++)?(?:he\s++|hemos\s++)?(?=(?:vivo|vivimos|mudé|mudamos|mudado|moro|moramos"
+    rf"|mudei|mudei-me|mudámos|mudámo-nos|mudamo-nos|vivemos)\s+(?:en|a|em|no|na|para|pra)\s))(?i:live|lives|living|moved"
+    rf"|relocated|reside|resides|habite|habitons|vis|vit|vivons|déménagé|installés|installé|wohne|wohnen|lebe|leben|gezogen|umgezogen|vivo|vivimos|mudé|mudamos|mudado"
     rf"|mudei-me|mudámos|mudámo-nos|mudamo-nos"
     rf"|moro|moramos|mudei|vivemos|住在|搬到了|搬到|住)\s*+{_ADVERBS}{_TO}{_ADVERBS}{_PLACE}"
 )
@@ -407,7 +425,7 @@ _NEW_JOB = re.compile(
 _WORK_AT = re.compile(rf"(?i:\b(?:ich|je)\s++(?:bin|suis)\s++{_ADVERBS}(?:bei|chez)\s++){_PLACE}")
 # Where someone else lives or works: "My sister Ana lives in Lyon", "Ana moved to Nice", "Felix arbeitet bei Zeiss".
 _SOMEONE = (
-    rf"(?P<who>(?:\A|(?<=\s))(?i:{_POSSESSIVE})\s++[^\W\d_][\w'’-]*+(?:['’]s\s++[a-zà-ÿ][\w'’-]*+)?"
+    rf"(?P<who>(?:\A|(?<=\s))(?i:{_POSSESSIVE})\s++(?!(?i:hemos|habéis|han|he|ha)\s)[^\W\d_][\w'’-]*+(?:['’]s\s++[a-zà-ÿ][\w'’-]*+)?"
     r"(?:\s++[A-ZÀ-Ý][\w'’-]*+)?"
     r"|\A(?:(?i:o|a|el|la|le|der|die)\s++)?[A-ZÀ-Ý][a-zà-ÿ]++)\s++"
 )
@@ -636,7 +654,7 @@ _SELF_WORDS = frozenset(
 )
 _SELF_VERBS = frozenset(
     "vivo vivimos mudé mudamos moro moramos mudei mudei-me mudámos mudámo-nos vivemos trabajo trabalho moved relocated"
-    " mudamo-nos".split()
+    " mudamo-nos hemos".split()
 )
 _WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
@@ -1418,6 +1436,55 @@ def claim_terms(text: str, named: bool = False) -> set[str]:
     return out
 
 
+# Whose a noun is, said before it: a possessive of anyone.
+_WHOSE = _POSSESSIVE_WORDS | frozenset(
+    """your his her their its ton ta tes son sa ses votre vos leur leurs dein deine deinen deinem deiner sein seine
+    seinen seinem seiner ihr ihre ihren ihrem ihrer tu tus su sus teu tua seu sua""".split()
+)
+
+
+def speaks_of(term: str, text: str) -> bool:
+    """Whether a text speaks of the attribute a claim term names ("_name@user>dentist", see claim_terms) in words of
+    its own rather than in a claim of it: the word of the thing or the role said of no one in particular ("I
+    switched dentists", "Troquei o plano", "J'ai changé de banque", "Neue Nummer" of a "Handynummer"), or for where
+    one lives or works and the like, a word of that attribute ("on vit à Brest"). A noun after a possessive says
+    whose one it is ("I told my dentist…"): the text speaks to or of that one, not of which one it is."""
+    attr, _, holder = term.partition("@")
+    path = [n for n in holder.split(">") if n != "user" and n not in _JOINING]
+    tokens = [t.lower().replace("’", "'") for t in _tokens(text)]
+    said = [stem(t) for t in tokens]
+    if attr in ATTRIBUTES and not holder.startswith("user>"):  # the user's or a named one's home, work, name…
+        words = ATTRIBUTES[attr].split()  # and a German compound's head: "Nummer" of "Handynummer"
+        return all(p in said for p in path) and any(
+            attribute(t) == attr or (len(t) >= 5 and any(w.endswith(t) for w in words)) for t in tokens
+        )
+    named = attr.split(":", 1)[1] if ":" in attr else "" if attr.startswith("_") else attr
+    topics = {*path, *([named] if named else [])}
+    for i, word in enumerate(said):
+        if not any(
+            word == t or (min(len(word), len(t)) >= 4 and (word.endswith(t) or t.endswith(word))) for t in topics
+        ):
+            continue  # the word, or a German compound's head: "Nummer", "Handynummer"
+        before = tokens[i - 1] if i else ""
+        if before not in _WHOSE and not before.endswith("'s") and not (i >= 2 and tokens[i - 2] in _WHOSE):
+            return True
+    return False
+
+
+def one_party(these: Collection[str], those: Collection[str]) -> bool:
+    """Whether two texts that name these and those holders (see holders) may speak of the same one: either names
+    none, or a holder of one is a holder of the other or a thing of it ("user" and "user>banque": the user's bank),
+    never someone of it ("user>dentist" and "user>dentist>receptionist")."""
+    if not these or not those:
+        return True
+    for a in these:
+        for b in those:
+            short, long = sorted((a.split(">"), b.split(">")), key=len)
+            if long[: len(short)] == short and not any(n in _PEOPLE for n in long[len(short) :]):
+                return True
+    return False
+
+
 def another_named(new: tuple[Claim, ...], old: tuple[Claim, ...]) -> bool:
     """The newer text names someone in a role the older names another in, and states nothing of either ("my new
     neighbour Luis" after "my new neighbour Ana"): another person, not a new name."""
@@ -1672,6 +1739,12 @@ def unquoted(text: str) -> str:
     """A text without what it quotes, and empty when it asks for a text to be written: the words that are the
     speaker's own."""
     return "" if _DRAFTING.search(text) else _QUOTED.sub(" ", text)
+
+
+def asserted(text: str) -> str:
+    """The sentences of a text that state something in the speaker's own words: no question, supposition, quote or
+    text being written."""
+    return " ".join(s for s in SENTENCE_BREAK.split(unquoted(text)) if asserts(s))
 
 
 def states(text: str) -> bool:

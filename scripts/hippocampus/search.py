@@ -14,12 +14,13 @@ from collections.abc import Collection
 from typing import Any, NamedTuple
 from datetime import datetime
 
+from .claims import asserted, one_party, speaks_of
 from .daywords import may_name_days
 from .model import Memory
 from .store.cache import Cache, Facts
 from .terms import days_of_text, denser, document_terms, pieces, text_terms, Piece, TIME_TERM, agent_term, agents
 from .smalltalk import substance
-from .text import asks, label, stem, terms, without_label, words
+from .text import TITLES, asks, label, stem, terms, without_label, words
 
 K1 = 0.9
 B = 0.5
@@ -438,6 +439,7 @@ def rank(
 # --- the same thing said with other values: the newest first ----------------------------------------------------
 
 _VALUE = re.compile(r"\d+(?:[.:,/-]\d+)*|(?<=[\w,;:] )[A-ZÀ-Ý][\w'’-]+")
+_TITLE = re.compile(r"\b(" + "|".join(TITLES) + r")\.(?=\s)")
 SAME_MATCH = 0.5  # the share of their matched words two hits hold both, to be about the same thing
 SAME_WORDS = 0.3  # how alike the rest of their words must be (Dice), values aside
 
@@ -451,6 +453,7 @@ def stated_at(memory: Memory) -> str:
 def values_in(text: str) -> frozenset[str]:
     """The values a statement names, as recall compares them: its numbers and its names (capitalised words after the
     first)."""
+    text = _TITLE.sub(r"\1", text)  # "Dr. Okafor" is a name after a word, not after a full stop
     return frozenset(v.lower().removesuffix("'s").removesuffix("’s") for v in _VALUE.findall(text))
 
 
@@ -480,10 +483,8 @@ def said_alike(one: Hit, other: Hit) -> bool:
     theirs, their_holders, asking = marks(other.memory)
     if asking:
         return False
-    if mine or theirs:
-        return bool(mine & theirs)
-    if my_holders and their_holders and not my_holders & their_holders:
-        return False  # "my manager, Rachel, …" and "my friend's manager, Tom, …"
+    if mine & theirs:
+        return True
     if one.memory.raw.get("kind") == "commitment" or other.memory.raw.get("kind") == "commitment":
         return False
     speakers = label(one.memory.content), label(other.memory.content)
@@ -491,18 +492,44 @@ def said_alike(one: Hit, other: Hit) -> bool:
         return False  # what one person says is not what another says
     a = {t for t in one.matched if t != TIME_TERM and not t.startswith("_")}
     b = {t for t in other.matched if t != TIME_TERM and not t.startswith("_")}
-    if not a or not b or len(a & b) < SAME_MATCH * len(a | b):
-        return False
     said, saying = without_label(one.memory.content), without_label(other.memory.content)
     old, new = values_in(said), values_in(saying)
+    if mine or theirs:
+        # One states what the other speaks of in other words ("my dentist is Dr. Hale", "I switched dentists, I go
+        # to Dr. Okafor now"): of the same one, both answering the question, with another value of the same kind in
+        # place of the stated one's.
+        said, saying = asserted(said), asserted(saying)
+        spoken = any(speaks_of(t, saying) for t in mine) or any(speaks_of(t, said) for t in theirs)
+        return (
+            spoken
+            and bool(a & b)
+            and one_party(my_holders, their_holders)
+            and _in_place(values_in(said), values_in(saying))
+        )
+    if not a or not b or len(a & b) < SAME_MATCH * len(a | b):
+        return False
+    if my_holders and their_holders and not my_holders & their_holders:
+        return False  # "my manager, Rachel, …" and "my friend's manager, Tom, …"
     words, others = _plain_words(said), _plain_words(saying)
     if 2 * len(words & others) < SAME_WORDS * (len(words) + len(others)):
         return False  # not said in mostly the same words
-    old_only, new_only = old - new, new - old
-    if not (0 < len(old_only) <= 2 and 0 < len(new_only) <= 2):
+    if not (0 < len(old - new) <= 2 and 0 < len(new - old) <= 2):
         return False  # a value or two in place of another, not another story
-    # Another value of the same kind: a number for a number ("the 20th", "the 27th"), a name for a name.
-    return any(map(str.isdigit, "".join(old_only))) == any(map(str.isdigit, "".join(new_only)))
+    return _numbered(old - new) == _numbered(
+        new - old
+    )  # a number for a number ("the 20th", "the 27th"), a name for a name
+
+
+def _numbered(values: frozenset[str]) -> bool:
+    return any(map(str.isdigit, "".join(values)))
+
+
+def _in_place(old: frozenset[str], new: frozenset[str]) -> bool:
+    """Whether the newer of two statements names a value in place of one the older names, of the same kind (a
+    number for a number, a name for a name); one that names all of the older's values again says them again."""
+    old_only, new_only = old - new, new - old
+    names = [any(not any(map(str.isdigit, v)) for v in side) for side in (old_only, new_only)]
+    return (_numbered(old_only) and _numbered(new_only)) or all(names)
 
 
 def newest_first(hits: list[Hit]) -> list[Hit]:
