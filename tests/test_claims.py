@@ -101,6 +101,11 @@ STATED = [
     ("Ça y est, on vit à Brest maintenant !", ("user", "_home", "brest")),
     ("我上个月搬到重庆了。", ("user", "_home", "重庆")),
     ("Ma banque, c'est la Société Générale.", ("user>banqu", "_name", "société générale")),
+    ("Mon club de sport est l'US Créteil.", ("user>club>de>sport", "_name", "l'us créteil")),
+    ("Mon médecin traitant est le docteur Roux.", ("user>médecin>traitant", "_name", "docteur roux")),
+    ("A gente se mudou pra Curitiba no mês passado.", ("user", "_home", "curitiba")),
+    ("我跳槽到字节跳动了。", ("user", "_work", "字节跳动")),
+    ("Sold the Focus, I've got a Kia Niro now.", ("user", "_does:focus", "no")),
 ]
 
 

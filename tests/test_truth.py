@@ -417,6 +417,13 @@ def test_a_value_changed_in_other_words_than_it_was_stated_in_is_listed_first_th
     assert now in newer and before in older and "said earlier" in older, found
 
 
+def test_a_later_day_of_a_thing_is_not_put_before_what_else_was_said_of_it(chat):
+    chat.say("We decided to use PostgreSQL instead of MongoDB for the Atlas database.")
+    chat.say("The Atlas cut-over is on May 12.")
+    found = run_script("recall", "what did we decide about the Atlas database", "--no-touch", ws=chat.ws, now=chat.now)
+    assert "said earlier" not in found.stdout, found.stdout
+
+
 @pytest.mark.parametrize(
     "later",
     [

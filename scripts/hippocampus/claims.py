@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .daywords import MONTH_OF
-from .text import SENTENCE_BREAK, TITLES, by_word, stem
+from .text import ELIDED, SENTENCE_BREAK, TITLES, by_word, stem
 
 NAME, AGE, COUNT, DAY, TIME = "_name", "_age", "_count", "_day", "_time"
 
@@ -59,24 +59,13 @@ _CJK_ATTRIBUTES = {
     "叫": "_name",
     "名字": "_name",
 }
-_ELIDED = (
-    "l'",
-    "d'",
-    "s'",
-    "n'",
-    "qu'",
-    "j'",
-    "m'",
-    "t'",
-    "c'",
-)  # French words that lose their vowel: "s'appelle"
 
 
 def attribute(word: str) -> str | None:
     """The attribute a word speaks of (see ATTRIBUTES), or None."""
     found = _ATTRIBUTE_OF.get(word)
-    if found is None and word.startswith(_ELIDED):
-        found = _ATTRIBUTE_OF.get(word.split("'", 1)[1])
+    if found is None and ELIDED.match(word):
+        found = _ATTRIBUTE_OF.get(ELIDED.sub("", word))
     if found is None and not word.isascii():
         found = next((name for chars, name in _CJK_ATTRIBUTES.items() if chars in word), None)
     return found
@@ -323,7 +312,7 @@ _CLAUSES = re.compile(
     r"|la|mon|ma|mes|je|j['’]|mein|meine|ich|mi|mis|yo|meu|minha|eu|a|o|el)\b)"
 )
 # The user as a subject: "I", "we", "User", "the user", in each language.
-_SELF = r"(?:i|we|user|the\s+user|je|j['’]|nous|on|ich|wir|yo|nosotros|eu|nós|我|我们|我們)"
+_SELF = r"(?:i|we|user|the\s+user|je|j['’]|nous|on|ich|wir|yo|nosotros|eu|nós|a\s+gente|我|我们|我們)"
 _NOUN = r"[\w'’-]+"
 _SUBJECT_POSSESSIVE = re.compile(
     rf"(?:\A|(?<=\s))(?P<np>(?i:{_POSSESSIVE})\s+{_NOUN}(?:\s+{_NOUN}){{0,4}}?)(?:\s+(?P<name>[A-ZÀ-Ý][\w'’-]+))?"
@@ -394,7 +383,7 @@ _HOME = re.compile(
     rf"|mudei|mudei-me|mudámos|mudámo-nos|mudamo-nos|vivemos)\s+(?:en|a|em|no|na|para|pra)\s))(?i:live|lives|living|moved"
     rf"|relocated|reside|resides|habite|habitons|vis|vit|vivons|déménagé|installés|installé|wohne|wohnen|lebe|leben|gezogen|umgezogen|vivo|vivimos|mudé|mudamos|mudado"
     rf"|mudei-me|mudámos|mudámo-nos|mudamo-nos"
-    rf"|moro|moramos|mudei|vivemos|住在|搬到了|搬到|住)\s*+{_ADVERBS}{_TO}{_ADVERBS}{_PLACE}"
+    rf"|moro|moramos|mudei|mudou|vivemos|住在|搬到了|搬到|住)\s*+{_ADVERBS}{_TO}{_ADVERBS}{_PLACE}"
 )
 _WORK = re.compile(
     rf"(?i:(?:\A|\b){_SELF}\s*+{_ADVERBS}{_AUXILIARIES}{_ADVERBS}|\b(?=trabajo\s+(?:en|para)\s|trabalho\s+(?:na|no|em"
@@ -450,7 +439,10 @@ _THEIR_AGE = re.compile(
     rf"|tem|fez|completou|fait|wird|ist)\s++"
     r"(?P<value>\d{1,3})\b(?!\s*(?:[:.,/-]\d|%|h\b|am\b|pm\b|€|\$|euros?|dollars?|kg|km|cm|m\b))"
 )
-_CJK_WORK = re.compile(r"我(?:现在|現在)?在(?P<value>[\u4e00-\u9fff\w]{2,12}?)(?:工作|上班)")
+_CJK_WORK = re.compile(
+    r"我(?:现在|現在)?在(?P<value>[\u4e00-\u9fff\w]{2,12}?)(?:工作|上班)"
+    rf"|我{_ADVERBS}(?:跳槽到|跳槽去|入职|入職|加入)了?(?P<joined>[\u4e00-\u9fff\w]{{2,12}}?)(?=[了，。,.!！\s]|\Z)"
+)
 _DRIVE = re.compile(
     rf"(?i:(?:\A|\b){_SELF}\s+{_ADVERBS}(?:drive|drives|driving)\s+(?:a|an|the)\s+(?:new\s+|used\s+)?)"
     rf"(?P<value>(?:[\w-]+\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)?)",
@@ -596,7 +588,7 @@ _SELF_SAID = re.compile(
     r"(?:me\s+|nos\s+)?[^\W\d_]+(?:o|oy|ou|ei|é)\b)|我"
 )
 _GAVE_UP = re.compile(
-    r"(?i:\b(?:i|we)\s+(?:['’]ve\s+|have\s+|just\s+|finally\s+|already\s+)*(?:quit|gave\s+up|sold|cancell?ed"
+    r"(?i:(?:\A|\b(?:i|we)\s+)(?:['’]ve\s+|have\s+|just\s+|finally\s+|already\s+)*(?:quit|gave\s+up|sold|cancell?ed"
     r"|ditched)\s+(?:my\s+|the\s+|our\s+|on\s+)?(?P<en>[^\W\d_]{3,})"
     r"|\bj['’]ai\s+(?:\w+\s+)?(?:arrêté|abandonné|revendu|vendu|résilié|lâché|laissé\s+tomber)\s+(?:de\s+|d['’])?"
     r"(?:le\s+|la\s+|les\s+|l['’]|mon\s+|ma\s+|mes\s+)?(?P<fr>[^\W\d_]{3,})"
@@ -650,7 +642,7 @@ _APPOSITION = re.compile(
 
 
 _SELF_WORDS = frozenset(
-    "i we user je nous on ich wir yo nosotros eu nós having moi soy sou me call chamo llamo heiße heisse".split()
+    "i we user je nous on ich wir yo nosotros eu nós gente having moi soy sou me call chamo llamo heiße heisse".split()
 )
 _SELF_VERBS = frozenset(
     "vivo vivimos mudé mudamos moro moramos mudei mudei-me mudámos mudámo-nos vivemos trabajo trabalho moved relocated"
@@ -707,9 +699,10 @@ def _about_the_user(clause: str) -> list[Claim]:
         (_CJK_WORK, "_work"),
     ):
         for match in pattern.finditer(clause):
-            value = _value(match.group("value"))
+            said = match.group("value") or match.groupdict().get("joined") or ""
+            value = _value(said)
             if value and value.split()[0] not in _NOT_NAMES:
-                out.append(Claim("user", attr, value, True, match.group("value")))
+                out.append(Claim("user", attr, value, True, said))
     for match in _AGE.finditer(clause):
         out.append(Claim("user", AGE, match.group("value"), True, match.group("value")))
     for match in _DRIVE.finditer(clause):
@@ -965,8 +958,9 @@ def _possessive(np: str, said: str, whole: str) -> list[Claim]:
         return []
     head = nouns[-1]
     called = bool(_CALLED.search(whole))
-    first = next((w for w in re.findall(r"[\w'’-]+", said) if w.lower() not in _ARTICLES), "")
-    proper = first[:1].isupper() and not first[:1].isdigit()
+    # A name: its first or second word written with a capital ("l'US Créteil", "le docteur Roux", "a blue Ford")
+    shown = [ELIDED.sub("", w) for w in re.findall(r"[\w'’-]+", said) if w.lower() not in _ARTICLES]
+    proper = bool(shown) and not shown[0][:1].isdigit() and any(w[:1].isupper() for w in shown[:2])
     found = attribute(head)
     years = _YEARS.match(value_words)
     if head in ("name", "nom", "nombre", "nome", "名字") or found == NAME:
@@ -1448,11 +1442,17 @@ def speaks_of(term: str, text: str) -> bool:
     its own rather than in a claim of it: the word of the thing or the role said of no one in particular ("I
     switched dentists", "Troquei o plano", "J'ai changé de banque", "Neue Nummer" of a "Handynummer"), or for where
     one lives or works and the like, a word of that attribute ("on vit à Brest"). A noun after a possessive says
-    whose one it is ("I told my dentist…"): the text speaks to or of that one, not of which one it is."""
+    whose one it is ("I told my dentist…"): the text speaks to or of that one, not of which one it is. A day or
+    time, an age or a count is spoken of with a value of its kind."""
     attr, _, holder = term.partition("@")
+    if attr in (DAY, TIME) and not _when(text):
+        return False  # a thing's day or time is spoken of with a day or a time
+    if attr == AGE or attr.startswith(COUNT):
+        if not re.search(r"\d", text):
+            return False  # and an age or a count with a number
     path = [n for n in holder.split(">") if n != "user" and n not in _JOINING]
     tokens = [t.lower().replace("’", "'") for t in _tokens(text)]
-    said = [stem(t) for t in tokens]
+    said = [stem(ELIDED.sub("", t)) for t in tokens]  # "l'opérateur" is "opérateur"
     if attr in ATTRIBUTES and not holder.startswith("user>"):  # the user's or a named one's home, work, name…
         words = ATTRIBUTES[attr].split()  # and a German compound's head: "Nummer" of "Handynummer"
         return all(p in said for p in path) and any(

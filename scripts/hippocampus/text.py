@@ -9,6 +9,9 @@ from .notes import LABELS as NOTE_LABELS
 
 # A word is a run of letters/digits, with inner apostrophes ("don't"); `_` and punctuation split words.
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+# A French word's elided article or pronoun, written onto the word it comes before: "l'opérateur" is "opérateur",
+# "s'appelle" is "appelle" (words keeps it on: a French word that says little, such as "c'est", is no match).
+ELIDED = re.compile(r"\A(?:[ldjtmnsc]|qu)['’]", re.IGNORECASE)
 # Scripts written without spaces: each run becomes overlapping two-character pieces.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u31f0-\u31ff]+")
 # Every ASCII character that is not part of a word (neither a letter, a digit nor an apostrophe), as a space.

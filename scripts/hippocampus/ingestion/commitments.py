@@ -18,7 +18,6 @@ in; each function changes the index and says which memories it changed.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
@@ -26,7 +25,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from .. import commitment, retention
 from ..commitment import CANCELLED, DONE, EXPIRED, OPEN
 from ..model import Index, Memory
-from ..text import STOP_WORDS, terms, words
+from ..text import ELIDED, STOP_WORDS, terms, words
 from ..timeutil import iso, parse_instant
 from .duetime import zone_of
 from .encoding import neighbour_text, redacted_text, signal_time
@@ -60,7 +59,6 @@ der die das den dem des ein eine einen einem einer ich du er sie es wir ihr mich
 zum zur mit für auf im an am von vom bei daran noch schon
 el los las lo una unos unas yo tú mi mis tu tus su sus del al y para con por se ya
 o os as um uma eu meu minha teu tua seu sua do da dos das no na nos nas em e com já"""
-_ELIDED = re.compile(r"\A(?:[ldjtmnsc]|qu)['’]", re.IGNORECASE)
 
 
 def _stems(text: str) -> frozenset[str]:
@@ -76,7 +74,7 @@ def topic(text: str) -> set[str]:
     Chinese), less stop words of the languages read here and the frame and verbs any task has."""
     found = set()
     for word in words(text):
-        word = _ELIDED.sub("", word)
+        word = ELIDED.sub("", word)
         if word in STOP_WORDS or word in _STOPS or len(word) < 2:
             continue
         found.update(terms(word) or [word])
@@ -401,7 +399,7 @@ class _Book:
 def _keywords(what: str) -> list[str]:
     kept: list[str] = []
     for word in words(what):
-        word = _ELIDED.sub("", word)
+        word = ELIDED.sub("", word)
         if word not in STOP_WORDS and word not in _STOPS and len(word) > 1 and word not in kept:
             kept.append(word)
     return kept[:KEYWORDS_KEPT]

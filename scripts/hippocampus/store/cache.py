@@ -31,7 +31,7 @@ from ..retention import importance, lowest_key, recency
 from ..workspace import Workspace
 from . import files
 
-SCHEMA = 22
+SCHEMA = 23
 # The cache holds the store's words as redacted under one set of rules: after new rules it is built again.
 VERSION = SCHEMA * 1000 + redaction.RULES
 BATCH = 500  # documents read in one statement
