@@ -100,6 +100,36 @@ def test_a_correction_replaces_the_value_and_keeps_the_old_one_as_history(chat, 
     assert before["until"] and before["content"] and (old_value is None or old_value in before["content"])
 
 
+@pytest.mark.parametrize(
+    "first,later,old,now",
+    [
+        (
+            "I drive a blue Ford Focus, it's ten years old.",
+            "Sold the Focus last week, I cycle everywhere now.",
+            "Ford",
+            "cycle",
+        ),
+        ("My car is a Kia Picanto.", "I finally sold my car, the bus is fine.", "Kia", "bus"),
+        ("Ma voiture est une Renault Clio.", "J'ai vendu la voiture, je prends le train maintenant.", "Clio", "train"),
+        ("Mi coche es un Seat Ibiza.", "Vendí el coche el mes pasado.", "Ibiza", "Vendí"),
+        ("I work at Acme as a designer.", "I quit my job last Friday, taking a break for a while.", "Acme", "quit"),
+    ],
+)
+def test_what_the_user_gives_up_of_a_value_replaces_it_and_the_value_is_history(chat, first, later, old, now):
+    chat.say(first)
+    chat.say(later)
+    [memory] = [m for m in chat.memories() if m.get("history")]
+    assert now in memory["content"] and old not in memory["content"], memory
+    assert old in memory["history"][-1]["content"], memory
+
+
+@pytest.mark.parametrize("later", ["My brother sold his car last week.", "I sold my old bike on eBay."])
+def test_what_someone_else_gives_up_or_another_thing_given_up_replaces_nothing(chat, later):
+    chat.say("My car is a Kia Picanto.")
+    chat.say(later)
+    assert not [m for m in chat.memories() if m.get("history")], chat.memories()
+
+
 def test_what_a_value_was_before_and_as_of_a_date_can_be_asked(chat):
     chat.say("Remember that my sister's name is Sofia")  # 2026-05-05
     chat.say("No, actually my sister's name is Sara, not Sofia.")  # 2026-05-06

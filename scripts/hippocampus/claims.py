@@ -1352,6 +1352,8 @@ def meeting(
     same = None
     for claim in new:
         for before in old:
+            if _gives_up(claim, before):
+                return "changed", claim, before  # "Sold the Focus" after "I drive a Ford Focus"
             if not same_holder(claim, before):
                 continue
             if not differs(claim.value, before.value):
@@ -1359,6 +1361,31 @@ def meeting(
             elif claim.stated and (before.stated or before.value in denied):
                 return "changed", claim, before
     return same
+
+
+def given_up(found: tuple[Claim, ...]) -> list[str]:
+    """The words of what claims say the user gives up ("sold the Focus": "focus"), and the user's attribute such a
+    word names ("quit my job": "_work@user"), as topic terms: what to look for among older statements whose value,
+    thing or attribute it may end (see _gives_up)."""
+    words = [c.attribute.split(":", 1)[1] for c in found if c.attribute.startswith("_does:") and c.value == "no"]
+    return words + [f"{attribute(w)}@user" for w in words if attribute(w)]
+
+
+def _gives_up(claim: Claim, before: Claim) -> bool:
+    """Whether the user gives up (see _given_up) what an older claim of theirs states: its value ("Sold the Focus"
+    after "I drive a Ford Focus"), the thing it is of ("I sold my car" after "my car is a Kia"), or the word of its
+    attribute ("I quit my job" after "I work at Acme")."""
+    if claim.value != "no" or not claim.attribute.startswith("_does:") or not before.stated:
+        return False
+    if before.attribute.startswith("_does") or before.holder.split(">")[0] != "user":
+        return False
+    word = claim.attribute.split(":", 1)[1]
+    things = before.holder.split(">")[1:]
+    return (
+        word in {stem(w) for w in _WORDS.findall(before.value)}
+        or bool(things and things[-1] == word)
+        or attribute(word) == before.attribute
+    )
 
 
 def other_holder(new: tuple[Claim, ...], old: tuple[Claim, ...]) -> bool:

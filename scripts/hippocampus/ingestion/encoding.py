@@ -19,6 +19,7 @@ from ..claims import (
     claim_terms,
     claims,
     corrected,
+    given_up,
     holders,
     keeps_what_came_before,
     meeting,
@@ -331,7 +332,8 @@ def attach(
     found = candidates(lookup, draft, limit=5, floor=floor)
     # The memories stating an attribute of the same holder, however few other words they share.
     untrusted = draft.trust == "untrusted"
-    for term in sorted(claim_terms(without_said(draft.content))):
+    # And those whose value or thing the draft gives up ("Sold the Focus" after "I drive a Ford Focus").
+    for term in sorted(claim_terms(without_said(draft.content))) + given_up(draft.claims):
         for memory in lookup.sharing(term, untrusted):
             if all(memory is not seen for seen, _ in found):
                 found.append((memory, 0.0))
