@@ -106,6 +106,8 @@ STATED = [
     ("A gente se mudou pra Curitiba no mês passado.", ("user", "_home", "curitiba")),
     ("我跳槽到字节跳动了。", ("user", "_work", "字节跳动")),
     ("Sold the Focus, I've got a Kia Niro now.", ("user", "_does:focus", "no")),
+    ("Our cat Miso is four, she's a tabby.", ("miso", "_age", "4")),
+    ("O Thor tem sete anos.", ("thor", "_age", "7")),
 ]
 
 
@@ -120,6 +122,8 @@ NOTHING_STATED = [
     "He said my car is a wreck",
     "Can you draft an email saying my address is 5 Elm St?",
     "Escríbeme un correo para el casero diciendo que mi dirección es Calle Mayor 5.",
+    "My sister is two years older than me.",
+    "Miso is one of the best cats in the street.",
     "Mon chat ne s'appelle pas Félix",
     "My car is not a Ford",
     "I'm thinking about whether to move to Berlin",

@@ -128,19 +128,19 @@ _NUMBER_WORDS = {
     word: value
     for value, said in enumerate(
         [
-            "zero",
+            "zero zéro null cero",
             "one a an",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
+            "two deux zwei dos dois duas",
+            "three trois drei tres três",
+            "four quatre vier cuatro quatro",
+            "five cinq fünf cinco",
+            "six sechs seis",
+            "seven sept sieben siete sete",
+            "eight huit acht ocho oito",
+            "nine neuf neun nueve nove",
+            "ten dix zehn diez dez",
+            "eleven onze elf once",
+            "twelve douze zwölf doce doze",
         ]
     )
     for word in said.split()
@@ -434,10 +434,14 @@ _THING_CALLED = re.compile(
     r"\A(?i:the|der|die|das|le|la|el|o|a)\s++(?P<noun>[^\W\d_][\w'’-]*+)\s++(?i:is\s+called|is\s+named|heißt|heisst"
     r"|s['’]appelle|se\s+llama|se\s+chama|chama-se)\s++(?P<value>[A-ZÀ-Ý][\w'’-]*+)"
 )
+# The numbers an age may be said in (not the articles that also say one).
+_AGE_WORDS = "(?i:" + "|".join(sorted((w for w, n in _NUMBER_WORDS.items() if n > 1), key=len, reverse=True)) + ")"
 _THEIR_AGE = re.compile(
     rf"{_SOMEONE}(?i:is|turned|just\s+turned|turns|a\s+eu|vient\s+d['’]avoir|a|hat|tiene|cumplió|ha\s+cumplido|cumple"
     rf"|tem|fez|completou|fait|wird|ist)\s++"
-    r"(?P<value>\d{1,3})\b(?!\s*(?:[:.,/-]\d|%|h\b|am\b|pm\b|€|\$|euros?|dollars?|kg|km|cm|m\b))"
+    r"(?:(?P<value>\d{1,3})\b(?!\s*(?:[:.,/-]\d|%|h\b|am\b|pm\b|€|\$|euros?|dollars?|kg|km|cm|m\b))"
+    # or a number in words, with nothing after it but its years: "Our cat Miso is four", "Thor tem sete anos"
+    rf"|(?P<word>{_AGE_WORDS})(?=\s+(?i:years?\s+old|ans|jahre|años|anos)\b|\s*[,.;!]|\s*\Z|\s+(?i:now|and|et|und|y|e)\b))"
 )
 _CJK_WORK = re.compile(
     r"我(?:现在|現在)?在(?P<value>[\u4e00-\u9fff\w]{2,12}?)(?:工作|上班)"
@@ -885,7 +889,8 @@ def _about_things(clause: str) -> list[Claim]:
             out.append(Claim(_chain([match.group("noun").lower()]), NAME, value, True, match.group("value").strip()))
     for match in _THEIR_AGE.finditer(clause):
         if match.group("who").split()[0].lower() not in _NOT_NAMES:
-            out.append(Claim(_person(match.group("who")), AGE, match.group("value"), True, match.group("value")))
+            said = match.group("value") or match.group("word")
+            out.append(Claim(_person(match.group("who")), AGE, str(_number(said)), True, said))
     for pattern, attr in ((_THEIR_HOME, "_home"), (_THEIR_HOME_MOVED, "_home"), (_THEIR_WORK, "_work")):
         for match in pattern.finditer(clause):
             value = _value(match.group("value"))
