@@ -454,6 +454,21 @@ def test_a_later_day_of_a_thing_is_not_put_before_what_else_was_said_of_it(chat)
     assert "said earlier" not in found.stdout, found.stdout
 
 
+def test_two_things_said_on_other_days_are_not_put_in_each_others_place_by_the_dates_they_were_said(chat):
+    chat.say(
+        "Caroline: That photo is stunning! Glad you bonded over our love of nature. Last Friday I went to a council"
+        " meeting for adoption. It made me even more determined to adopt."
+    )
+    chat.say(
+        "Caroline: Woohoo Melanie! I passed the adoption agency interviews last Friday! I am so excited and thankful."
+        " This is a big move towards my goal of having a family."
+    )
+    found = run_script(
+        "recall", "When did Caroline go to the adoption meeting?", "--no-touch", ws=chat.ws, now=chat.now
+    )
+    assert "said earlier" not in found.stdout, found.stdout
+
+
 @pytest.mark.parametrize(
     "later",
     [

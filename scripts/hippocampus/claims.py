@@ -1241,12 +1241,17 @@ def _phrase_length(tokens: list[str]) -> int:
         word = tokens[length].lower()
         if word in _JOINING and length + 1 < len(tokens):
             length += 1
-        elif word in _AROUND_THE_VERB | _OPENING | _BACK | _DETERMINERS | _CLAUSE_WORDS:
+        elif word in _AROUND_THE_VERB | _OPENING | _BACK | _DETERMINERS | _CLAUSE_WORDS | _OF_A_DAY:
             break
         length += 1
     return length
 
 
+# Words that say which of a day it is: "last Friday", "le mardi prochain", "nächsten Montag" are days, not things.
+_OF_A_DAY = frozenset(
+    """last next coming past dernier dernière prochain prochaine letzten letzte nächsten nächste kommenden pasado
+    pasada próximo próxima passado passada""".split()
+)
 _INDEFINITE = frozenset("a an un une ein eine einen einem uno una um uma some".split())
 
 

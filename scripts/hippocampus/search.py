@@ -18,7 +18,18 @@ from .claims import asserted, one_party, speaks_of
 from .daywords import may_name_days
 from .model import Memory
 from .store.cache import Cache, Facts
-from .terms import days_of_text, denser, document_terms, pieces, text_terms, Piece, TIME_TERM, agent_term, agents
+from .terms import (
+    days_of_text,
+    denser,
+    document_terms,
+    pieces,
+    text_terms,
+    without_said,
+    Piece,
+    TIME_TERM,
+    agent_term,
+    agents,
+)
 from .smalltalk import substance
 from .text import TITLES, asks, label, stem, terms, without_label, words
 
@@ -492,7 +503,8 @@ def said_alike(one: Hit, other: Hit) -> bool:
         return False  # what one person says is not what another says
     a = {t for t in one.matched if t != TIME_TERM and not t.startswith("_")}
     b = {t for t in other.matched if t != TIME_TERM and not t.startswith("_")}
-    said, saying = without_label(one.memory.content), without_label(other.memory.content)
+    # Their words, without who said them or when (the day a memory was said is no value it states).
+    said, saying = (without_said(without_label(hit.memory.content)) for hit in (one, other))
     old, new = values_in(said), values_in(saying)
     if mine or theirs:
         # One states what the other speaks of in other words ("my dentist is Dr. Hale", "I switched dentists, I go
