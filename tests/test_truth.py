@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import read_index, run_script
+from hippocampus.search import values_in
 from transcript_fixtures import Session
 
 START = datetime(2026, 5, 4, 9, tzinfo=timezone.utc)
@@ -452,6 +453,23 @@ def test_a_later_day_of_a_thing_is_not_put_before_what_else_was_said_of_it(chat)
     chat.say("The Atlas cut-over is on May 12.")
     found = run_script("recall", "what did we decide about the Atlas database", "--no-touch", ws=chat.ws, now=chat.now)
     assert "said earlier" not in found.stdout, found.stdout
+
+
+def test_a_day_is_no_name_in_its_place(chat):
+    chat.say(
+        "Caroline: A lot's happened since we last chatted - I just joined a new LGBTQ activist group last Tues. I'm"
+        " meeting so many cool people who are as passionate as I am about rights and community support."
+    )
+    chat.say(
+        "Caroline: It's awesome to have our own platform to be ourselves and support others' rights. Our group,"
+        " 'Connected LGBTQ Activists', is made of all kinds of people investing in positive changes."
+    )
+    found = run_script("recall", "When did Caroline join a new activist group?", "--no-touch", ws=chat.ws, now=chat.now)
+    assert "said earlier" not in found.stdout, found.stdout
+
+
+def test_the_word_i_is_no_name_a_statement_names():
+    assert not values_in("Lately, I've been looking into counseling, but I'm not sure I'd like it. I said so.")
 
 
 def test_two_things_said_on_other_days_are_not_put_in_each_others_place_by_the_dates_they_were_said(chat):

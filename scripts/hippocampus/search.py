@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from datetime import datetime
 
 from .claims import asserted, one_party, speaks_of
-from .daywords import may_name_days
+from .daywords import MONTH_OF, WEEKDAY_NAMES, WEEKDAY_OF, may_name_days
 from .model import Memory
 from .store.cache import Cache, Facts
 from .terms import (
@@ -451,6 +451,7 @@ def rank(
 
 _VALUE = re.compile(r"\d+(?:[.:,/-]\d+)*|(?<=[\w,;:] )[A-ZÀ-Ý][\w'’-]+")
 _TITLE = re.compile(r"\b(" + "|".join(TITLES) + r")\.(?=\s)")
+_WEEKDAYS = [names.split()[0] for names in WEEKDAY_NAMES.values()]  # "Tues" is Tuesday, "Fri" Friday
 SAME_MATCH = 0.5  # the share of their matched words two hits hold both, to be about the same thing
 SAME_WORDS = 0.3  # how alike the rest of their words must be (Dice), values aside
 
@@ -465,7 +466,8 @@ def values_in(text: str) -> frozenset[str]:
     """The values a statement names, as recall compares them: its numbers and its names (capitalised words after the
     first)."""
     text = _TITLE.sub(r"\1", text)  # "Dr. Okafor" is a name after a word, not after a full stop
-    return frozenset(v.lower().removesuffix("'s").removesuffix("’s") for v in _VALUE.findall(text))
+    found = (v.lower().removesuffix("'s").removesuffix("’s") for v in _VALUE.findall(text))
+    return frozenset(v for v in found if v != "i" and not v.startswith(("i'", "i’")))  # "I", "I'm": no name
 
 
 def marks(memory: Memory) -> tuple[set[str], set[str], bool]:
@@ -527,21 +529,29 @@ def said_alike(one: Hit, other: Hit) -> bool:
         return False  # not said in mostly the same words
     if not (0 < len(old - new) <= 2 and 0 < len(new - old) <= 2):
         return False  # a value or two in place of another, not another story
-    return _numbered(old - new) == _numbered(
-        new - old
-    )  # a number for a number ("the 20th", "the 27th"), a name for a name
+    kinds = _kinds(old - new), _kinds(new - old)
+    return (
+        kinds[0] <= kinds[1] or kinds[1] <= kinds[0]
+    )  # the 20th for the 27th, May 27th for the 20th; no name for a day
 
 
-def _numbered(values: frozenset[str]) -> bool:
-    return any(map(str.isdigit, "".join(values)))
+def _kinds(values: frozenset[str]) -> set[str]:
+    """The kinds of these values: numbers ("27th", "16:40"), days and months ("Friday", "Tues", "May"), names."""
+    return {
+        "number"
+        if any(map(str.isdigit, value))
+        else "day"
+        if value in WEEKDAY_OF or value in MONTH_OF or (len(value) >= 3 and any(d.startswith(value) for d in _WEEKDAYS))
+        else "name"
+        for value in values
+    }
 
 
 def _in_place(old: frozenset[str], new: frozenset[str]) -> bool:
     """Whether the newer of two statements names a value in place of one the older names, of the same kind (a
-    number for a number, a name for a name); one that names all of the older's values again says them again."""
-    old_only, new_only = old - new, new - old
-    names = [any(not any(map(str.isdigit, v)) for v in side) for side in (old_only, new_only)]
-    return (_numbered(old_only) and _numbered(new_only)) or all(names)
+    number for a number, a day for a day, a name for a name); one that names all of the older's values again says
+    them again."""
+    return bool(_kinds(old - new) & _kinds(new - old))
 
 
 def newest_first(hits: list[Hit]) -> list[Hit]:
