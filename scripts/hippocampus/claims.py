@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .daywords import MONTH_OF
-from .text import ELIDED, SENTENCE_BREAK, TITLES, by_word, stem
+from .text import ELIDED, SENTENCE_BREAK, TITLE_STOP, by_word, stem
 
 NAME, AGE, COUNT, DAY, TIME = "_name", "_age", "_count", "_day", "_time"
 
@@ -931,7 +931,6 @@ _NOT_ROLES = frozenset("trip day week flight meeting appointment birthday name f
 _YEARS = re.compile(
     r"\A(?P<n>\d{1,3}|[a-z]+)\s*(?:years?\s+old|yo|ans|jahre(?:\s+alt)?|años|anos|岁|歲)\b", re.IGNORECASE
 )
-_TITLE = re.compile(r"\b(" + "|".join(TITLES) + r")\.(?=\s)")
 
 
 _NEGATING = frozenset("ne n' not pas nicht kein keine no não nao never jamais nie nunca".split())
@@ -945,7 +944,7 @@ def _possessive(np: str, said: str, whole: str) -> list[Claim]:
         or said.split(" ", 1)[0].lower() in _NEGATING
     ):
         return []
-    said = _TITLE.sub(r"\1", said)
+    said = TITLE_STOP.sub(r"\1", said)
     value_words = _value(said)
     if not value_words:
         return []
@@ -1051,7 +1050,7 @@ def _path(np: str) -> str:
 
 def _value(said: str) -> str:
     """The words of a value: up to the end of its clause, without articles."""
-    said = _TITLE.sub(r"\1", said)
+    said = TITLE_STOP.sub(r"\1", said)
     end = _VALUE_END.search(said)
     said = said[: end.start()] if end else said
     words = [w for w in re.findall(r"[\w'’:/-]+", said.lower()) if w not in _ARTICLES]

@@ -31,7 +31,7 @@ from .terms import (
     agents,
 )
 from .smalltalk import substance
-from .text import TITLES, asks, label, stem, terms, without_label, words
+from .text import TITLE_STOP, asks, label, stem, terms, without_label, words
 
 K1 = 0.9
 B = 0.5
@@ -450,7 +450,6 @@ def rank(
 # --- the same thing said with other values: the newest first ----------------------------------------------------
 
 _VALUE = re.compile(r"\d+(?:[.:,/-]\d+)*|(?<=[\w,;:] )[A-ZÀ-Ý][\w'’-]+")
-_TITLE = re.compile(r"\b(" + "|".join(TITLES) + r")\.(?=\s)")
 _WEEKDAYS = [names.split()[0] for names in WEEKDAY_NAMES.values()]  # "Tues" is Tuesday, "Fri" Friday
 SAME_MATCH = 0.5  # the share of their matched words two hits hold both, to be about the same thing
 SAME_WORDS = 0.3  # how alike the rest of their words must be (Dice), values aside
@@ -465,7 +464,7 @@ def stated_at(memory: Memory) -> str:
 def values_in(text: str) -> frozenset[str]:
     """The values a statement names, as recall compares them: its numbers and its names (capitalised words after the
     first)."""
-    text = _TITLE.sub(r"\1", text)  # "Dr. Okafor" is a name after a word, not after a full stop
+    text = TITLE_STOP.sub(r"\1", text)  # "Dr. Okafor" is a name after a word, not after a full stop
     found = (v.lower().removesuffix("'s").removesuffix("’s") for v in _VALUE.findall(text))
     return frozenset(v for v in found if v != "i" and not v.startswith(("i'", "i’")))  # "I", "I'm": no name
 
@@ -507,7 +506,6 @@ def said_alike(one: Hit, other: Hit) -> bool:
     b = {t for t in other.matched if t != TIME_TERM and not t.startswith("_")}
     # Their words, without who said them or when (the day a memory was said is no value it states).
     said, saying = (without_said(without_label(hit.memory.content)) for hit in (one, other))
-    old, new = values_in(said), values_in(saying)
     if mine or theirs:
         # One states what the other speaks of in other words ("my dentist is Dr. Hale", "I switched dentists, I go
         # to Dr. Okafor now"): of the same one, both answering the question, with another value of the same kind in
@@ -527,12 +525,12 @@ def said_alike(one: Hit, other: Hit) -> bool:
     words, others = _plain_words(said), _plain_words(saying)
     if 2 * len(words & others) < SAME_WORDS * (len(words) + len(others)):
         return False  # not said in mostly the same words
+    old, new = values_in(said), values_in(saying)
     if not (0 < len(old - new) <= 2 and 0 < len(new - old) <= 2):
         return False  # a value or two in place of another, not another story
+    # Values of the kinds the other's are: the 20th for the 27th, May 27th for the 20th; no name for a day.
     kinds = _kinds(old - new), _kinds(new - old)
-    return (
-        kinds[0] <= kinds[1] or kinds[1] <= kinds[0]
-    )  # the 20th for the 27th, May 27th for the 20th; no name for a day
+    return kinds[0] <= kinds[1] or kinds[1] <= kinds[0]
 
 
 def _kinds(values: frozenset[str]) -> set[str]:

@@ -253,6 +253,8 @@ def terms(text: str) -> list[str]:
 
 # Titles written with a full stop before a name: "Mr. Osei", "M. Le Goff" are one sentence.
 TITLES = ("Mr", "Mrs", "Ms", "Mx", "Dr", "Prof", "Sr", "Sra", "Srta", "St", "M", "Mme", "Mlle", "Jr", "Hr", "Fr")
+# A title's full stop ("Dr. Okafor"), its title kept in group 1: a name follows it, not a new sentence.
+TITLE_STOP = re.compile(r"\b(" + "|".join(TITLES) + r")\.(?=\s)")
 # A German date's day ends with a point ("am 13. Juni"): no sentence ends there.
 _GERMAN_MONTH = r"(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)\b"
 # Where a sentence ends: white space after a full stop (not a title's, nor a German date's day), "!" or "?" (in any
